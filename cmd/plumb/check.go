@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/plumb-ci/plumb/internal/config"
+	"github.com/plumb-ci/plumb/internal/pipeline"
+	"github.com/plumb-ci/plumb/internal/report"
+)
+
+func newCheckCommand(stdout, stderr io.Writer) *cobra.Command {
+	var fl *config.Flags
+	cmd := &cobra.Command{
+		Use:   "check [PATH...]",
+		Short: "Check manifests and report findings at their source lines",
+		Long: `check loads the manifests under each PATH (files, directories walked
+recursively for .yaml, .yml and .json, or globs such as 'apps/**/*.yaml';
+default ".") and reports what is wrong, each finding at the file, line and
+column to edit.
+
+Reports go to stdout as text unless --format says otherwise; --format is
+repeatable and takes FORMAT or FORMAT=FILE, e.g.
+  plumb check --format text --format json=plumb.json
+
+The exit code is 1 when a finding is at least as severe as --fail-on
+(default error), 2 when an input cannot be read as written.`,
+		Example: `  plumb check
+  plumb check fixtures/demo
+  plumb check 'apps/**/*.yaml' --fail-on warning
+  plumb check --format json=report.json --format text`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fl.Paths = args
+			cfg, outs, err := loadConfig(fl)
+			if err != nil {
+				return err
+			}
+			res, err := pipeline.Check(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			printInputErrors(stderr, res)
+			if err := report.WriteAll(outs, res.Report, stdout); err != nil {
+				return err
+			}
+			if code := res.ExitCode(cfg.FailOn); code != pipeline.ExitOK {
+				return exitError{code}
+			}
+			return nil
+		},
+	}
+	fl = config.BindCheckFlags(cmd.Flags())
+	return cmd
+}
+
+// loadConfig resolves the configuration and the report outputs.
+func loadConfig(fl *config.Flags) (*config.Config, []report.Output, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := config.Load(fl, cwd)
+	if err != nil {
+		return nil, nil, err
+	}
+	outs, err := report.ParseOutputs(cfg.Formats)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cfg, outs, nil
+}
+
+// printInputErrors repeats input errors and engine failures on stderr, so
+// they are seen even when the report goes to a file.
+func printInputErrors(stderr io.Writer, res *pipeline.Result) {
+	for i := range res.Report.Findings {
+		if f := &res.Report.Findings[i]; f.InputError {
+			fmt.Fprintf(stderr, "plumb: %s\n", f)
+		}
+	}
+	for _, err := range res.Errors {
+		fmt.Fprintf(stderr, "plumb: %v\n", err)
+	}
+}

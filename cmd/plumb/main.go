@@ -1,0 +1,67 @@
+// Command plumb checks Kubernetes manifests the way a senior reviewer would
+// and says exactly which line to change. This package only wires flags to
+// the pipeline; the work happens in internal/.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/plumb-ci/plumb/internal/pipeline"
+)
+
+// exitError carries an exit code out of a command.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the CLI and returns the process exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	root := newRootCommand(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	var ee exitError
+	switch {
+	case err == nil:
+		return pipeline.ExitOK
+	case errors.As(err, &ee):
+		return ee.code
+	default:
+		fmt.Fprintf(stderr, "plumb: %v\n", err)
+		return pipeline.ExitError
+	}
+}
+
+func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "plumb",
+		Short: "Check Kubernetes manifests and point at the line to change",
+		Long: `plumb loads Kubernetes manifests (plain YAML and JSON), checks them and reports
+every finding at the file, line and column a person must edit.
+
+Start with:
+  plumb check                 check every manifest below the working directory
+  plumb check apps/ --format json=report.json
+  plumb render apps/web       print the objects plumb sees
+
+Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it,
+2 a usage, configuration or input error (the message names the file and line).`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.AddCommand(newCheckCommand(stdout, stderr), newRenderCommand(stdout, stderr), newVersionCommand(stdout))
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return fmt.Errorf("%w\nRun '%s --help' for usage", err, c.CommandPath())
+	})
+	return root
+}

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/plumb-ci/plumb/internal/config"
+	"github.com/plumb-ci/plumb/internal/pipeline"
+	"github.com/plumb-ci/plumb/internal/render"
+)
+
+func newRenderCommand(stdout, stderr io.Writer) *cobra.Command {
+	var fl *config.Flags
+	cmd := &cobra.Command{
+		Use:   "render [PATH...]",
+		Short: "Print the objects plumb checks, as YAML",
+		Long: `render loads the manifests under each PATH (default ".") exactly as check
+does and prints the resulting objects as one YAML stream, with a comment
+naming the render target of each. Secret values are printed as <redacted>.
+
+Problems found while reading are printed on stderr; the exit code is 2 when
+an input could not be read as written.`,
+		Example: `  plumb render fixtures/demo
+  plumb render apps/web/deployment.yaml`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fl.Paths = args
+			cfg, _, err := loadConfig(fl)
+			if err != nil {
+				return err
+			}
+			rendered, err := pipeline.Load(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			code := pipeline.ExitOK
+			for i := range rendered.Findings {
+				f := &rendered.Findings[i]
+				if f.InputError || f.Level.String() == "error" {
+					fmt.Fprintf(stderr, "plumb: %s\n", f)
+				}
+				if f.InputError {
+					code = pipeline.ExitError
+				}
+			}
+			if err := render.WriteYAML(stdout, rendered.Render.Targets); err != nil {
+				return err
+			}
+			if code != pipeline.ExitOK {
+				return exitError{code}
+			}
+			return nil
+		},
+	}
+	fl = config.BindInputFlags(cmd.Flags())
+	return cmd
+}

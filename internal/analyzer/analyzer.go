@@ -1,0 +1,41 @@
+// Package analyzer is the contract between the pipeline and the engines that
+// analyse rendered objects (hygiene, checks, KubeVirt validations, the
+// reference comparison). Engines import it; the pipeline runs them
+// concurrently and merges their outputs.
+package analyzer
+
+import (
+	"context"
+
+	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/render"
+)
+
+// Input is what every analyzer sees: the render targets with their objects
+// (after preprocess rules), and the check environment.
+type Input struct {
+	Targets []*render.Target
+	// Env is the environment checks are evaluated in (--env, .plumb.yaml,
+	// and plugin data set by preprocess rules).
+	Env map[string]any
+}
+
+// Output is one analyzer's contribution to the report.
+type Output struct {
+	Findings []finding.Finding
+	// Rules describes every rule that ran, for SARIF and help texts.
+	Rules []finding.Rule
+	// Section is the analyzer's section of the JSON report (nil for none);
+	// it must marshal deterministically.
+	Section any
+}
+
+// Analyzer is an engine. Analyze must not modify the input objects and must
+// be safe to run concurrently with other analyzers on the same input.
+// Problems with the engine's own configuration found at run time are
+// findings with InputError set; a returned error means the engine could not
+// run at all.
+type Analyzer interface {
+	Name() string
+	Analyze(ctx context.Context, in *Input) (*Output, error)
+}

@@ -1,0 +1,229 @@
+// Package config merges .plumb.yaml, action inputs and command-line flags
+// into one Config. Flags win over the file; the file wins over defaults.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
+)
+
+// DefaultFile is the configuration file looked for in the working directory.
+const DefaultFile = ".plumb.yaml"
+
+// File is the schema of .plumb.yaml. Every key is documented in README.md.
+type File struct {
+	// Paths to check when none are given on the command line.
+	Paths []string `yaml:"paths"`
+	// Exclude holds doublestar patterns of repository paths to skip.
+	Exclude []string `yaml:"exclude"`
+	// FailOn is error, warning or never.
+	FailOn string `yaml:"fail_on"`
+	// Format lists report outputs, as --format takes them (F or F=FILE).
+	Format []string     `yaml:"format"`
+	Limits LimitsConfig `yaml:"limits"`
+}
+
+// LimitsConfig is the limits section of .plumb.yaml.
+type LimitsConfig struct {
+	// MaxFileSize is a size such as 10MiB, 512KiB or a number of bytes.
+	MaxFileSize string `yaml:"max_file_size"`
+	MaxDepth    int    `yaml:"max_depth"`
+	// MaxAliasNodes bounds alias expansion per document.
+	MaxAliasNodes int `yaml:"max_alias_nodes"`
+}
+
+// Config is the resolved configuration of one run.
+type Config struct {
+	// Root is the repository root (absolute); locations are relative to it.
+	Root string
+	// File is the configuration file read, "" when none.
+	File    string
+	Paths   []string // repository-relative, slash-separated
+	Exclude []string
+	FailOn  FailOn
+	Formats []string
+	Limits  manifest.Limits
+	// Reproducible zeroes run-dependent values (duration_ms) so reports are
+	// byte-identical across runs.
+	Reproducible bool
+}
+
+// FailOn is the exit-code threshold.
+type FailOn string
+
+const (
+	FailOnError   FailOn = "error"
+	FailOnWarning FailOn = "warning"
+	FailOnNever   FailOn = "never"
+)
+
+func parseFailOn(s string) (FailOn, error) {
+	switch f := FailOn(s); f {
+	case FailOnError, FailOnWarning, FailOnNever:
+		return f, nil
+	}
+	return "", fmt.Errorf("fail-on %q: want error, warning or never", s)
+}
+
+// ReadFile reads and validates a configuration file. Unknown keys and values
+// of the wrong type are errors naming the line.
+func ReadFile(name string) (*File, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFile(name, data)
+}
+
+// ParseFile parses configuration content; name is used in messages.
+func ParseFile(name string, data []byte) (*File, error) {
+	var n yaml.Node
+	f := &File{}
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&n); err != nil {
+		if errors.Is(err, io.EOF) {
+			return f, nil // an empty file
+		}
+		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if len(n.Content) == 0 {
+		return f, nil
+	}
+	if err := decodeStrict(name, n.Content[0], f); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Resolve merges the file (nil when there is none) with the flags. cwd is
+// the working directory that relative paths are resolved against.
+func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
+	if file == nil {
+		file = &File{}
+	}
+	cfg := &Config{File: fl.ConfigFile, Reproducible: fl.Reproducible || os.Getenv("SOURCE_DATE_EPOCH") != ""}
+	var errs []error
+
+	root := fl.Root
+	if root == "" {
+		root = cwd
+	}
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("--root: %w", err)
+	}
+	cfg.Root = root
+
+	paths := fl.Paths
+	if len(paths) == 0 {
+		paths = file.Paths
+	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	for _, p := range paths {
+		rel, err := RepoPath(root, cwd, p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		cfg.Paths = append(cfg.Paths, rel)
+	}
+
+	cfg.Exclude = append(append([]string(nil), file.Exclude...), fl.Exclude...)
+
+	failOn := string(FailOnError)
+	if fl.changed("fail-on") {
+		failOn = fl.FailOn
+	} else if file.FailOn != "" {
+		failOn = file.FailOn
+	}
+	if cfg.FailOn, err = parseFailOn(failOn); err != nil {
+		errs = append(errs, err)
+	}
+
+	cfg.Formats = file.Format
+	if fl.changed("format") || len(cfg.Formats) == 0 {
+		cfg.Formats = fl.Formats
+	}
+
+	cfg.Limits = manifest.DefaultLimits
+	if file.Limits.MaxFileSize != "" {
+		n, err := ParseSize(file.Limits.MaxFileSize)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("limits.max_file_size: %w", err))
+		}
+		cfg.Limits.MaxFileBytes = n
+	}
+	if fl.changed("max-file-size") {
+		n, err := ParseSize(fl.MaxFileSize)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--max-file-size: %w", err))
+		}
+		cfg.Limits.MaxFileBytes = n
+	}
+	if file.Limits.MaxDepth > 0 {
+		cfg.Limits.MaxDepth = file.Limits.MaxDepth
+	}
+	if fl.changed("max-depth") {
+		cfg.Limits.MaxDepth = fl.MaxDepth
+	}
+	if file.Limits.MaxAliasNodes > 0 {
+		cfg.Limits.MaxAliasNodes = file.Limits.MaxAliasNodes
+	}
+	if fl.changed("max-alias-nodes") {
+		cfg.Limits.MaxAliasNodes = fl.MaxAliasNodes
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// Load finds and reads the configuration file (the --config flag, or
+// .plumb.yaml in the working directory when present) and resolves it with
+// the flags.
+func Load(fl *Flags, cwd string) (*Config, error) {
+	name := fl.ConfigFile
+	if name == "" {
+		candidate := filepath.Join(cwd, DefaultFile)
+		if _, err := os.Stat(candidate); err == nil {
+			name = candidate
+			fl.ConfigFile = DefaultFile
+		}
+	}
+	var file *File
+	if name != "" {
+		var err error
+		if file, err = ReadFile(name); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("--config %s: the file does not exist", name)
+			}
+			return nil, err
+		}
+	}
+	return Resolve(file, fl, cwd)
+}
+
+// RepoPath converts a path given on the command line (relative to cwd, or
+// absolute) into a slash-separated path relative to the repository root.
+func RepoPath(root, cwd, p string) (string, error) {
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(cwd, p)
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s: outside the repository root %s (set --root)", p, root)
+	}
+	return filepath.ToSlash(rel), nil
+}

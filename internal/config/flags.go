@@ -1,0 +1,54 @@
+package config
+
+import (
+	"github.com/spf13/pflag"
+)
+
+// Flags holds the command-line flags that feed Config. The flag names and
+// their help live here, next to the keys they override, so the CLI and the
+// configuration file cannot drift apart.
+type Flags struct {
+	set *pflag.FlagSet
+
+	ConfigFile    string
+	Root          string
+	Paths         []string // positional arguments
+	Exclude       []string
+	FailOn        string
+	Formats       []string
+	MaxFileSize   string
+	MaxDepth      int
+	MaxAliasNodes int
+	Reproducible  bool
+}
+
+// BindInputFlags registers the flags that say what to read: configuration,
+// root, exclusions and limits. render and check share them.
+func BindInputFlags(fs *pflag.FlagSet) *Flags {
+	fl := &Flags{set: fs}
+	fs.StringVar(&fl.ConfigFile, "config", "", "configuration file (default: .plumb.yaml in the working directory, if present)")
+	fs.StringVar(&fl.Root, "root", "", "repository root; reported file paths are relative to it (default: the working directory)")
+	fs.StringArrayVar(&fl.Exclude, "exclude", nil, "skip repository paths matching this glob, e.g. 'charts/**' (repeatable)")
+	fs.StringVar(&fl.MaxFileSize, "max-file-size", "10MiB", "largest manifest file read")
+	fs.IntVar(&fl.MaxDepth, "max-depth", 500, "deepest nesting of YAML mappings and sequences accepted")
+	fs.IntVar(&fl.MaxAliasNodes, "max-alias-nodes", 100000, "most nodes YAML aliases may expand to in one document")
+	return fl
+}
+
+// BindCheckFlags registers the flags of `plumb check` on top of the input
+// flags.
+func BindCheckFlags(fs *pflag.FlagSet) *Flags {
+	fl := BindInputFlags(fs)
+	fs.StringArrayVar(&fl.Formats, "format", []string{"text"}, "report format and optional file: text, json (F or F=FILE; repeatable)")
+	fs.StringVar(&fl.FailOn, "fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or never")
+	fs.BoolVar(&fl.Reproducible, "reproducible", false, "write duration_ms as 0 so identical inputs give byte-identical reports (also on when SOURCE_DATE_EPOCH is set)")
+	return fl
+}
+
+func (fl *Flags) changed(name string) bool {
+	if fl.set == nil {
+		return false
+	}
+	f := fl.set.Lookup(name)
+	return f != nil && f.Changed
+}

@@ -1,0 +1,204 @@
+package manifest
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// valueDecoder turns a yaml.Node tree into a JSON-compatible value tree while
+// enforcing the nesting and alias-expansion limits and recording duplicate
+// mapping keys. It is the only place YAML scalars are typed, so every engine
+// sees the same values.
+type valueDecoder struct {
+	doc         *Document
+	limits      Limits
+	aliasNodes  int // nodes produced by expanding aliases so far
+	aliasActive int // >0 while expanding an alias (duplicates there are reported at the anchor)
+	problems    []Problem
+}
+
+// errLimit aborts decoding of one document.
+type errLimit struct {
+	loc Location
+	msg string
+	// rule names the hygiene rule that reports the abort.
+	rule string
+}
+
+func (e *errLimit) Error() string { return e.msg }
+
+func (d *valueDecoder) decode(n *yaml.Node) (v any, err error) {
+	return d.value(n, 0)
+}
+
+func (d *valueDecoder) loc(n *yaml.Node) Location {
+	return Location{File: d.doc.File, Line: n.Line + d.doc.LineOffset, Column: n.Column}
+}
+
+func (d *valueDecoder) value(n *yaml.Node, depth int) (any, error) {
+	if depth > d.limits.MaxDepth {
+		return nil, &errLimit{loc: d.loc(n), rule: RuleTooDeep,
+			msg: fmt.Sprintf("nesting is deeper than %d levels (limit --max-depth)", d.limits.MaxDepth)}
+	}
+	if d.aliasActive > 0 {
+		d.aliasNodes++
+		if d.aliasNodes > d.limits.MaxAliasNodes {
+			return nil, &errLimit{loc: d.loc(n), rule: RuleAliasLimit,
+				msg: fmt.Sprintf("aliases expand to more than %d nodes (a \"billion laughs\" document?); limit --max-alias-nodes", d.limits.MaxAliasNodes)}
+		}
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return d.value(n.Content[0], depth)
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			return nil, nil
+		}
+		d.aliasActive++
+		v, err := d.value(n.Alias, depth+1)
+		d.aliasActive--
+		return v, err
+	case yaml.ScalarNode:
+		return scalarValue(n), nil
+	case yaml.SequenceNode:
+		out := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			v, err := d.value(c, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	case yaml.MappingNode:
+		return d.mapping(n, depth)
+	}
+	return nil, nil
+}
+
+func (d *valueDecoder) mapping(n *yaml.Node, depth int) (map[string]any, error) {
+	out := make(map[string]any, len(n.Content)/2)
+	var seen map[string]*yaml.Node
+	if d.aliasActive == 0 && len(n.Content) > 2 {
+		seen = make(map[string]*yaml.Node, len(n.Content)/2)
+	}
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, vn := n.Content[i], n.Content[i+1]
+		if isMergeKey(k) {
+			merges = append(merges, vn)
+			continue
+		}
+		key := k.Value
+		if k.Kind != yaml.ScalarNode {
+			key = fmt.Sprint(d.mustValue(k, depth))
+		}
+		if seen != nil {
+			if first, dup := seen[key]; dup {
+				d.problems = append(d.problems, Problem{
+					Rule:     RuleDuplicateKey,
+					Level:    "error",
+					Location: d.loc(k),
+					Related:  []Location{d.loc(first)},
+					Message: fmt.Sprintf("duplicate key %q (first defined at line %d); kubectl rejects this, and many tools silently keep only the last value",
+						key, first.Line+d.doc.LineOffset),
+					Key:   fmt.Sprintf("doc%d:%s", d.doc.Index, key),
+					Input: true,
+				})
+			}
+			seen[key] = k
+		}
+		v, err := d.value(vn, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out[key] = v
+	}
+	// Merge keys: explicit keys win, earlier merge sources win over later.
+	for _, m := range merges {
+		for _, src := range mergeSources(m) {
+			d.aliasActive++ // merged content is reported at its anchor, not here
+			v, err := d.value(src, depth+1)
+			d.aliasActive--
+			if err != nil {
+				return nil, err
+			}
+			if mv, ok := v.(map[string]any); ok {
+				for k, x := range mv {
+					if _, exists := out[k]; !exists {
+						out[k] = x
+					}
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// mustValue decodes a complex mapping key; such keys are rare and only ever
+// printed, so limit errors fall back to the source text.
+func (d *valueDecoder) mustValue(n *yaml.Node, depth int) any {
+	v, err := d.value(n, depth+1)
+	if err != nil {
+		return n.Value
+	}
+	return v
+}
+
+// scalarValue types a scalar the way YAML 1.2's core schema (and kustomize's
+// kyaml) does: whole numbers become int64, other numbers float64, true/false
+// booleans, null nil, everything else (timestamps included) a string.
+func scalarValue(n *yaml.Node) any {
+	s := n.Value
+	switch n.ShortTag() {
+	case "!!null":
+		return nil
+	case "!!bool":
+		b, err := strconv.ParseBool(strings.ToLower(s))
+		if err != nil {
+			return s
+		}
+		return b
+	case "!!int":
+		return parseInt(s)
+	case "!!float":
+		return parseFloat(s)
+	}
+	return s
+}
+
+func parseInt(s string) any {
+	t := strings.ReplaceAll(s, "_", "")
+	if i, err := strconv.ParseInt(t, 0, 64); err == nil {
+		return i
+	}
+	if u, err := strconv.ParseUint(t, 0, 64); err == nil {
+		return float64(u)
+	}
+	if f, err := strconv.ParseFloat(t, 64); err == nil {
+		return f
+	}
+	return s
+}
+
+func parseFloat(s string) any {
+	switch strings.ToLower(strings.TrimPrefix(s, "+")) {
+	case ".inf":
+		return math.Inf(1)
+	case "-.inf":
+		return math.Inf(-1)
+	case ".nan":
+		return math.NaN()
+	}
+	if f, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64); err == nil {
+		return f
+	}
+	return s
+}

@@ -1,0 +1,166 @@
+package manifest
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"regexp"
+	"strconv"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Parse reads the documents of one file's content. name is the display path
+// used in locations. A document that cannot be parsed is reported and the
+// file's other documents are still returned.
+func Parse(name string, data []byte, limits Limits) ([]*Document, []Problem) {
+	limits = limits.orDefault()
+	if int64(len(data)) > limits.MaxFileBytes {
+		return nil, []Problem{tooLarge(name, int64(len(data)), limits)}
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var docs []*Document
+	var problems []Problem
+	for _, c := range splitDocuments(data) {
+		if off := invalidUTF8Offset(c.data); off >= 0 {
+			line, col := lineCol(c.data, off)
+			problems = append(problems, inputError(RuleInvalidUTF8,
+				Location{File: name, Line: c.line + line, Column: col},
+				"invalid UTF-8 byte 0x%02x: manifests must be UTF-8 text", c.data[off]))
+			continue
+		}
+		d, p := parseChunk(name, c, len(docs), limits)
+		docs = append(docs, d...)
+		problems = append(problems, p...)
+	}
+	return docs, problems
+}
+
+func tooLarge(name string, size int64, limits Limits) Problem {
+	return inputError(RuleTooLarge, Location{File: name, Line: 1, Column: 1},
+		"file is %d bytes, over the %d-byte limit (raise it with --max-file-size)", size, limits.MaxFileBytes)
+}
+
+// chunk is a run of lines between document separators; line is the number of
+// lines before it in the file.
+type chunk struct {
+	line int
+	data []byte
+}
+
+// splitDocuments cuts a stream at lines that start a new document ("---",
+// optionally followed by content). Parsing documents separately means one
+// broken document does not hide the others, and keeps line offsets exact.
+func splitDocuments(data []byte) []chunk {
+	var out []chunk
+	start, startLine, line := 0, 0, 0
+	for i := 0; i < len(data); {
+		end := bytes.IndexByte(data[i:], '\n')
+		next := len(data)
+		if end >= 0 {
+			next = i + end + 1
+		}
+		if i > start && isDocumentStart(data[i:next]) {
+			out = append(out, chunk{line: startLine, data: data[start:i]})
+			start, startLine = i, line
+		}
+		line++
+		i = next
+	}
+	return append(out, chunk{line: startLine, data: data[start:]})
+}
+
+func isDocumentStart(line []byte) bool {
+	if !bytes.HasPrefix(line, []byte("---")) {
+		return false
+	}
+	rest := line[3:]
+	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r'
+}
+
+func invalidUTF8Offset(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// lineCol converts a byte offset into 0-based line and 1-based column.
+func lineCol(b []byte, off int) (int, int) {
+	line := bytes.Count(b[:off], []byte("\n"))
+	col := off - (bytes.LastIndexByte(b[:off], '\n') + 1)
+	return line, utf8.RuneCount(b[off-col:off]) + 1
+}
+
+func parseChunk(name string, c chunk, index int, limits Limits) ([]*Document, []Problem) {
+	var docs []*Document
+	var problems []Problem
+	dec := yaml.NewDecoder(bytes.NewReader(c.data))
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			problems = append(problems, syntaxProblem(name, c, err))
+			break
+		}
+		if len(n.Content) == 0 {
+			continue // an empty document (only comments, or "---" alone)
+		}
+		doc := &Document{File: name, Index: index + len(docs), Node: n.Content[0], LineOffset: c.line}
+		vd := valueDecoder{doc: doc, limits: limits}
+		v, err := vd.decode(doc.Node)
+		problems = append(problems, vd.problems...)
+		var lim *errLimit
+		if errors.As(err, &lim) {
+			problems = append(problems, inputError(lim.rule, lim.loc, "%s", lim.msg))
+			continue
+		}
+		doc.Value = v
+		docs = append(docs, doc)
+	}
+	return docs, problems
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// syntaxProblem turns a yaml.v3 error into a located problem. yaml.v3 reports
+// only a line; the column is the first non-blank character of that line.
+func syntaxProblem(name string, c chunk, err error) Problem {
+	msg := err.Error()
+	line := 1
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	} else if len(msg) > 6 && msg[:6] == "yaml: " {
+		msg = msg[6:]
+	}
+	col := firstColumn(c.data, line)
+	p := inputError(RuleYAMLSyntax, Location{File: name, Line: c.line + line, Column: col},
+		"YAML syntax error: %s", msg)
+	p.Key = msg
+	return p
+}
+
+func firstColumn(data []byte, line int) int {
+	lines := bytes.SplitN(data, []byte("\n"), line+1)
+	if line-1 >= len(lines) || line < 1 {
+		return 1
+	}
+	l := lines[line-1]
+	i := 0
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+		i++
+	}
+	return utf8.RuneCount(l[:i]) + 1
+}

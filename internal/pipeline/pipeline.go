@@ -1,0 +1,182 @@
+// Package pipeline runs plumb's stages in order — load, render, analyze,
+// report — and decides the exit code. Data flows one way: each stage takes
+// the previous stage's value and returns a new one.
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/plumb-ci/plumb/internal/analyzer"
+	"github.com/plumb-ci/plumb/internal/config"
+	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/hygiene"
+	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/render"
+	"github.com/plumb-ci/plumb/internal/report"
+)
+
+// Version is the program version, set by the linker in release builds.
+var Version = "dev"
+
+// Exit codes (DESIGN.md).
+const (
+	ExitOK       = 0
+	ExitFindings = 1
+	ExitError    = 2
+)
+
+// Rendered is the outcome of the load and render stages.
+type Rendered struct {
+	Set    *manifest.Set
+	Render *render.Result
+	// Findings are the problems met while loading and rendering.
+	Findings []finding.Finding
+}
+
+// Load reads and renders the configured inputs.
+func Load(ctx context.Context, cfg *config.Config) (*Rendered, error) {
+	fsys, err := repoFS(cfg.Root)
+	if err != nil {
+		return nil, err
+	}
+	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude})
+	res := render.Render(ctx, fsys, set, render.Options{})
+	out := &Rendered{Set: set, Render: res}
+	for _, p := range set.Problems {
+		out.Findings = append(out.Findings, hygiene.FromProblem(p))
+	}
+	for _, p := range res.Problems {
+		out.Findings = append(out.Findings, hygiene.FromProblem(p))
+	}
+	return out, nil
+}
+
+// repoFS opens the repository root so that no path, symlinks included, can
+// lead outside it.
+func repoFS(root string) (fs.FS, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("opening the repository root: %w", err)
+	}
+	return r.FS(), nil
+}
+
+// Analyzers returns the engines configured for a run, in report order.
+func Analyzers(_ *config.Config) []analyzer.Analyzer {
+	return []analyzer.Analyzer{hygiene.Analyzer{}}
+}
+
+// Result is a finished run.
+type Result struct {
+	Report *report.Report
+	// Errors are engine failures (an engine that could not run at all).
+	Errors []error
+}
+
+// Check runs the whole pipeline.
+func Check(ctx context.Context, cfg *config.Config) (*Result, error) {
+	start := time.Now()
+	rendered, err := Load(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	rep := &report.Report{Version: Version, Sections: map[string]any{}}
+	rep.Findings = append(rep.Findings, rendered.Findings...)
+	rep.Rules = append(rep.Rules, hygiene.Rules()...)
+
+	in := &analyzer.Input{Targets: rendered.Render.Targets, Env: map[string]any{}}
+	outs, errs := analyze(ctx, Analyzers(cfg), in)
+	for _, o := range outs {
+		rep.Findings = append(rep.Findings, o.out.Findings...)
+		rep.Rules = append(rep.Rules, o.out.Rules...)
+		if o.out.Section != nil {
+			rep.Sections[o.name] = o.out.Section
+		}
+	}
+	for _, t := range rendered.Render.Targets {
+		rep.Targets = append(rep.Targets, report.TargetEntry{Name: t.Name, Kind: string(t.Kind), Objects: len(t.Objects)})
+		for _, o := range t.Objects {
+			loc, _ := o.Locate(nil)
+			rep.Objects = append(rep.Objects, report.ObjectEntry{ObjectID: o.ID, File: loc.File, Line: loc.Line})
+		}
+	}
+	finding.Sort(rep.Findings)
+	rep.Rules = finding.SortRules(rep.Rules)
+	if !cfg.Reproducible {
+		rep.DurationMS = time.Since(start).Milliseconds()
+	}
+	return &Result{Report: rep, Errors: errs}, nil
+}
+
+type namedOutput struct {
+	name string
+	out  *analyzer.Output
+}
+
+// analyze runs the analyzers concurrently; outputs keep the analyzers'
+// order so reports do not depend on scheduling.
+func analyze(ctx context.Context, as []analyzer.Analyzer, in *analyzer.Input) ([]namedOutput, []error) {
+	outs := make([]namedOutput, len(as))
+	errs := make([]error, len(as))
+	var wg sync.WaitGroup
+	for i, a := range as {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out, err := a.Analyze(ctx, in)
+			if err != nil {
+				errs[i] = fmt.Errorf("%s: %w", a.Name(), err)
+				return
+			}
+			outs[i] = namedOutput{a.Name(), out}
+		}()
+	}
+	wg.Wait()
+	var okOuts []namedOutput
+	var failed []error
+	for i := range as {
+		if errs[i] != nil {
+			failed = append(failed, errs[i])
+		} else if outs[i].out != nil {
+			okOuts = append(okOuts, outs[i])
+		}
+	}
+	return okOuts, failed
+}
+
+// ExitCode applies the threshold: 2 when any input could not be used or an
+// engine failed, 1 when an unsuppressed finding is at least as severe as
+// failOn, 0 otherwise.
+func (r *Result) ExitCode(failOn config.FailOn) int {
+	if len(r.Errors) > 0 {
+		return ExitError
+	}
+	return ExitCodeFor(r.Report.Findings, failOn)
+}
+
+// ExitCodeFor applies the threshold to a list of findings.
+func ExitCodeFor(fs []finding.Finding, failOn config.FailOn) int {
+	code := ExitOK
+	for i := range fs {
+		f := &fs[i]
+		if f.InputError {
+			return ExitError
+		}
+		if f.Suppressed != nil || f.Status == finding.StatusFixed || failOn == config.FailOnNever {
+			continue
+		}
+		threshold := finding.Error
+		if failOn == config.FailOnWarning {
+			threshold = finding.Warning
+		}
+		if f.Level.AtLeast(threshold) {
+			code = ExitFindings
+		}
+	}
+	return code
+}

@@ -1,0 +1,130 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/plumb-ci/plumb/internal/finding"
+)
+
+// JSON writes the report as one JSON object with the keys of the DESIGN.md
+// contract in a fixed order — version, findings, summary, objects, targets,
+// rules, duration_ms — followed by the engine sections sorted by name.
+type JSON struct{}
+
+// Write implements Sink.
+func (JSON) Write(w io.Writer, r *Report) error {
+	b, err := MarshalJSON(r)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// MarshalJSON encodes the report deterministically, indented, with a
+// trailing newline.
+func MarshalJSON(r *Report) ([]byte, error) {
+	findings := r.Findings
+	if findings == nil {
+		findings = []finding.Finding{}
+	}
+	objects := r.Objects
+	if objects == nil {
+		objects = []ObjectEntry{}
+	}
+	targets := r.Targets
+	if targets == nil {
+		targets = []TargetEntry{}
+	}
+	rules := r.Rules
+	if rules == nil {
+		rules = []finding.Rule{}
+	}
+	fields := []struct {
+		key   string
+		value any
+	}{
+		{"version", r.Version},
+		{"findings", findings},
+		{"summary", r.Summarize()},
+		{"objects", objects},
+		{"targets", targets},
+		{"rules", rules},
+		{"duration_ms", r.DurationMS},
+	}
+	names := make([]string, 0, len(r.Sections))
+	for name := range r.Sections {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		fields = append(fields, struct {
+			key   string
+			value any
+		}{name, r.Sections[name]})
+	}
+
+	var buf bytes.Buffer
+	buf.WriteString("{\n")
+	for i, f := range fields {
+		v, err := json.MarshalIndent(f.value, "  ", "  ")
+		if err != nil {
+			return nil, fmt.Errorf("encoding the %s section: %w", f.key, err)
+		}
+		k, _ := json.Marshal(f.key)
+		buf.WriteString("  ")
+		buf.Write(k)
+		buf.WriteString(": ")
+		buf.Write(v)
+		if i < len(fields)-1 {
+			buf.WriteByte(',')
+		}
+		buf.WriteByte('\n')
+	}
+	buf.WriteString("}\n")
+	return buf.Bytes(), nil
+}
+
+// ReadJSON decodes a report written by MarshalJSON. Engine sections are kept
+// as raw JSON.
+func ReadJSON(data []byte) (*Report, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("not a plumb JSON report: %w", err)
+	}
+	r := &Report{Sections: map[string]any{}}
+	decode := func(key string, into any) error {
+		v, ok := raw[key]
+		if !ok {
+			return fmt.Errorf("not a plumb JSON report: no %q key", key)
+		}
+		delete(raw, key)
+		if err := json.Unmarshal(v, into); err != nil {
+			return fmt.Errorf("the report's %q: %w", key, err)
+		}
+		return nil
+	}
+	for _, d := range []struct {
+		key  string
+		into any
+	}{
+		{"version", &r.Version}, {"findings", &r.Findings}, {"objects", &r.Objects},
+		{"targets", &r.Targets}, {"rules", &r.Rules}, {"duration_ms", &r.DurationMS},
+	} {
+		if err := decode(d.key, d.into); err != nil {
+			return nil, err
+		}
+	}
+	delete(raw, "summary") // derived from the findings
+	for k, v := range raw {
+		r.Sections[k] = v
+	}
+	if len(r.Sections) == 0 {
+		r.Sections = nil
+	}
+	return r, nil
+}

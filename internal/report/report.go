@@ -1,0 +1,79 @@
+// Package report holds the run's report and the sinks that write it: text,
+// JSON (and, as they land, SARIF and Markdown). Every sink reads the same
+// Report; none of them computes anything the others would need.
+package report
+
+import (
+	"github.com/plumb-ci/plumb/internal/finding"
+)
+
+// SchemaVersion is the version of the JSON report layout.
+const SchemaVersion = "1"
+
+// Report is everything a sink can print.
+type Report struct {
+	Version  string
+	Findings []finding.Finding // sorted with finding.Sort
+	Rules    []finding.Rule    // every rule that ran, sorted by id
+	Objects  []ObjectEntry
+	Targets  []TargetEntry
+	// DurationMS is the wall time of the run (0 in reproducible mode).
+	DurationMS int64
+	// Sections are the engine sections of the JSON report, by engine name.
+	Sections map[string]any
+}
+
+// ObjectEntry lists one analysed object.
+type ObjectEntry struct {
+	finding.ObjectID
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+}
+
+// TargetEntry lists one render target.
+type TargetEntry struct {
+	Name    string `json:"name"`
+	Kind    string `json:"kind"`
+	Objects int    `json:"objects"`
+}
+
+// Summary counts findings.
+type Summary struct {
+	Total int `json:"total"`
+	// Levels counts unsuppressed findings by level.
+	Levels map[string]int `json:"levels"`
+	// Statuses counts findings by pull-request status (PR mode only).
+	Statuses    map[string]int `json:"statuses,omitempty"`
+	Suppressed  int            `json:"suppressed"`
+	InputErrors int            `json:"input_errors"`
+	Files       int            `json:"files"`
+}
+
+// Summarize counts the report's findings.
+func (r *Report) Summarize() Summary {
+	s := Summary{Levels: map[string]int{"error": 0, "warning": 0, "note": 0}}
+	files := map[string]bool{}
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		s.Total++
+		if f.Status != "" {
+			if s.Statuses == nil {
+				s.Statuses = map[string]int{}
+			}
+			s.Statuses[f.Status]++
+		}
+		if f.InputError {
+			s.InputErrors++
+		}
+		if f.Suppressed != nil {
+			s.Suppressed++
+			continue
+		}
+		s.Levels[f.Level.String()]++
+		if f.Location.File != "" {
+			files[f.Location.File] = true
+		}
+	}
+	s.Files = len(files)
+	return s
+}

@@ -1,0 +1,125 @@
+package report
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+)
+
+// Sink writes a report in one format.
+type Sink interface {
+	Write(w io.Writer, r *Report) error
+}
+
+// Output is one requested report: a format and a file ("" for stdout).
+type Output struct {
+	Format string
+	File   string
+}
+
+// sinks maps format names to constructors; color says whether the output is
+// a terminal.
+var sinks = map[string]func(color bool) Sink{
+	"text": func(color bool) Sink { return Text{Color: color} },
+	"json": func(bool) Sink { return JSON{} },
+}
+
+// Formats lists the supported format names.
+func Formats() []string {
+	names := make([]string, 0, len(sinks))
+	for n := range sinks {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// ParseOutputs reads --format values: F or F=FILE. At most one output may go
+// to stdout.
+func ParseOutputs(specs []string) ([]Output, error) {
+	var outs []Output
+	stdout := 0
+	for _, s := range specs {
+		format, file, _ := strings.Cut(s, "=")
+		if _, ok := sinks[format]; !ok {
+			return nil, fmt.Errorf("--format %q: unknown format (want %s)", s, strings.Join(Formats(), ", "))
+		}
+		if file == "" {
+			stdout++
+		}
+		outs = append(outs, Output{Format: format, File: file})
+	}
+	if stdout > 1 {
+		return nil, errors.New("--format: more than one format writes to stdout; give the others a file (F=FILE)")
+	}
+	return outs, nil
+}
+
+// WriteAll writes the report to every output. Files are written whole or not
+// at all (through a temporary file and a rename).
+func WriteAll(outs []Output, r *Report, stdout io.Writer) error {
+	var errs []error
+	for _, o := range outs {
+		if o.File == "" {
+			bw := bufio.NewWriter(stdout)
+			err := sinks[o.Format](isTerminal(stdout)).Write(bw, r)
+			if err == nil {
+				err = bw.Flush()
+			}
+			if err != nil {
+				errs = append(errs, fmt.Errorf("writing the %s report: %w", o.Format, err))
+			}
+			continue
+		}
+		if err := writeFile(o.File, func(w io.Writer) error { return sinks[o.Format](false).Write(w, r) }); err != nil {
+			errs = append(errs, fmt.Errorf("writing the %s report to %s: %w", o.Format, o.File, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func writeFile(name string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(dirOf(name), ".plumb-report-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	bw := bufio.NewWriter(tmp)
+	if err := write(bw); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}
+
+func dirOf(name string) string {
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		return name[:i+1]
+	}
+	return "."
+}
+
+// isTerminal reports whether w is a terminal that wants colour (NO_COLOR,
+// see no-color.org, turns it off).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

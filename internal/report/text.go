@@ -1,0 +1,123 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/manifest"
+)
+
+// Text writes findings grouped by file, one per line in the
+// file:line:col: level: message [rule] form that editors and terminals
+// link, followed by a one-line summary.
+type Text struct {
+	// Color adds ANSI colours (only when writing to a terminal).
+	Color bool
+}
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[31m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+	ansiDim    = "\x1b[2m"
+)
+
+// Write implements Sink.
+func (t Text) Write(w io.Writer, r *Report) error {
+	bw := bufio.NewWriter(w)
+	paint := func(code, s string) string {
+		if !t.Color {
+			return s
+		}
+		return code + s + ansiReset
+	}
+	file := "\x00"
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		if f.Location.File != file {
+			if file != "\x00" {
+				bw.WriteByte('\n')
+			}
+			file = f.Location.File
+		}
+		level := f.Level.String()
+		switch f.Level {
+		case finding.Error:
+			level = paint(ansiRed+ansiBold, level)
+		case finding.Warning:
+			level = paint(ansiYellow+ansiBold, level)
+		default:
+			level = paint(ansiCyan, level)
+		}
+		loc := manifest.FormatLocation(f.Location)
+		if loc == "" {
+			loc = "(no file)"
+		}
+		var extra []string
+		if f.Status != "" {
+			extra = append(extra, f.Status)
+		}
+		if f.Suppressed != nil {
+			extra = append(extra, "suppressed: "+f.Suppressed.Reason)
+		}
+		suffix := ""
+		if len(extra) > 0 {
+			suffix = " (" + strings.Join(extra, "; ") + ")"
+		}
+		fmt.Fprintf(bw, "%s: %s: %s %s%s\n", paint(ansiBold, loc), level, singleLine(f.Message),
+			paint(ansiDim, "["+f.RuleID+"]"), suffix)
+	}
+	if len(r.Findings) > 0 {
+		bw.WriteByte('\n')
+	}
+	bw.WriteString(summaryLine(r))
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+// singleLine keeps one finding on one line so line-oriented tools (and
+// editors' "file:line:" links) stay usable.
+func singleLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}
+
+func summaryLine(r *Report) string {
+	s := r.Summarize()
+	objects := len(r.Objects)
+	var b strings.Builder
+	if s.Total == 0 {
+		fmt.Fprintf(&b, "no findings")
+	} else {
+		fmt.Fprintf(&b, "%s: %d %s, %d %s, %d %s in %d %s",
+			plural(s.Total, "finding"),
+			s.Levels["error"], noun(s.Levels["error"], "error"),
+			s.Levels["warning"], noun(s.Levels["warning"], "warning"),
+			s.Levels["note"], noun(s.Levels["note"], "note"),
+			s.Files, noun(s.Files, "file"))
+		if s.Suppressed > 0 {
+			fmt.Fprintf(&b, " (%d suppressed)", s.Suppressed)
+		}
+	}
+	fmt.Fprintf(&b, "; %s in %s checked", plural(objects, "object"), plural(len(r.Targets), "target"))
+	if s.InputErrors > 0 {
+		fmt.Fprintf(&b, "; %s could not be read as written", plural(s.InputErrors, "input"))
+	}
+	return b.String()
+}
+
+func plural(n int, word string) string { return fmt.Sprintf("%d %s", n, noun(n, word)) }
+
+func noun(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
