@@ -18,6 +18,27 @@ type Input struct {
 	// Env is the environment checks are evaluated in (--env, .plumb.yaml,
 	// and plugin data set by preprocess rules).
 	Env map[string]any
+	// TargetEnv holds per-target additions to Env, by target name (plugin
+	// data that preprocess rules set for the objects of one target, such as
+	// the environment derived from an overlay's directory).
+	TargetEnv map[string]map[string]any
+}
+
+// EnvFor returns the environment of one render target: Env with the
+// target's additions on top. The result must not be modified.
+func (in *Input) EnvFor(target string) map[string]any {
+	extra := in.TargetEnv[target]
+	if len(extra) == 0 {
+		return in.Env
+	}
+	env := make(map[string]any, len(in.Env)+len(extra))
+	for k, v := range in.Env {
+		env[k] = v
+	}
+	for k, v := range extra {
+		env[k] = v
+	}
+	return env
 }
 
 // Output is one analyzer's contribution to the report.
