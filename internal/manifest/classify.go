@@ -109,7 +109,7 @@ func (d *Document) object(m map[string]any, root *yaml.Node, target string) (*Ob
 			Message: "the object has apiVersion but no kind: add kind (for example kind: Deployment)"}}
 	case api == "":
 		problems = append(problems, Problem{Rule: RuleMissingAPI, Level: "error", Location: at("kind"), Object: IDOf(m, target),
-			Path: Path{Key("apiVersion")},
+			Path:    Path{Key("apiVersion")},
 			Message: fmt.Sprintf("kind %s has no apiVersion: add the apiVersion of its API group (for example apps/v1)", kind)})
 	}
 	obj := &Object{ID: IDOf(m, target), Content: m, Origin: origin, Doc: d, Node: root}

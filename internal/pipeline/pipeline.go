@@ -32,6 +32,8 @@ const (
 
 // Rendered is the outcome of the load and render stages.
 type Rendered struct {
+	// FS is the repository the inputs were read from.
+	FS     fs.FS
 	Set    *manifest.Set
 	Render *render.Result
 	// Findings are the problems met while loading and rendering.
@@ -46,7 +48,7 @@ func Load(ctx context.Context, cfg *config.Config) (*Rendered, error) {
 	}
 	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude})
 	res := render.Render(ctx, fsys, set, render.Options{})
-	out := &Rendered{Set: set, Render: res}
+	out := &Rendered{FS: fsys, Set: set, Render: res}
 	for _, p := range set.Problems {
 		out.Findings = append(out.Findings, hygiene.FromProblem(p))
 	}
@@ -66,9 +68,12 @@ func repoFS(root string) (fs.FS, error) {
 	return r.FS(), nil
 }
 
-// Analyzers returns the engines configured for a run, in report order.
-func Analyzers(_ *config.Config) []analyzer.Analyzer {
-	return []analyzer.Analyzer{hygiene.Analyzer{}}
+// Analyzers builds the engines configured for a run, in report order.
+// Problems with an engine's own configuration (a catalog that does not lint,
+// a reference that does not load) come back as InputError findings; the
+// other engines still run.
+func Analyzers(_ context.Context, _ *config.Config, _ fs.FS) ([]analyzer.Analyzer, []finding.Finding) {
+	return []analyzer.Analyzer{hygiene.Analyzer{}}, nil
 }
 
 // Result is a finished run.
@@ -89,8 +94,10 @@ func Check(ctx context.Context, cfg *config.Config) (*Result, error) {
 	rep.Findings = append(rep.Findings, rendered.Findings...)
 	rep.Rules = append(rep.Rules, hygiene.Rules()...)
 
+	engines, setup := Analyzers(ctx, cfg, rendered.FS)
+	rep.Findings = append(rep.Findings, setup...)
 	in := &analyzer.Input{Targets: rendered.Render.Targets, Env: map[string]any{}}
-	outs, errs := analyze(ctx, Analyzers(cfg), in)
+	outs, errs := analyze(ctx, engines, in)
 	for _, o := range outs {
 		rep.Findings = append(rep.Findings, o.out.Findings...)
 		rep.Rules = append(rep.Rules, o.out.Rules...)

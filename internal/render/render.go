@@ -28,6 +28,18 @@ type Target struct {
 	Name    string
 	Kind    Kind
 	Objects []*manifest.Object
+	// Templates are the OpenShift Template objects found in the target,
+	// kept whole (annotations, parameters) for the engines that read them.
+	Templates []*Template
+}
+
+// Template is an OpenShift Template and what processing it produced.
+type Template struct {
+	// Object is the Template itself.
+	Object *manifest.Object
+	// Objects are its objects[] after parameter processing; they are also
+	// in the target's Objects.
+	Objects []*manifest.Object
 }
 
 // Result is every target, sorted by name, and the problems met on the way.
