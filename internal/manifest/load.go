@@ -135,6 +135,11 @@ func collectFiles(fsys fs.FS, paths []string, exclude []string) ([]string, []Pro
 	}
 	for _, p := range paths {
 		p = path.Clean(filepath.ToSlash(p))
+		if p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) {
+			problems = append(problems, inputError(RuleOutsideRepo, Location{File: p, Line: 1, Column: 1},
+				"refusing to read: the path is outside the repository"))
+			continue
+		}
 		st, err := fs.Stat(fsys, p)
 		switch {
 		case err == nil && st.IsDir():

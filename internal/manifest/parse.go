@@ -20,17 +20,26 @@ func Parse(name string, data []byte, limits Limits) ([]*Document, []Problem) {
 		return nil, []Problem{tooLarge(name, int64(len(data)), limits)}
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	// Fast path: a valid file is decoded as one stream. Only when that fails
+	// is it cut into documents, so that one broken document does not hide
+	// the others and each problem gets its exact position.
+	if utf8.Valid(data) {
+		docs, problems, ok := parseChunk(name, chunk{data: data}, 0, limits)
+		if ok {
+			return docs, problems
+		}
+	}
 	var docs []*Document
 	var problems []Problem
 	for _, c := range splitDocuments(data) {
 		if off := invalidUTF8Offset(c.data); off >= 0 {
 			line, col := lineCol(c.data, off)
 			problems = append(problems, inputError(RuleInvalidUTF8,
-				Location{File: name, Line: c.line + line, Column: col},
+				Location{File: name, Line: c.line + line + 1, Column: col},
 				"invalid UTF-8 byte 0x%02x: manifests must be UTF-8 text", c.data[off]))
 			continue
 		}
-		d, p := parseChunk(name, c, len(docs), limits)
+		d, p, _ := parseChunk(name, c, len(docs), limits)
 		docs = append(docs, d...)
 		problems = append(problems, p...)
 	}
@@ -100,22 +109,21 @@ func lineCol(b []byte, off int) (int, int) {
 	return line, utf8.RuneCount(b[off-col:off]) + 1
 }
 
-func parseChunk(name string, c chunk, index int, limits Limits) ([]*Document, []Problem) {
-	var docs []*Document
-	var problems []Problem
+// parseChunk decodes the documents of one chunk; ok is false when the YAML
+// could not be parsed (the problems then include the syntax error).
+func parseChunk(name string, c chunk, index int, limits Limits) (docs []*Document, problems []Problem, ok bool) {
 	dec := yaml.NewDecoder(bytes.NewReader(c.data))
 	for {
 		var n yaml.Node
 		err := dec.Decode(&n)
 		if errors.Is(err, io.EOF) {
-			break
+			return docs, problems, true
 		}
 		if err != nil {
-			problems = append(problems, syntaxProblem(name, c, err))
-			break
+			return docs, append(problems, syntaxProblem(name, c, err)), false
 		}
-		if len(n.Content) == 0 {
-			continue // an empty document (only comments, or "---" alone)
+		if isEmptyDocument(&n) {
+			continue // only comments, "---" alone, or an explicit null
 		}
 		doc := &Document{File: name, Index: index + len(docs), Node: n.Content[0], LineOffset: c.line}
 		vd := valueDecoder{doc: doc, limits: limits}
@@ -129,7 +137,14 @@ func parseChunk(name string, c chunk, index int, limits Limits) ([]*Document, []
 		doc.Value = v
 		docs = append(docs, doc)
 	}
-	return docs, problems
+}
+
+func isEmptyDocument(n *yaml.Node) bool {
+	if len(n.Content) == 0 {
+		return true
+	}
+	c := n.Content[0]
+	return c.Kind == yaml.ScalarNode && c.ShortTag() == "!!null"
 }
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
