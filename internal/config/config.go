@@ -75,17 +75,9 @@ func parseFailOn(s string) (FailOn, error) {
 	return "", fmt.Errorf("fail-on %q: want error, warning or never", s)
 }
 
-// ReadFile reads and validates a configuration file. Unknown keys and values
-// of the wrong type are errors naming the line.
-func ReadFile(name string) (*File, error) {
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return nil, err
-	}
-	return ParseFile(name, data)
-}
-
-// ParseFile parses configuration content; name is used in messages.
+// ParseFile parses and validates configuration content; name is used in
+// messages. Unknown keys and values of the wrong type are errors naming the
+// line.
 func ParseFile(name string, data []byte) (*File, error) {
 	var n yaml.Node
 	f := &File{}
@@ -110,7 +102,7 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	if file == nil {
 		file = &File{}
 	}
-	cfg := &Config{File: fl.ConfigFile, Reproducible: fl.Reproducible || os.Getenv("SOURCE_DATE_EPOCH") != ""}
+	cfg := &Config{Reproducible: fl.Reproducible || os.Getenv("SOURCE_DATE_EPOCH") != ""}
 	var errs []error
 
 	root := fl.Root
@@ -193,25 +185,34 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 // .plumb.yaml in the working directory when present) and resolves it with
 // the flags.
 func Load(fl *Flags, cwd string) (*Config, error) {
-	name := fl.ConfigFile
+	name, display := fl.ConfigFile, fl.ConfigFile
 	if name == "" {
 		candidate := filepath.Join(cwd, DefaultFile)
 		if _, err := os.Stat(candidate); err == nil {
-			name = candidate
-			fl.ConfigFile = DefaultFile
+			name, display = candidate, DefaultFile
 		}
+	} else if !filepath.IsAbs(name) {
+		name = filepath.Join(cwd, name)
 	}
 	var file *File
 	if name != "" {
-		var err error
-		if file, err = ReadFile(name); err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("--config %s: the file does not exist", name)
-			}
+		data, err := os.ReadFile(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("--config %s: the file does not exist", display)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if file, err = ParseFile(display, data); err != nil {
 			return nil, err
 		}
 	}
-	return Resolve(file, fl, cwd)
+	cfg, err := Resolve(file, fl, cwd)
+	if err != nil {
+		return nil, err
+	}
+	cfg.File = display
+	return cfg, nil
 }
 
 // RepoPath converts a path given on the command line (relative to cwd, or

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -149,6 +151,16 @@ func isEmptyDocument(n *yaml.Node) bool {
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
+// contextErrors are yaml.v3 parser errors whose reported line is the 0-based
+// line of the collection being parsed (yaml.v3 adds 1 only for scanner
+// errors), so it is one less than the line a person reads.
+var contextErrors = []string{
+	"did not find expected key",
+	"did not find expected '-' indicator",
+	"did not find expected ',' or ']'",
+	"did not find expected ',' or '}'",
+}
+
 // syntaxProblem turns a yaml.v3 error into a located problem. yaml.v3 reports
 // only a line; the column is the first non-blank character of that line.
 func syntaxProblem(name string, c chunk, err error) Problem {
@@ -157,8 +169,14 @@ func syntaxProblem(name string, c chunk, err error) Problem {
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = m[2]
-	} else if len(msg) > 6 && msg[:6] == "yaml: " {
-		msg = msg[6:]
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	if slices.Contains(contextErrors, msg) {
+		line++
+	}
+	if n := bytes.Count(c.data, []byte("\n")) + 1; line > n {
+		line = n
 	}
 	col := firstColumn(c.data, line)
 	p := inputError(RuleYAMLSyntax, Location{File: name, Line: c.line + line, Column: col},

@@ -273,3 +273,21 @@ func TestByteOrderMarkIsIgnored(t *testing.T) {
 		t.Fatalf("docs=%d problems=%v", len(docs), problems)
 	}
 }
+
+func TestSyntaxErrorLines(t *testing.T) {
+	for src, want := range map[string]int{
+		"x: 1\nlabels: {a: b\n":             2,
+		"x: 1\ny: 2\nlabels: {a: b\nz: 3\n": 3,
+		"x: 1\nb: [a, b\nc: d\n":            2,
+		"x: 1\n- a\n":                       2,
+		"x: 1\ny:\n  a: 1\n   b: 2\n":       4,
+		"x: 1\ny:\n\t- a\n":                 3,
+		"x: 1\n  y: 2\n":                    2,
+		"a: b: c\n":                         1,
+	} {
+		_, problems := parseOne(t, src)
+		if len(problems) != 1 || problems[0].Location.Line != want {
+			t.Errorf("%q: problems %v, want one at line %d", src, problems, want)
+		}
+	}
+}

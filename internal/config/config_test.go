@@ -1,0 +1,109 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+)
+
+func TestUnknownKeysNameTheLine(t *testing.T) {
+	_, err := ParseFile(".plumb.yaml", []byte("paths: [a]\nfail_onn: warning\nlimits:\n  max_depht: 3\n"))
+	if err == nil {
+		t.Fatal("unknown keys accepted")
+	}
+	want := []string{
+		`.plumb.yaml:2:1: unknown key "fail_onn" (known keys: exclude, fail_on, format, limits, paths)`,
+		`.plumb.yaml:4:3: unknown key "max_depht" in limits (known keys: max_alias_nodes, max_depth, max_file_size)`,
+	}
+	if got := strings.Split(err.Error(), "\n"); !slices.Equal(got, want) {
+		t.Errorf("errors:\n%s\nwant:\n%s", err, strings.Join(want, "\n"))
+	}
+}
+
+func TestTypeErrorsNameTheLine(t *testing.T) {
+	_, err := ParseFile("c.yaml", []byte("paths: [a]\nlimits:\n  max_depth: deep\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), "c.yaml:3: cannot unmarshal !!str `deep` into int") {
+		t.Fatalf("err = %v", err)
+	}
+	_, err = ParseFile("c.yaml", []byte("paths: [a\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), "c.yaml: line 1:") {
+		t.Fatalf("syntax err = %v", err)
+	}
+}
+
+func TestEmptyFile(t *testing.T) {
+	f, err := ParseFile("c.yaml", []byte("# nothing\n"))
+	if err != nil || f == nil {
+		t.Fatalf("%v %v", f, err)
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"10MiB": 10 << 20, "512KiB": 512 << 10, "1Gi": 1 << 30, "2MB": 2e6, "100": 100, "7 B": 7} {
+		if got, err := ParseSize(in); err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "ten", "-1", "0", "1.5MiB", "99999999999GiB"} {
+		if _, err := ParseSize(in); err == nil {
+			t.Errorf("ParseSize(%q) accepted", in)
+		}
+	}
+}
+
+func TestFlagsWinOverFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, DefaultFile), []byte("paths: [apps]\nfail_on: warning\nformat: [json]\nexclude: [a/**]\nlimits: {max_file_size: 1MiB, max_depth: 50}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
+	fl := BindCheckFlags(fs)
+	if err := fs.Parse([]string{"--fail-on", "never", "--max-depth", "70", "--exclude", "b/**"}); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(fl, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.File != DefaultFile || cfg.FailOn != FailOnNever || cfg.Limits.MaxDepth != 70 || cfg.Limits.MaxFileBytes != 1<<20 {
+		t.Errorf("cfg = %+v", cfg)
+	}
+	if !slices.Equal(cfg.Paths, []string{"apps"}) || !slices.Equal(cfg.Formats, []string{"json"}) || !slices.Equal(cfg.Exclude, []string{"a/**", "b/**"}) {
+		t.Errorf("paths %v formats %v exclude %v", cfg.Paths, cfg.Formats, cfg.Exclude)
+	}
+	// Positional paths replace the file's paths.
+	fl.Paths = []string{"other"}
+	if cfg, err = Load(fl, dir); err != nil || !slices.Equal(cfg.Paths, []string{"other"}) {
+		t.Errorf("paths = %v, %v", cfg.Paths, err)
+	}
+}
+
+func TestBadValuesAreReportedTogether(t *testing.T) {
+	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
+	fl := BindCheckFlags(fs)
+	if err := fs.Parse([]string{"--fail-on", "sometimes", "--max-file-size", "huge", "/elsewhere"}); err != nil {
+		t.Fatal(err)
+	}
+	fl.Paths = fs.Args()
+	_, err := Resolve(nil, fl, "/repo")
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	for _, want := range []string{"/elsewhere: outside the repository root /repo", `fail-on "sometimes"`, `--max-file-size: size "huge"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %q", err, want)
+		}
+	}
+}
+
+func TestMissingConfigFile(t *testing.T) {
+	fl := BindCheckFlags(pflag.NewFlagSet("x", pflag.ContinueOnError))
+	fl.ConfigFile = filepath.Join(t.TempDir(), "nope.yaml")
+	if _, err := Load(fl, t.TempDir()); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Fatalf("err = %v", err)
+	}
+}

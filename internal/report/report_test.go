@@ -1,0 +1,153 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/manifest"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// golden compares got with testdata/name, rewriting it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (run with -update after checking):\n%s", name, got)
+	}
+}
+
+// sampleReport is a report with one finding of each level, a suppressed
+// finding, an input error and an engine section.
+func sampleReport() *Report {
+	web := finding.ObjectID{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web", Target: "apps/web"}
+	mk := func(f finding.Finding) finding.Finding { f.SetFingerprint(); return f }
+	r := &Report{
+		Version: "test",
+		Findings: []finding.Finding{
+			mk(finding.Finding{Source: "check", RuleID: "check/IMAGE_TAG", Level: finding.Error, Title: "Image tag pinned",
+				Message: `container "web" uses the mutable tag "latest"`, Help: "Pin the image to a version or digest.",
+				Object: web, Path: manifest.MustParsePath("spec.template.spec.containers[0].image"),
+				Location: finding.Location{File: "apps/web/deployment.yaml", Line: 20, Column: 11, EndLine: 20, EndColumn: 30}}),
+			mk(finding.Finding{Source: "check", RuleID: "check/PROBES", Level: finding.Warning, Message: "no readinessProbe\nsecond line",
+				Object: web, Path: manifest.MustParsePath("spec.template.spec.containers[0]"),
+				Location: finding.Location{File: "apps/web/deployment.yaml", Line: 18, Column: 11, EndLine: 18, EndColumn: 11}}),
+			mk(finding.Finding{Source: "manifest", RuleID: "manifest/not-an-object", Level: finding.Note, Message: "skipped",
+				Location: finding.Location{File: "apps/web/values.yaml", Line: 1, Column: 1}}),
+			mk(finding.Finding{Source: "manifest", RuleID: "manifest/yaml-syntax", Level: finding.Error, Message: "YAML syntax error: x",
+				Location: finding.Location{File: "apps/api/broken.yaml", Line: 4, Column: 3}, InputError: true}),
+			mk(finding.Finding{Source: "check", RuleID: "check/PROBES", Level: finding.Warning, Message: "no livenessProbe",
+				Object: web, Location: finding.Location{File: "apps/web/deployment.yaml", Line: 18, Column: 11},
+				Suppressed: &finding.Suppression{Kind: "annotation", Reason: "probes come from the mesh"}}),
+		},
+		Rules:      []finding.Rule{{ID: "check/IMAGE_TAG", Name: "Image tag pinned", Short: "Image tag pinned", Level: finding.Error}},
+		Objects:    []ObjectEntry{{ObjectID: web, File: "apps/web/deployment.yaml", Line: 1}},
+		Targets:    []TargetEntry{{Name: "apps/web", Kind: "plain", Objects: 1}},
+		DurationMS: 0,
+		Sections:   map[string]any{"zeta": map[string]int{"b": 2, "a": 1}, "alpha": []string{"x"}},
+	}
+	finding.Sort(r.Findings)
+	return r
+}
+
+func TestJSONGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := (JSON{}).Write(&buf, sampleReport()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report.json", buf.Bytes())
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	for _, k := range []string{"version", "findings", "summary", "objects", "duration_ms"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("contract key %q missing", k)
+		}
+	}
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	r := sampleReport()
+	b1, _ := MarshalJSON(r)
+	back, err := ReadJSON(b1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b2, _ := MarshalJSON(back)
+	if !bytes.Equal(b1, b2) {
+		t.Errorf("a report read back does not write the same bytes:\n%s\n---\n%s", b1, b2)
+	}
+	if _, err := ReadJSON([]byte(`{"version": "1"}`)); err == nil {
+		t.Error("a JSON object without the contract keys was accepted")
+	}
+}
+
+func TestTextGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := (Text{}).Write(&buf, sampleReport()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report.txt", buf.Bytes())
+	buf.Reset()
+	if err := (Text{Color: true}).Write(&buf, sampleReport()); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(buf.Bytes(), []byte("\x1b[31m")) {
+		t.Error("no colour with Color set")
+	}
+}
+
+func TestSummary(t *testing.T) {
+	s := sampleReport().Summarize()
+	if s.Total != 5 || s.Levels["error"] != 2 || s.Levels["warning"] != 1 || s.Levels["note"] != 1 || s.Suppressed != 1 || s.InputErrors != 1 || s.Files != 3 {
+		t.Errorf("summary = %+v", s)
+	}
+}
+
+func TestParseOutputs(t *testing.T) {
+	outs, err := ParseOutputs([]string{"text", "json=out.json"})
+	if err != nil || len(outs) != 2 || outs[1] != (Output{"json", "out.json"}) {
+		t.Fatalf("%v %v", outs, err)
+	}
+	if _, err := ParseOutputs([]string{"xml"}); err == nil {
+		t.Error("unknown format accepted")
+	}
+	if _, err := ParseOutputs([]string{"text", "json"}); err == nil {
+		t.Error("two formats on stdout accepted")
+	}
+}
+
+func TestWriteAllFiles(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.json")
+	var stdout bytes.Buffer
+	if err := WriteAll([]Output{{"json", out}, {"text", ""}}, sampleReport(), &stdout); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(stdout.Bytes(), []byte("5 findings")) {
+		t.Errorf("stdout = %s", stdout.String())
+	}
+	err := WriteAll([]Output{{"json", filepath.Join(dir, "missing", "r.json")}}, sampleReport(), &stdout)
+	if err == nil {
+		t.Error("writing into a missing directory should fail")
+	}
+}
