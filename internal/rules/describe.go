@@ -1,0 +1,181 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/manifest"
+)
+
+// Info is a rule as plumb rules list and show print it. Conditions and
+// Actions are nil for sensitive rules (Ironic returns null).
+type Info struct {
+	UUID        string           `json:"uuid" yaml:"uuid"`
+	Description string           `json:"description" yaml:"description"`
+	Priority    int              `json:"priority" yaml:"priority"`
+	Phase       Phase            `json:"phase" yaml:"phase"`
+	Scope       string           `json:"scope" yaml:"scope"`
+	Sensitive   bool             `json:"sensitive" yaml:"sensitive"`
+	BuiltIn     bool             `json:"built_in" yaml:"built_in"`
+	Source      string           `json:"source" yaml:"source"`
+	Conditions  []map[string]any `json:"conditions" yaml:"conditions"`
+	Actions     []map[string]any `json:"actions" yaml:"actions"`
+}
+
+// Describe returns what may be shown of a rule.
+func (e *Engine) Describe(r *Rule) Info {
+	info := Info{UUID: r.UUID, Description: r.Description, Priority: r.Priority, Phase: r.Phase,
+		Scope: e.ScopeOf(r), Sensitive: r.Sensitive, BuiltIn: r.BuiltIn, Source: manifest.FormatLocation(r.Source)}
+	if r.Sensitive {
+		return info
+	}
+	info.Conditions = []map[string]any{}
+	for _, c := range r.Conditions {
+		m := map[string]any{"op": c.OpString(), "args": c.Args}
+		if c.HasLoop {
+			m["loop"] = c.Loop
+			m["multiple"] = c.Multiple
+		}
+		info.Conditions = append(info.Conditions, m)
+	}
+	info.Actions = []map[string]any{}
+	for _, a := range r.Actions {
+		m := map[string]any{"op": a.Op, "args": a.Args}
+		if a.HasLoop {
+			m["loop"] = a.Loop
+		}
+		info.Actions = append(info.Actions, m)
+	}
+	return info
+}
+
+// List returns the rules in running order (phase by phase), filtered by
+// phase and scope when they are not empty.
+func (e *Engine) List(phase Phase, scope string) []*Rule {
+	var out []*Rule
+	for _, p := range Phases {
+		if phase != "" && p != phase {
+			continue
+		}
+		for _, r := range e.phases[p] {
+			if scope == "" || e.ScopeOf(r) == scope {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// Descriptors describe every loaded rule for SARIF and report help, plus
+// the engine's own rule ids.
+func (e *Engine) Descriptors() []finding.Rule {
+	out := []finding.Rule{
+		{ID: RuleInvalid, Name: "Invalid inspection rule", Short: "A rules file or rule does not validate",
+			Help: "The rule was not loaded. Fix it at the reported line; `plumb rules lint FILE` checks a rules file on its own.",
+			Level: finding.Error, Tags: []string{"rule"}, Precision: "very-high"},
+		{ID: RuleLint, Name: "Deprecated inspection rule syntax", Short: "A rule uses deprecated or ineffective syntax",
+			Help: "The rule was loaded; rewrite it as the message says (for example args as a mapping).",
+			Level: finding.Warning, Tags: []string{"rule"}, Precision: "very-high"},
+		{ID: RulePluginDataConflict, Name: "Conflicting plugin data in one render target",
+			Short: "Objects of one render target set a plugin-data key to different values",
+			Help:  "The checks see one environment per render target; make the rules agree.",
+			Level: finding.Warning, Tags: []string{"rule"}, Precision: "high"},
+	}
+	for _, r := range e.set.Rules {
+		out = append(out, finding.Rule{
+			ID: r.ID(), Name: r.Title(), Short: r.Title(), Full: ruleHelp(r), Help: ruleHelp(r),
+			Level: ruleLevel(r), Tags: []string{"rule", string(r.Phase)}, Precision: "high",
+		})
+	}
+	return out
+}
+
+// ruleLevel is the most severe finding a rule can make.
+func ruleLevel(r *Rule) finding.Level {
+	level := finding.Note
+	for _, a := range r.Actions {
+		switch a.Op {
+		case "fail":
+			return finding.Error
+		case "log":
+			if s, ok := a.Args["level"].(string); ok && logLevel(s) < level {
+				level = logLevel(s)
+			}
+		}
+	}
+	return level
+}
+
+// ProblemFindings turns rules-file problems into findings: errors are input
+// errors (exit 2), warnings are warnings.
+func ProblemFindings(problems []Problem) []finding.Finding {
+	var out []finding.Finding
+	for _, p := range problems {
+		f := finding.Finding{
+			Source: finding.SourceRule, RuleID: RuleInvalid, Level: finding.Error, Title: "Invalid inspection rule",
+			Message: p.Message, Location: p.Location, InputError: true, Key: p.Message,
+			Help: "The rule was not loaded. Fix it at this line; `plumb rules lint FILE` checks a rules file on its own.",
+		}
+		if p.Warning {
+			f.RuleID, f.Level, f.Title, f.InputError = RuleLint, finding.Warning, "Deprecated inspection rule syntax", false
+			f.Help = "The rule was loaded; rewrite it as the message says."
+		}
+		f.SetFingerprint()
+		out = append(out, f)
+	}
+	return out
+}
+
+// FormatList prints rules as plumb rules list does: uuid and description,
+// or with long every field (conditions and actions as compact JSON, null
+// for sensitive rules).
+func (e *Engine) FormatList(rules []*Rule, long bool) string {
+	var b strings.Builder
+	if !long {
+		rows := [][]string{{"UUID", "PHASE", "PRIORITY", "DESCRIPTION"}}
+		for _, r := range rules {
+			rows = append(rows, []string{r.UUID, string(r.Phase), itoa(r.Priority), r.Description})
+		}
+		writeTable(&b, rows)
+		return b.String()
+	}
+	for i, r := range rules {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		info := e.Describe(r)
+		fmt.Fprintf(&b, "uuid: %s\ndescription: %s\npriority: %d\nphase: %s\nscope: %s\nsensitive: %t\nbuilt_in: %t\nsource: %s\n",
+			info.UUID, info.Description, info.Priority, info.Phase, info.Scope, info.Sensitive, info.BuiltIn, info.Source)
+		fmt.Fprintf(&b, "conditions: %s\nactions: %s\n", jsonOrNull(info.Conditions), jsonOrNull(info.Actions))
+	}
+	return b.String()
+}
+
+func jsonOrNull[T any](v []T) string {
+	if v == nil {
+		return "null"
+	}
+	return compactJSON(v)
+}
+
+func writeTable(b *strings.Builder, rows [][]string) {
+	widths := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for i, c := range row {
+			widths[i] = max(widths[i], len(c))
+		}
+	}
+	for _, row := range rows {
+		var cells []string
+		for i, c := range row {
+			if i == len(row)-1 {
+				cells = append(cells, c)
+			} else {
+				cells = append(cells, c+strings.Repeat(" ", widths[i]-len(c)))
+			}
+		}
+		b.WriteString(strings.TrimRight(strings.Join(cells, "  "), " "))
+		b.WriteByte('\n')
+	}
+}
