@@ -31,6 +31,7 @@ type File struct {
 	// Format lists report outputs, as --format takes them (F or F=FILE).
 	Format []string     `yaml:"format"`
 	Limits LimitsConfig `yaml:"limits"`
+	Rules  RulesConfig  `yaml:"rules"`
 }
 
 // LimitsConfig is the limits section of .plumb.yaml.
@@ -53,6 +54,7 @@ type Config struct {
 	FailOn  FailOn
 	Formats []string
 	Limits  manifest.Limits
+	Rules   RulesSettings
 	// Reproducible zeroes run-dependent values (duration_ms) so reports are
 	// byte-identical across runs.
 	Reproducible bool
@@ -174,6 +176,9 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	}
 	if fl.changed("max-alias-nodes") {
 		cfg.Limits.MaxAliasNodes = fl.MaxAliasNodes
+	}
+	if cfg.Rules, err = resolveRules(file.Rules, fl, root, cwd); err != nil {
+		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err

@@ -20,6 +20,8 @@ type Flags struct {
 	MaxDepth      int
 	MaxAliasNodes int
 	Reproducible  bool
+	Rules         []string // --rules
+	Explain       bool
 }
 
 // BindInputFlags registers the flags that say what to read: configuration,
@@ -32,6 +34,7 @@ func BindInputFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringVar(&fl.MaxFileSize, "max-file-size", "10MiB", "largest manifest file read")
 	fs.IntVar(&fl.MaxDepth, "max-depth", 500, "deepest nesting of YAML mappings and sequences accepted")
 	fs.IntVar(&fl.MaxAliasNodes, "max-alias-nodes", 100000, "most nodes YAML aliases may expand to in one document")
+	bindRulesInputFlags(fs, fl)
 	return fl
 }
 
@@ -42,6 +45,7 @@ func BindCheckFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringArrayVar(&fl.Formats, "format", []string{"text"}, "report format and optional file: text, json (F or F=FILE; repeatable)")
 	fs.StringVar(&fl.FailOn, "fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or never")
 	fs.BoolVar(&fl.Reproducible, "reproducible", false, "write duration_ms as 0 so identical inputs give byte-identical reports (also on when SOURCE_DATE_EPOCH is set)")
+	bindRulesCheckFlags(fs, fl)
 	return fl
 }
 

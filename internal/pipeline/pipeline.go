@@ -18,6 +18,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
 	"github.com/plumb-ci/plumb/internal/report"
+	"github.com/plumb-ci/plumb/internal/rules"
 )
 
 // Version is the program version, set by the linker in release builds.
@@ -36,8 +37,11 @@ type Rendered struct {
 	FS     fs.FS
 	Set    *manifest.Set
 	Render *render.Result
-	// Findings are the problems met while loading and rendering.
+	// Findings are the problems met while loading and rendering, and what
+	// the early and preprocess inspection rules reported.
 	Findings []finding.Finding
+	// Rules is the inspection-rules run: early and preprocess are done.
+	Rules *rules.Run
 }
 
 // Load reads and renders the configured inputs.
@@ -46,15 +50,24 @@ func Load(ctx context.Context, cfg *config.Config) (*Rendered, error) {
 	if err != nil {
 		return nil, err
 	}
+	engine, ruleProblems, err := RulesEngine(cfg)
+	if err != nil {
+		return nil, err
+	}
 	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude})
+	run := engine.NewRun()
+	run.Early(set.Documents)
 	res := render.Render(ctx, fsys, set, render.Options{})
-	out := &Rendered{FS: fsys, Set: set, Render: res}
+	run.Preprocess(res.Targets)
+	out := &Rendered{FS: fsys, Set: set, Render: res, Rules: run}
 	for _, p := range set.Problems {
 		out.Findings = append(out.Findings, hygiene.FromProblem(p))
 	}
 	for _, p := range res.Problems {
 		out.Findings = append(out.Findings, hygiene.FromProblem(p))
 	}
+	out.Findings = append(out.Findings, ruleProblems...)
+	out.Findings = append(out.Findings, run.Findings(rules.PhaseEarly, rules.PhasePreprocess)...)
 	return out, nil
 }
 
@@ -81,6 +94,8 @@ type Result struct {
 	Report *report.Report
 	// Errors are engine failures (an engine that could not run at all).
 	Errors []error
+	// Rules is the finished inspection-rules run (for --explain).
+	Rules *rules.Run
 }
 
 // Check runs the whole pipeline.
@@ -96,7 +111,7 @@ func Check(ctx context.Context, cfg *config.Config) (*Result, error) {
 
 	engines, setup := Analyzers(ctx, cfg, rendered.FS)
 	rep.Findings = append(rep.Findings, setup...)
-	in := &analyzer.Input{Targets: rendered.Render.Targets, Env: map[string]any{}}
+	in := &analyzer.Input{Targets: rendered.Render.Targets, Env: map[string]any{}, TargetEnv: rendered.Rules.TargetEnv()}
 	outs, errs := analyze(ctx, engines, in)
 	for _, o := range outs {
 		rep.Findings = append(rep.Findings, o.out.Findings...)
@@ -105,6 +120,7 @@ func Check(ctx context.Context, cfg *config.Config) (*Result, error) {
 			rep.Sections[o.name] = o.out.Section
 		}
 	}
+	rep.Findings = append(rep.Findings, mainRules(rendered, rep)...)
 	for _, t := range rendered.Render.Targets {
 		rep.Targets = append(rep.Targets, report.TargetEntry{Name: t.Name, Kind: string(t.Kind), Objects: len(t.Objects)})
 		for _, o := range t.Objects {
@@ -117,7 +133,7 @@ func Check(ctx context.Context, cfg *config.Config) (*Result, error) {
 	if !cfg.Reproducible {
 		rep.DurationMS = time.Since(start).Milliseconds()
 	}
-	return &Result{Report: rep, Errors: errs}, nil
+	return &Result{Report: rep, Errors: errs, Rules: rendered.Rules}, nil
 }
 
 type namedOutput struct {

@@ -30,7 +30,7 @@ func runFail(c *actionCall) error {
 	}
 	s, r := c.x.s, c.x.rule
 	f := s.newFinding(r, finding.Error, c.str(0), p, fmt.Sprintf("fail/%d", c.index))
-	s.findings = append(s.findings, f)
+	s.report(f)
 	s.stop(r, "rule "+r.UUID+" failed it")
 	return errStop
 }
@@ -55,7 +55,7 @@ func runLog(c *actionCall) error {
 	s, r := c.x.s, c.x.rule
 	msg := c.str(0)
 	f := s.newFinding(r, logLevel(c.str(1)), msg, p, fmt.Sprintf("log/%d/%s", c.index, msg))
-	s.findings = append(s.findings, f)
+	s.report(f)
 	return nil
 }
 

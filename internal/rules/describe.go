@@ -1,8 +1,9 @@
 package rules
 
 import (
-	"fmt"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -72,10 +73,10 @@ func (e *Engine) List(phase Phase, scope string) []*Rule {
 func (e *Engine) Descriptors() []finding.Rule {
 	out := []finding.Rule{
 		{ID: RuleInvalid, Name: "Invalid inspection rule", Short: "A rules file or rule does not validate",
-			Help: "The rule was not loaded. Fix it at the reported line; `plumb rules lint FILE` checks a rules file on its own.",
+			Help:  "The rule was not loaded. Fix it at the reported line; `plumb rules lint FILE` checks a rules file on its own.",
 			Level: finding.Error, Tags: []string{"rule"}, Precision: "very-high"},
 		{ID: RuleLint, Name: "Deprecated inspection rule syntax", Short: "A rule uses deprecated or ineffective syntax",
-			Help: "The rule was loaded; rewrite it as the message says (for example args as a mapping).",
+			Help:  "The rule was loaded; rewrite it as the message says (for example args as a mapping).",
 			Level: finding.Warning, Tags: []string{"rule"}, Precision: "very-high"},
 		{ID: RulePluginDataConflict, Name: "Conflicting plugin data in one render target",
 			Short: "Objects of one render target set a plugin-data key to different values",
@@ -127,10 +128,10 @@ func ProblemFindings(problems []Problem) []finding.Finding {
 	return out
 }
 
-// FormatList prints rules as plumb rules list does: uuid and description,
-// or with long every field (conditions and actions as compact JSON, null
-// for sensitive rules).
-func (e *Engine) FormatList(rules []*Rule, long bool) string {
+// FormatList prints rules as plumb rules list does: a table of uuid, phase,
+// priority and description, or with long every field as YAML documents
+// (conditions and actions null for sensitive rules).
+func (e *Engine) FormatList(rules []*Rule, long bool) (string, error) {
 	var b strings.Builder
 	if !long {
 		rows := [][]string{{"UUID", "PHASE", "PRIORITY", "DESCRIPTION"}}
@@ -138,25 +139,19 @@ func (e *Engine) FormatList(rules []*Rule, long bool) string {
 			rows = append(rows, []string{r.UUID, string(r.Phase), itoa(r.Priority), r.Description})
 		}
 		writeTable(&b, rows)
-		return b.String()
+		return b.String(), nil
 	}
-	for i, r := range rules {
-		if i > 0 {
-			b.WriteByte('\n')
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	for _, r := range rules {
+		if err := enc.Encode(e.Describe(r)); err != nil {
+			return "", err
 		}
-		info := e.Describe(r)
-		fmt.Fprintf(&b, "uuid: %s\ndescription: %s\npriority: %d\nphase: %s\nscope: %s\nsensitive: %t\nbuilt_in: %t\nsource: %s\n",
-			info.UUID, info.Description, info.Priority, info.Phase, info.Scope, info.Sensitive, info.BuiltIn, info.Source)
-		fmt.Fprintf(&b, "conditions: %s\nactions: %s\n", jsonOrNull(info.Conditions), jsonOrNull(info.Actions))
 	}
-	return b.String()
-}
-
-func jsonOrNull[T any](v []T) string {
-	if v == nil {
-		return "null"
+	if err := enc.Close(); err != nil {
+		return "", err
 	}
-	return compactJSON(v)
+	return b.String(), nil
 }
 
 func writeTable(b *strings.Builder, rows [][]string) {

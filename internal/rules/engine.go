@@ -311,6 +311,7 @@ func (r *Run) parallel(n int, fn func(i int)) {
 // runPhase runs a phase's rules on one subject, in order, until a fail or a
 // rule error stops the subject.
 func (e *Engine) runPhase(s *subject, phase Phase, rules []*Rule) {
+	s.phase = phase
 	for _, rule := range rules {
 		if s.stopped {
 			if e.opts.Explain {

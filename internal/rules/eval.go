@@ -124,7 +124,7 @@ func (x *evalCtx) reportUnresolved() {
 	}
 	f := x.s.newFinding(x.rule, finding.Warning, msg, nil, "unresolved")
 	f.Title = "Inspection rule field did not resolve"
-	x.s.findings = append(x.s.findings, f)
+	x.s.report(f)
 }
 
 // linef adds an explanation line (indent 1 is a condition or action), then

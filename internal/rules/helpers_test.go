@@ -6,8 +6,8 @@ import (
 
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
-	"github.com/plumb-ci/plumb/reference"
 	"github.com/plumb-ci/plumb/internal/render"
+	"github.com/plumb-ci/plumb/reference"
 )
 
 var _ = reference.Rules

@@ -103,6 +103,28 @@ func Load(sources []Source, limits manifest.Limits) *Set {
 			l.source(src)
 		}
 	}
+	// Problems in file order (files keep the order they were given in).
+	fileOrder := map[string]int{}
+	for i, src := range sources {
+		if _, ok := fileOrder[src.Name]; !ok {
+			fileOrder[src.Name] = i
+		}
+	}
+	slices.SortStableFunc(l.set.Problems, func(a, b Problem) int {
+		if a.Location.File != b.Location.File {
+			return fileOrder[a.Location.File] - fileOrder[b.Location.File]
+		}
+		if c := a.Location.Compare(b.Location); c != 0 {
+			return c
+		}
+		if a.Warning != b.Warning {
+			if a.Warning {
+				return 1
+			}
+			return -1
+		}
+		return strings.Compare(a.Message, b.Message)
+	})
 	return l.set
 }
 
@@ -122,7 +144,11 @@ func (l *loader) problem(loc manifest.Location, warning bool, format string, arg
 }
 
 func (l *loader) source(src Source) {
-	docs, problems := manifest.Parse(src.Name, src.Data, l.limits)
+	limits := l.limits
+	if src.BuiltIn {
+		limits = manifest.DefaultLimits // the configured limits are for the repository's files
+	}
+	docs, problems := manifest.Parse(src.Name, src.Data, limits)
 	for _, p := range problems {
 		l.problem(p.Location, p.Level != "error", "%s", p.Message)
 	}

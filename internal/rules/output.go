@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/render"
@@ -48,26 +49,31 @@ func (r *Run) Main(targets []*render.Target, findings []finding.Finding) {
 	r.parallel(len(r.objOrder), func(i int) { r.e.runPhase(r.objOrder[i], PhaseMain, rules) })
 }
 
-// Findings returns every finding the rules made so far (fail, log, rule
-// errors, unresolved fields, plugin-data conflicts), with Secret values
-// redacted and fingerprints set, in subject order.
-func (r *Run) Findings() []finding.Finding {
+// Findings returns the findings the rules made in the given phases (all
+// phases when none are given): fail, log, rule errors, unresolved fields and
+// plugin-data conflicts (preprocess), with Secret values redacted and
+// fingerprints set, in subject order.
+func (r *Run) Findings(phases ...Phase) []finding.Finding {
+	want := func(p Phase) bool { return len(phases) == 0 || slices.Contains(phases, p) }
 	var out []finding.Finding
-	add := func(fs []finding.Finding) {
-		for _, f := range fs {
-			f.Message = r.redactText(f.Message)
-			f.SetFingerprint()
-			out = append(out, f)
+	add := func(f finding.Finding) {
+		f.Message = r.redactText(f.Message)
+		f.SetFingerprint()
+		out = append(out, f)
+	}
+	for _, subjects := range [][]*subject{r.docOrder, r.objOrder} {
+		for _, s := range subjects {
+			for _, f := range s.findings {
+				if want(f.phase) {
+					add(f.Finding)
+				}
+			}
 		}
 	}
-	for _, s := range r.docOrder {
-		add(s.findings)
-	}
-	for _, s := range r.objOrder {
-		add(s.findings)
-	}
-	for _, c := range r.conflicts {
-		add([]finding.Finding{c.finding(r)})
+	if want(PhasePreprocess) {
+		for _, c := range r.conflicts {
+			add(c.finding(r))
+		}
 	}
 	return out
 }

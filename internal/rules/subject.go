@@ -38,8 +38,10 @@ type subject struct {
 	applied  []appliedRule
 	patch    []PatchOp
 	setPaths []setPath
-	findings []finding.Finding
+	findings []phaseFinding
 	explain  []string
+	// phase is the phase running on the subject.
+	phase Phase
 
 	// inventory is built on first use; findingFacts feed it in main.
 	inventory    map[string]any
@@ -67,6 +69,16 @@ type PatchOp struct {
 	Rule  string `json:"rule"`
 	// hidden: made by a sensitive rule, so the value is not reported.
 	hidden bool
+}
+
+// phaseFinding is a finding and the phase that made it.
+type phaseFinding struct {
+	finding.Finding
+	phase Phase
+}
+
+func (s *subject) report(f finding.Finding) {
+	s.findings = append(s.findings, phaseFinding{f, s.phase})
 }
 
 // setPath is a field a rule set, and where the action is written.
@@ -165,7 +177,7 @@ func (s *subject) ruleError(r *Rule, stage string, i int, op string, at manifest
 	if !r.BuiltIn {
 		f.Related = []finding.Related{{Location: at, Message: fmt.Sprintf("%ss[%d] of inspection rule %s", stage, i, r.UUID)}}
 	}
-	s.findings = append(s.findings, f)
+	s.report(f)
 	s.stop(r, "rule "+r.UUID+" failed")
 }
 

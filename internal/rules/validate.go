@@ -287,6 +287,11 @@ func checkKind(op string, p param, v any) (any, error) {
 				return v, err
 			}
 		}
+		if p.name == "path" && strings.HasSuffix(op, "-plugin-data") {
+			if _, err := pluginPath(s); err != nil {
+				return v, err
+			}
+		}
 	case kindPath:
 		s, ok := v.(string)
 		if !ok {
@@ -340,7 +345,7 @@ func paramList(params []param) string {
 		if p.required {
 			parts = append(parts, p.name)
 		} else {
-			parts = append(parts, fmt.Sprintf("%s (optional, default %s)", p.name, text(p.def)))
+			parts = append(parts, fmt.Sprintf("%s (optional, default %s)", p.name, quoteValue(p.def)))
 		}
 	}
 	return strings.Join(parts, ", ")
