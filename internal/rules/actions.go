@@ -90,15 +90,31 @@ func (c *actionCall) patch(op string, p manifest.Path, v any) {
 	}
 }
 
+// patchSubtree records an edit that created mappings as one add of the
+// new subtree (RFC 6902 add needs the parent to exist), and remembers the
+// edited field for locating findings.
+func (c *actionCall) patchSubtree(e *edit) {
+	at := e.patchTarget()
+	v, _ := manifest.Lookup(c.x.s.content, at)
+	c.patch("add", at, v)
+	if !c.x.rule.BuiltIn {
+		c.x.s.setPaths = append(c.x.s.setPaths, setPath{path: e.touched, loc: c.a.Location})
+	}
+}
+
 func runSetAttribute(c *actionCall) error {
 	segs, err := attributePath(c.str(0))
 	if err != nil {
 		return err
 	}
 	v := deepCopy(c.args[1])
-	e := &edit{segs: segs, create: true, appendOK: true, fn: func(any, bool) (any, bool, error) { return v, false, nil }}
+	e := &edit{segs: segs, create: true, appendOK: true, created: -1, fn: func(any, bool) (any, bool, error) { return v, false, nil }}
 	if err := c.attributeEdit(e, "set"); err != nil {
 		return err
+	}
+	if e.created > 0 {
+		c.patchSubtree(e)
+		return nil
 	}
 	op := "add"
 	if e.existed {
@@ -119,7 +135,7 @@ func runExtendAttribute(c *actionCall) error {
 	unique := c.flag(2)
 	var created, changed bool
 	var at int
-	e := &edit{segs: segs, create: true, fn: func(old any, exists bool) (any, bool, error) {
+	e := &edit{segs: segs, create: true, created: -1, fn: func(old any, exists bool) (any, bool, error) {
 		if !exists || old == nil {
 			created, changed = true, true
 			return []any{v}, false, nil
@@ -138,6 +154,8 @@ func runExtendAttribute(c *actionCall) error {
 		return err
 	}
 	switch {
+	case e.created > 0:
+		c.patchSubtree(e)
 	case created:
 		c.patch("add", e.touched, []any{v})
 	case changed:
@@ -159,7 +177,7 @@ func runDelAttribute(c *actionCall) error {
 	if _, found := lookupSegs(s.content, segs); !found {
 		return nil // nothing to delete: no copy, no patch
 	}
-	e := &edit{segs: segs, fn: func(any, bool) (any, bool, error) { return nil, true, nil }}
+	e := &edit{segs: segs, created: -1, fn: func(any, bool) (any, bool, error) { return nil, true, nil }}
 	if err := c.attributeEdit(e, "delete"); err != nil {
 		return err
 	}

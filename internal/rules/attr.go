@@ -84,9 +84,21 @@ type edit struct {
 	// appendOK lets "-" append to a list (JSON patch).
 	appendOK bool
 	fn       updateFunc
-	// touched records the path that was reached, with list indexes.
+	// touched records the path that was reached, with list indexes;
+	// created is the length of its prefix that the edit created (-1 for
+	// none), so the patch adds the new subtree where it starts.
 	touched manifest.Path
+	created int
 	existed bool
+}
+
+// patchTarget is where the change starts: the first created mapping, or
+// the edited field.
+func (e *edit) patchTarget() manifest.Path {
+	if e.created > 0 {
+		return e.touched[:e.created]
+	}
+	return e.touched
 }
 
 // apply runs the edit below cur (a mapping or list) and returns cur's new
@@ -122,6 +134,9 @@ func (e *edit) apply(cur any, depth int) (any, error) {
 				return t, nil
 			}
 			old = map[string]any{}
+			if e.created < 0 {
+				e.created = len(e.touched)
+			}
 		}
 		nv, err := e.apply(old, depth+1)
 		if err != nil {

@@ -31,8 +31,9 @@ func (c *condCall) flag(i int, name string) (bool, error) {
 }
 
 // chain evaluates eq, lt and gt: every adjacent pair must satisfy ok.
-// Fewer than two values are trivially true (Ironic).
-func chain(c *condCall, ok func(a, b any) (bool, error)) (bool, error) {
+// Fewer than two values are trivially true (Ironic). With force_strings
+// every value is compared as its text (so lt and gt are lexicographic).
+func chain(c *condCall, ok func(a, b any, strings bool) (bool, error)) (bool, error) {
 	values, err := c.list(0, "values")
 	if err != nil {
 		return false, err
@@ -49,7 +50,7 @@ func chain(c *condCall, ok func(a, b any) (bool, error)) (bool, error) {
 		values = strs
 	}
 	for i := 0; i+1 < len(values); i++ {
-		good, err := ok(values[i], values[i+1])
+		good, err := ok(values[i], values[i+1], force)
 		if err != nil || !good {
 			return false, err
 		}
@@ -58,19 +59,19 @@ func chain(c *condCall, ok func(a, b any) (bool, error)) (bool, error) {
 }
 
 func evalEq(c *condCall) (bool, error) {
-	return chain(c, func(a, b any) (bool, error) { return equal(a, b), nil })
+	return chain(c, func(a, b any, _ bool) (bool, error) { return equal(a, b), nil })
 }
 
 func evalLt(c *condCall) (bool, error) {
-	return chain(c, func(a, b any) (bool, error) {
-		o, err := order(a, b)
+	return chain(c, func(a, b any, lexical bool) (bool, error) {
+		o, err := order(a, b, lexical)
 		return o < 0, err
 	})
 }
 
 func evalGt(c *condCall) (bool, error) {
-	return chain(c, func(a, b any) (bool, error) {
-		o, err := order(a, b)
+	return chain(c, func(a, b any, lexical bool) (bool, error) {
+		o, err := order(a, b, lexical)
 		return o > 0, err
 	})
 }

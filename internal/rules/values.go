@@ -240,10 +240,11 @@ func equal(a, b any) bool {
 
 // order compares two values for lt and gt (D2): numerically when both are
 // numbers or numeric strings, lexicographically when both are strings, and
-// an error otherwise.
-func order(a, b any) (int, error) {
-	na, okA := asNumber(a, true)
-	nb, okB := asNumber(b, true)
+// an error otherwise. lexical compares strings as strings even when they
+// spell numbers (force_strings).
+func order(a, b any, lexical bool) (int, error) {
+	na, okA := asNumber(a, !lexical)
+	nb, okB := asNumber(b, !lexical)
 	if okA && okB {
 		return na.cmp(nb), nil
 	}
