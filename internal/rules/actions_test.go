@@ -169,14 +169,14 @@ func TestAttributePathsIntoLists(t *testing.T) {
 // missing sub-key is not an error.
 func TestActionErrorCases(t *testing.T) {
 	cases := map[string]string{
-		"- actions: [{op: set-attribute, args: {path: driver.some_key, value: v}}]":         "cannot set /driver/some_key: /driver is a string, not a mapping",
-		"- actions: [{op: extend-attribute, args: {path: driver, value: v}}]":               "cannot extend /driver: it is a string, not a list",
-		"- actions: [{op: log, args: {msg: x, level: '{item}'}, loop: [invalid_level]}]":     `invalid log level "invalid_level"`,
-		"- actions: [{op: extend-plugin-data, args: {path: plugin, value: v}}]":             "cannot extend plugin_data.plugin: it is a string, not a list",
-		"- actions: [{op: set-plugin-data, args: {path: plugin.x, value: v}}]":              "cannot set plugin_data.plugin.x: plugin_data.plugin is a string, not a mapping",
-		"- actions: [{op: add-trait, args: {name: '{item}'}, loop: ['']}]":                  "trait name is empty",
-		"- actions: [{op: set-attribute, args: {path: '{item}', value: 1}, loop: [3]}]":     "argument path must be a string, got number 3",
-		"- actions: [{op: fail, args: {msg: x, path: '{item}'}, loop: ['a..b']}]":           "empty key",
+		"- actions: [{op: set-attribute, args: {path: driver.some_key, value: v}}]":      "cannot set /driver/some_key: /driver is a string, not a mapping",
+		"- actions: [{op: extend-attribute, args: {path: driver, value: v}}]":            "cannot extend /driver: it is a string, not a list",
+		"- actions: [{op: log, args: {msg: x, level: '{item}'}, loop: [invalid_level]}]": `invalid log level "invalid_level"`,
+		"- actions: [{op: extend-plugin-data, args: {path: plugin, value: v}}]":          "cannot extend plugin_data.plugin: it is a string, not a list",
+		"- actions: [{op: set-plugin-data, args: {path: plugin.x, value: v}}]":           "cannot set plugin_data.plugin.x: plugin_data.plugin is a string, not a mapping",
+		"- actions: [{op: add-trait, args: {name: '{item}'}, loop: ['']}]":               "trait name is empty",
+		"- actions: [{op: set-attribute, args: {path: '{item}', value: 1}, loop: [3]}]":  "argument path must be a string, got number 3",
+		"- actions: [{op: fail, args: {msg: x, path: '{item}'}, loop: ['a..b']}]":        "empty key",
 	}
 	for rules, want := range cases {
 		s := runOn(t, rules+"\n", Options{}, ironicNode(), nil, ironicPluginData())

@@ -112,7 +112,7 @@ func TestIsTrueIsFalseEdgeCases(t *testing.T) {
 	}
 }
 
-// Inspector's is-empty table: None, '', [], {} are empty; 0, '16', ['16'],
+// Inspector's is-empty table: None, ”, [], {} are empty; 0, '16', ['16'],
 // {'test': '16'} are not. Difference (named): Ironic compares the string
 // form, so the literal strings "None", "[]" and "{}" are empty there; with
 // typed values (D1) they are ordinary strings here.
@@ -132,7 +132,7 @@ func TestIsEmpty(t *testing.T) {
 // empty (D7: any unresolvable reference, not only a missing key).
 func TestIsEmptyWithMissingField(t *testing.T) {
 	for cond, want := range map[string]bool{
-		`{op: is-empty, args: {value: "{inventory[i.do.not.exist]}"}}`:  true,
+		`{op: is-empty, args: {value: "{inventory[i.do.not.exist]}"}}`:   true,
 		`{op: is-empty, args: {value: "{inventory[bmc_address]}"}}`:      false,
 		`{op: is-empty, args: {value: "{inventory[empty_field]}"}}`:      true,
 		`{op: is-empty, args: {value: "{inventory[interfaces][9]}"}}`:    true, // Ironic: IndexError keeps the literal (not empty)
@@ -148,13 +148,13 @@ func TestIsEmptyWithMissingField(t *testing.T) {
 // Ironic test_oneofoperator_edge_cases.
 func TestOneOfEdgeCases(t *testing.T) {
 	for cond, want := range map[string]bool{
-		`{op: one-of, args: {value: test, values: []}}`:  false,
+		`{op: one-of, args: {value: test, values: []}}`:     false,
 		`{op: one-of, args: {value: null, values: [a, b]}}`: false,
 		`{op: one-of, args: {value: a, values: [a, b]}}`:    true,
 		`{op: one-of, args: {value: test}}`:                 false, // values defaults to []
 		// plumb interpolates values outside loops too (typed, D1):
 		`{op: one-of, args: {value: eth1, values: ["{inventory[interfaces][0][name]}", "{inventory[interfaces][1][name]}"]}}`: true,
-		`{op: one-of, args: {value: 4, values: ["4"]}}`: true, // D2: a number equals its numeric string
+		`{op: one-of, args: {value: 4, values: ["4"]}}`:                                                                       true, // D2: a number equals its numeric string
 	} {
 		if got := mustCondition(t, cond); got != want {
 			t.Errorf("%s = %v, want %v", cond, got, want)
@@ -245,20 +245,20 @@ func TestLoopOverField(t *testing.T) {
 // (Ironic: Python TypeError aborts). force_strings keeps Ironic's meaning.
 func TestTypedComparisons(t *testing.T) {
 	for cond, want := range map[string]bool{
-		`{op: eq, args: {values: ["42", 42]}}`:                                    true,
-		`{op: eq, args: {values: ["4.2", 4.2]}}`:                                  true,
-		`{op: eq, args: {values: [4, 4.0]}}`:                                      true,
-		`{op: eq, args: {values: ["1", "1.0"]}}`:                                  false, // both strings
-		`{op: eq, args: {values: [true, "true"]}}`:                                false,
-		`{op: eq, args: {values: [[1, 2], [1, 2]]}}`:                              true,
-		`{op: eq, args: {values: ["{inventory[cpu][count]}", 4]}}`:                true, // D1: typed
+		`{op: eq, args: {values: ["42", 42]}}`:                                             true,
+		`{op: eq, args: {values: ["4.2", 4.2]}}`:                                           true,
+		`{op: eq, args: {values: [4, 4.0]}}`:                                               true,
+		`{op: eq, args: {values: ["1", "1.0"]}}`:                                           false, // both strings
+		`{op: eq, args: {values: [true, "true"]}}`:                                         false,
+		`{op: eq, args: {values: [[1, 2], [1, 2]]}}`:                                       true,
+		`{op: eq, args: {values: ["{inventory[cpu][count]}", 4]}}`:                         true, // D1: typed
 		`{op: eq, args: {values: ["{inventory[cpu]}", {count: 4, architecture: x86_64}]}}`: true,
-		`{op: lt, args: {values: ["9", "10"]}}`:                                   true, // numeric strings compare as numbers
-		`{op: lt, args: {values: ["9", "10"], force_strings: true}}`:              false,
-		`{op: lt, args: {values: [abc, abd]}}`:                                    true,
-		`{op: eq, args: {values: [1, "1"], force_strings: true}}`:                 true,
-		`{op: gt, args: {values: ["{inventory[memory][total]}", 4096]}}`:          true,
-		`{op: eq, args: {values: ["{inventory[nope]}", "{inventory[nope]}"]}}`:    true, // D7: kept literally on both sides
+		`{op: lt, args: {values: ["9", "10"]}}`:                                            true, // numeric strings compare as numbers
+		`{op: lt, args: {values: ["9", "10"], force_strings: true}}`:                       false,
+		`{op: lt, args: {values: [abc, abd]}}`:                                             true,
+		`{op: eq, args: {values: [1, "1"], force_strings: true}}`:                          true,
+		`{op: gt, args: {values: ["{inventory[memory][total]}", 4096]}}`:                   true,
+		`{op: eq, args: {values: ["{inventory[nope]}", "{inventory[nope]}"]}}`:             true, // D7: kept literally on both sides
 	} {
 		if got := mustCondition(t, cond); got != want {
 			t.Errorf("%s = %v, want %v", cond, got, want)
@@ -282,13 +282,13 @@ func TestOperatorRunTimeErrors(t *testing.T) {
 	inv["regex"] = "[unclosed"
 	inv["words"] = "not-a-list"
 	for cond, want := range map[string]string{
-		`{op: in-net, args: {address: 192.0.2.1, subnet: "{inventory[subnet]}"}}`:            `invalid value for subnet "not-a-subnet"`,
+		`{op: in-net, args: {address: 192.0.2.1, subnet: "{inventory[subnet]}"}}`:               `invalid value for subnet "not-a-subnet"`,
 		`{op: in-net, args: {address: "{inventory[interfaces][0][name]}", subnet: 10.0.0.0/8}}`: `invalid value for address "eth0"`,
-		`{op: in-net, args: {address: "{inventory[cpu][count]}", subnet: 10.0.0.0/8}}`:        "expected a string",
-		`{op: matches, args: {value: x, regex: "{item}"}, loop: ["[unclosed"]}`:               "invalid regular expression",
-		`{op: contains, args: {value: x, regex: "{item}"}, loop: ["(?<=x)"]}`:                 "RE2 syntax",
-		`{op: eq, args: {values: "{inventory[words]}"}}`:                                      "expected a list for \"values\"",
-		`{op: eq, args: {values: [1, 2], force_strings: "{item}"}, loop: [maybe]}`:            "expected true or false",
+		`{op: in-net, args: {address: "{inventory[cpu][count]}", subnet: 10.0.0.0/8}}`:          "expected a string",
+		`{op: matches, args: {value: x, regex: "{item}"}, loop: ["[unclosed"]}`:                 "invalid regular expression",
+		`{op: contains, args: {value: x, regex: "{item}"}, loop: ["(?<=x)"]}`:                   "RE2 syntax",
+		`{op: eq, args: {values: "{inventory[words]}"}}`:                                        "expected a list for \"values\"",
+		`{op: eq, args: {values: [1, 2], force_strings: "{item}"}, loop: [maybe]}`:              "expected true or false",
 	} {
 		_, err := conditionOn(t, cond, ironicNode(), inv, nil)
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -12,16 +12,17 @@ import (
 // Info is a rule as plumb rules list and show print it. Conditions and
 // Actions are nil for sensitive rules (Ironic returns null).
 type Info struct {
-	UUID        string           `json:"uuid" yaml:"uuid"`
-	Description string           `json:"description" yaml:"description"`
-	Priority    int              `json:"priority" yaml:"priority"`
-	Phase       Phase            `json:"phase" yaml:"phase"`
-	Scope       string           `json:"scope" yaml:"scope"`
-	Sensitive   bool             `json:"sensitive" yaml:"sensitive"`
-	BuiltIn     bool             `json:"built_in" yaml:"built_in"`
-	Source      string           `json:"source" yaml:"source"`
-	Conditions  []map[string]any `json:"conditions" yaml:"conditions"`
-	Actions     []map[string]any `json:"actions" yaml:"actions"`
+	UUID        string `json:"uuid" yaml:"uuid"`
+	Description string `json:"description" yaml:"description"`
+	Priority    int    `json:"priority" yaml:"priority"`
+	Phase       Phase  `json:"phase" yaml:"phase"`
+	Scope       string `json:"scope" yaml:"scope"`
+	Sensitive   bool   `json:"sensitive" yaml:"sensitive"`
+	BuiltIn     bool   `json:"built_in" yaml:"built_in"`
+	Source      string `json:"source" yaml:"source"`
+	// Conditions and Actions are []map[string]any, or nil (printed null).
+	Conditions any `json:"conditions" yaml:"conditions"`
+	Actions    any `json:"actions" yaml:"actions"`
 }
 
 // Describe returns what may be shown of a rule.
@@ -31,23 +32,24 @@ func (e *Engine) Describe(r *Rule) Info {
 	if r.Sensitive {
 		return info
 	}
-	info.Conditions = []map[string]any{}
+	conditions := []map[string]any{}
 	for _, c := range r.Conditions {
 		m := map[string]any{"op": c.OpString(), "args": c.Args}
 		if c.HasLoop {
 			m["loop"] = c.Loop
 			m["multiple"] = c.Multiple
 		}
-		info.Conditions = append(info.Conditions, m)
+		conditions = append(conditions, m)
 	}
-	info.Actions = []map[string]any{}
+	actions := []map[string]any{}
 	for _, a := range r.Actions {
 		m := map[string]any{"op": a.Op, "args": a.Args}
 		if a.HasLoop {
 			m["loop"] = a.Loop
 		}
-		info.Actions = append(info.Actions, m)
+		actions = append(actions, m)
 	}
+	info.Conditions, info.Actions = conditions, actions
 	return info
 }
 

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/render"
@@ -173,8 +174,22 @@ func (r *Run) mergePluginData(dst, src map[string]any, prefix string, s *subject
 			}
 		}
 		if !equal(old, v) {
-			r.conflicts = append(r.conflicts, conflict{target: target, key: key, first: owners[key], second: s, a: old, b: v})
+			r.conflicts = append(r.conflicts, conflict{target: target, key: key, first: ownerOf(owners, key), second: s, a: old, b: v})
 		}
+	}
+}
+
+// ownerOf finds the object that first set key, or the mapping holding it.
+func ownerOf(owners map[string]*subject, key string) *subject {
+	for {
+		if s := owners[key]; s != nil {
+			return s
+		}
+		i := strings.LastIndexByte(key, '.')
+		if i < 0 {
+			return nil
+		}
+		key = key[:i]
 	}
 }
 
