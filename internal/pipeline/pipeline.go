@@ -111,7 +111,7 @@ func Check(ctx context.Context, cfg *config.Config) (*Result, error) {
 
 	engines, setup := Analyzers(ctx, cfg, rendered.FS)
 	rep.Findings = append(rep.Findings, setup...)
-	in := &analyzer.Input{Targets: rendered.Render.Targets, Env: map[string]any{}, TargetEnv: rendered.Rules.TargetEnv()}
+	in := analyzerInput(rendered)
 	outs, errs := analyze(ctx, engines, in)
 	for _, o := range outs {
 		rep.Findings = append(rep.Findings, o.out.Findings...)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plumb-ci/plumb/internal/analyzer"
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -122,6 +123,13 @@ func applyTraits(fs []finding.Finding, traits map[string][]string) {
 		slices.Sort(tags)
 		fs[i].Tags = tags
 	}
+}
+
+// analyzerInput is what the analyzers see: the objects after the
+// preprocess rules, and the plugin data those rules set as each target's
+// environment.
+func analyzerInput(rendered *Rendered) *analyzer.Input {
+	return &analyzer.Input{Targets: rendered.Render.Targets, Env: map[string]any{}, TargetEnv: rendered.Rules.TargetEnv()}
 }
 
 // mainRules runs the main-phase rules after the analyzers, tags findings

@@ -271,7 +271,16 @@ func runSetPluginData(c *actionCall) error {
 		return fmt.Errorf("cannot set plugin_data.%s: %v", c.str(0), err)
 	}
 	parent[segs[len(segs)-1]] = deepCopy(c.args[1])
+	c.hideIfSensitive(segs)
 	return nil
+}
+
+// hideIfSensitive remembers plugin data a sensitive rule wrote, so the
+// report does not show it.
+func (c *actionCall) hideIfSensitive(segs []string) {
+	if c.x.rule.Sensitive {
+		c.x.s.hiddenData = append(c.x.s.hiddenData, strings.Join(segs, "."))
+	}
 }
 
 // runExtendPluginData appends to a list in plugin data; a missing or empty
@@ -300,6 +309,7 @@ func runExtendPluginData(c *actionCall) error {
 		list = append(list, v)
 	}
 	parent[key] = list
+	c.hideIfSensitive(segs)
 	return nil
 }
 

@@ -181,6 +181,7 @@ func TestSensitiveRules(t *testing.T) {
   conditions: [{op: eq, args: {values: ["{node.kind}", ConfigMap]}}]
   actions:
     - {op: set-attribute, args: {path: /data/pw, value: pa55w0rd-literal}}
+    - {op: set-plugin-data, args: {path: bmc.user, value: pa55w0rd-literal}}
     - {op: log, args: {msg: "authored message"}}
 - uuid: quiet-broken
   sensitive: true
@@ -222,5 +223,10 @@ func TestSensitiveRules(t *testing.T) {
 	sec := run.Section()
 	if len(sec.Objects) != 1 || len(sec.Objects[0].Patch) != 1 || sec.Objects[0].Patch[0].Value != nil {
 		t.Errorf("patch %+v", sec.Objects)
+	}
+	// Plugin data a sensitive rule wrote is listed without its value (the
+	// checks still get it).
+	if compactJSON(sec.Objects[0].PluginData) != `{"bmc":{"user":"***"}}` || run.TargetEnv()["app"]["bmc"].(map[string]any)["user"] != "pa55w0rd-literal" {
+		t.Errorf("plugin data %v / env %v", sec.Objects[0].PluginData, run.TargetEnv())
 	}
 }

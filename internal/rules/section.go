@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"strings"
+
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
@@ -116,7 +118,9 @@ func (r *Run) entry(s *subject, matched map[*Rule]int) (SectionEntry, bool) {
 		e.Rules = append(e.Rules, sa)
 	}
 	if len(s.pluginData) > 0 {
-		e.PluginData, _ = r.outputValue(s.pluginData).(map[string]any)
+		data, _ := deepCopy(s.pluginData).(map[string]any)
+		hideData(data, s.hiddenData)
+		e.PluginData, _ = r.outputValue(data).(map[string]any)
 	}
 	for _, p := range s.patch {
 		if p.hidden {
@@ -133,4 +137,26 @@ func (r *Run) entry(s *subject, matched map[*Rule]int) (SectionEntry, bool) {
 // values redacted.
 func (r *Run) outputValue(v any) any {
 	return r.redactValue(r.e.masker.tree(v, levelPlain))
+}
+
+// hideData replaces the values at plugin-data paths written by sensitive
+// rules (when they still exist) with Masked.
+func hideData(data map[string]any, paths []string) {
+	for _, p := range paths {
+		segs := strings.Split(p, ".")
+		cur := data
+		for _, seg := range segs[:len(segs)-1] {
+			next, _ := cur[seg].(map[string]any)
+			if next == nil {
+				cur = nil
+				break
+			}
+			cur = next
+		}
+		if cur != nil {
+			if _, ok := cur[segs[len(segs)-1]]; ok {
+				cur[segs[len(segs)-1]] = Masked
+			}
+		}
+	}
 }

@@ -30,6 +30,9 @@ type subject struct {
 	secret  bool
 
 	pluginData map[string]any
+	// hiddenData are plugin-data paths written by sensitive rules: the
+	// report does not show their values.
+	hiddenData []string
 	traits     []string // sorted
 	stopped    bool
 	stoppedBy  string
