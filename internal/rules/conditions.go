@@ -12,9 +12,28 @@ import (
 type condCall struct {
 	op   string
 	args []any
+	// lists holds list arguments passed unboxed (nil entries otherwise).
+	lists [][]any
+}
+
+// shown returns the arguments with unboxed lists in place, for --explain.
+func (c *condCall) shown() []any {
+	if len(c.lists) == 0 {
+		return c.args
+	}
+	out := append([]any(nil), c.args...)
+	for i, l := range c.lists {
+		if l != nil {
+			out[i] = l
+		}
+	}
+	return out
 }
 
 func (c *condCall) list(i int, name string) ([]any, error) {
+	if i < len(c.lists) && c.lists[i] != nil {
+		return c.lists[i], nil
+	}
 	l, ok := c.args[i].([]any)
 	if !ok {
 		return nil, fmt.Errorf("expected a list for %q, got %s %s", name, typeName(c.args[i]), quoteValue(c.args[i]))

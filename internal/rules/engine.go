@@ -312,6 +312,9 @@ func (r *Run) parallel(n int, fn func(i int)) {
 // rule error stops the subject.
 func (e *Engine) runPhase(s *subject, phase Phase, rules []*Rule) {
 	s.phase = phase
+	// One evaluation context serves every rule of the phase: rules run one
+	// after the other, and reusing it saves an allocation per rule.
+	x := &evalCtx{e: e, s: s}
 	for _, rule := range rules {
 		if s.stopped {
 			if e.opts.Explain {
@@ -319,13 +322,14 @@ func (e *Engine) runPhase(s *subject, phase Phase, rules []*Rule) {
 			}
 			return
 		}
-		e.runRule(s, rule, phase)
+		e.runRule(x, rule, phase)
 	}
 }
 
 // runRule evaluates one rule's conditions and, when they all hold, runs its
 // actions (Ironic: check, then apply, rule by rule).
-func (e *Engine) runRule(s *subject, r *Rule, phase Phase) {
+func (e *Engine) runRule(x *evalCtx, r *Rule, phase Phase) {
+	s := x.s
 	explain := e.opts.Explain
 	hidden := explain && r.Sensitive
 	if !e.inScope(r, s) {
@@ -334,23 +338,23 @@ func (e *Engine) runRule(s *subject, r *Rule, phase Phase) {
 		}
 		return
 	}
-	x := &evalCtx{e: e, s: s, rule: r, mask: e.opts.Mask.masks(r), explain: explain && !r.Sensitive}
-	var lines []string
+	x.reset(r)
 	if explain {
-		x.lines = &lines
+		x.explain = !r.Sensitive
+		x.recording = true
 	}
 	for i, c := range r.Conditions {
 		ok, err := x.condition(c, i)
 		if err != nil {
 			if explain {
-				s.explainRule(e.ruleHeader(r, phase), "ERROR", hidden, lines)
+				s.explainRule(e.ruleHeader(r, phase), "ERROR", hidden, x.lines)
 			}
 			s.ruleError(r, "condition", i, c.OpString(), c.Location, err)
 			return
 		}
 		if !ok {
 			if explain {
-				s.explainRule(e.ruleHeader(r, phase), "SKIP", hidden, lines)
+				s.explainRule(e.ruleHeader(r, phase), "SKIP", hidden, x.lines)
 			}
 			return
 		}
@@ -360,13 +364,13 @@ func (e *Engine) runRule(s *subject, r *Rule, phase Phase) {
 		err := x.action(a, i)
 		if err == errStop {
 			if explain {
-				s.explainRule(e.ruleHeader(r, phase), "MATCH, FAIL", hidden, lines)
+				s.explainRule(e.ruleHeader(r, phase), "MATCH, FAIL", hidden, x.lines)
 			}
 			return
 		}
 		if err != nil {
 			if explain {
-				s.explainRule(e.ruleHeader(r, phase), "MATCH, ERROR", hidden, lines)
+				s.explainRule(e.ruleHeader(r, phase), "MATCH, ERROR", hidden, x.lines)
 			}
 			s.ruleError(r, "action", i, a.Op, a.Location, err)
 			return
@@ -374,7 +378,7 @@ func (e *Engine) runRule(s *subject, r *Rule, phase Phase) {
 	}
 	x.reportUnresolved()
 	if explain {
-		s.explainRule(e.ruleHeader(r, phase), "MATCH", hidden, lines)
+		s.explainRule(e.ruleHeader(r, phase), "MATCH", hidden, x.lines)
 	}
 }
 

@@ -18,9 +18,11 @@ type evalCtx struct {
 	mask    bool
 	item    any
 	hasItem bool
-	// explain: record lines (never for sensitive rules).
-	explain bool
-	lines   *[]string
+	// explain: record lines (never for sensitive rules); recording: keep
+	// them for this rule (--explain).
+	explain   bool
+	recording bool
+	lines     []string
 	// missing collects fields that did not resolve while running actions.
 	missing     []string
 	inActions   bool
@@ -29,6 +31,24 @@ type evalCtx struct {
 	// printed after the line they belong to.
 	argText string
 	notes   []string
+	// argBuf and listBuf are scratch space for condition arguments, reused
+	// from one evaluation to the next (conditions keep nothing).
+	argBuf  []any
+	listBuf []any
+	lists   [][]any
+	call    condCall
+}
+
+// reset prepares the context for the next rule.
+func (x *evalCtx) reset(r *Rule) {
+	x.rule = r
+	x.mask = x.e.opts.Mask.masks(r)
+	x.item, x.hasItem = nil, false
+	x.explain, x.recording, x.lines = false, false, nil
+	x.missing, x.missingSeen = x.missing[:0], nil
+	x.inActions = false
+	x.argText = ""
+	x.notes = x.notes[:0]
 }
 
 // errStop ends a subject's rules after a fail action.
@@ -130,12 +150,12 @@ func (x *evalCtx) reportUnresolved() {
 // linef adds an explanation line (indent 1 is a condition or action), then
 // the notes gathered while evaluating it.
 func (x *evalCtx) linef(indent int, format string, args ...any) {
-	if x.lines == nil {
+	if !x.recording {
 		return
 	}
-	*x.lines = append(*x.lines, strings.Repeat("  ", indent-1)+fmt.Sprintf(format, args...))
+	x.lines = append(x.lines, strings.Repeat("  ", indent-1)+fmt.Sprintf(format, args...))
 	for _, n := range x.notes {
-		*x.lines = append(*x.lines, strings.Repeat("  ", indent)+n)
+		x.lines = append(x.lines, strings.Repeat("  ", indent)+n)
 	}
 	x.notes = x.notes[:0]
 }
@@ -207,24 +227,54 @@ func verdict(ok bool, err error) string {
 	return "FAILED"
 }
 
-// condOnce evaluates the operator once with the current item.
+// condOnce evaluates the operator once with the current item. Arguments go
+// into scratch buffers: an operator never keeps them. A list argument
+// written as a list of fields is passed unboxed (lists), which saves an
+// allocation per evaluation.
 func (x *evalCtx) condOnce(c *Condition, inLoop bool) (bool, error) {
-	args := make([]any, len(c.args))
+	args := x.argBuf[:0]
+	x.listBuf = x.listBuf[:0]
+	lists := x.lists[:0]
 	for i, v := range c.args {
-		got, ok := x.evalArg(v, inLoop)
+		var got any
+		var ok bool
+		if v.kind == kindListValue && !inLoop && c.spec.params[i].kind == kindList {
+			for len(lists) < i {
+				lists = append(lists, nil)
+			}
+			var l []any
+			l, ok = x.evalListInto(v)
+			lists = append(lists, l)
+		} else {
+			got, ok = x.evalArg(v, inLoop)
+		}
 		if !ok && c.spec.name == "is-empty" {
 			got = nil // D7: an unresolvable field is empty
 		}
-		args[i] = got
+		args = append(args, got)
 	}
+	x.argBuf, x.lists = args, lists
+	x.call = condCall{op: c.Op, args: args, lists: lists}
 	if x.explain {
-		x.argText = " " + argsText(c.spec.params, args)
+		x.argText = " " + argsText(c.spec.params, x.call.shown())
 	}
-	ok, err := c.spec.eval(&condCall{op: c.Op, args: args})
+	ok, err := c.spec.eval(&x.call)
 	if err != nil {
 		return false, err
 	}
 	return ok != c.Invert, nil
+}
+
+// evalListInto evaluates a list argument into the scratch list buffer.
+func (x *evalCtx) evalListInto(v *value) ([]any, bool) {
+	start := len(x.listBuf)
+	all := true
+	for _, e := range v.list {
+		got, ok := x.eval(e)
+		all = all && ok
+		x.listBuf = append(x.listBuf, got)
+	}
+	return x.listBuf[start:len(x.listBuf):len(x.listBuf)], all
 }
 
 // loopItems resolves a loop: a list gives one iteration per element, a
@@ -293,28 +343,29 @@ func (x *evalCtx) actionOnce(a *Action, i int, inLoop bool, indent int) (err err
 			x.linef(indent, "%s", line)
 		}()
 	}
-	x.s.recordAction(a.Op, x.shownArgs(a.spec.params, args))
+	x.s.recordAction(x.taken(a, args))
 	if err := checkRuntimeArgs(a.spec.params, args); err != nil {
 		return err
 	}
 	return a.spec.run(&actionCall{x: x, a: a, index: i, args: args})
 }
 
-// shownArgs is what the report shows of an action's arguments: nothing for
-// sensitive rules (10.5), redacted values otherwise.
-func (x *evalCtx) shownArgs(params []param, args []any) map[string]any {
+// taken records an executed action for the report: nothing of a sensitive
+// rule's arguments (10.5); containers are copied because later actions may
+// change the object they came from.
+func (x *evalCtx) taken(a *Action, args []any) takenAction {
+	t := takenAction{op: a.Op, params: a.spec.params}
 	if x.rule.Sensitive {
-		return nil
+		return t
 	}
-	out := make(map[string]any, len(params))
-	for i, p := range params {
-		v := args[i]
+	t.args = make([]any, len(args))
+	for i, v := range args {
 		if re, ok := v.(*compiledRegex); ok {
 			v = re.src
 		}
-		out[p.name] = deepCopy(v)
+		t.args[i] = deepCopy(v)
 	}
-	return out
+	return t
 }
 
 // argsText prints resolved arguments as name=value pairs for --explain.

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -236,34 +237,100 @@ func newRedactor(m *masker, trees []map[string]any, maskedKeyValues bool) *redac
 	return &redactor{r: strings.NewReplacer(pairs...)}
 }
 
-// text redacts a string.
+// text redacts a string; it allocates only when there is something to
+// redact.
 func (r *redactor) text(s string) string {
-	if r == nil || r.r == nil {
+	if r == nil || r.r == nil || s == "" {
 		return s
 	}
-	return r.r.Replace(s)
+	w := diffWriters.Get().(*diffWriter)
+	*w = diffWriter{orig: s, buf: w.buf[:0]}
+	r.r.WriteString(w, s)
+	out := s
+	if w.changed {
+		out = string(w.buf)
+	}
+	w.orig = ""
+	diffWriters.Put(w)
+	return out
 }
 
-// value redacts every string in a value tree (returning a copy).
+var diffWriters = sync.Pool{New: func() any { return new(diffWriter) }}
+
+// diffWriter receives the replacer's output and builds a new string only
+// from the first difference with the original on.
+type diffWriter struct {
+	orig    string
+	off     int
+	changed bool
+	buf     []byte
+}
+
+func (w *diffWriter) WriteString(p string) (int, error) {
+	if !w.changed {
+		if strings.HasPrefix(w.orig[w.off:], p) {
+			w.off += len(p)
+			return len(p), nil
+		}
+		w.changed = true
+		w.buf = append(w.buf[:0], w.orig[:w.off]...)
+	}
+	w.buf = append(w.buf, p...)
+	return len(p), nil
+}
+
+func (w *diffWriter) Write(p []byte) (int, error) { return w.WriteString(string(p)) }
+
+// value redacts every string in a value tree; the tree itself is returned
+// when nothing changes, a copy otherwise.
 func (r *redactor) value(v any) any {
+	out, _ := r.redactTree(v)
+	return out
+}
+
+func (r *redactor) redactTree(v any) (any, bool) {
 	if r == nil || r.r == nil {
-		return v
+		return v, false
 	}
 	switch t := v.(type) {
 	case string:
-		return r.text(t)
+		s := r.text(t)
+		return s, len(s) != len(t) || s != t
 	case map[string]any:
-		out := make(map[string]any, len(t))
+		var out map[string]any
 		for k, e := range t {
-			out[r.text(k)] = r.value(e)
+			ne, changed := r.redactTree(e)
+			nk := r.text(k)
+			if !changed && nk == k {
+				continue
+			}
+			if out == nil {
+				out = make(map[string]any, len(t))
+				for k2, e2 := range t {
+					out[k2] = e2
+				}
+			}
+			delete(out, k)
+			out[nk] = ne
 		}
-		return out
+		if out != nil {
+			return out, true
+		}
 	case []any:
-		out := make([]any, len(t))
+		var out []any
 		for i, e := range t {
-			out[i] = r.value(e)
+			ne, changed := r.redactTree(e)
+			if !changed {
+				continue
+			}
+			if out == nil {
+				out = slices.Clone(t)
+			}
+			out[i] = ne
 		}
-		return out
+		if out != nil {
+			return out, true
+		}
 	}
-	return v
+	return v, false
 }

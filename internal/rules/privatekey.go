@@ -3,6 +3,7 @@ package rules
 import (
 	"encoding/base64"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -20,24 +21,32 @@ const base64PEM = "LS0tLS1CRUdJTi"
 // keys) are what inventory[source][private_keys] shows.
 func privateKeyPaths(v any) []string {
 	var out []string
-	var walk func(v any, p manifest.Path)
-	walk = func(v any, p manifest.Path) {
+	// The path is a stack reused along the walk; it is printed only for a
+	// match, which keeps the walk of every document cheap.
+	stack := make(manifest.Path, 0, 16)
+	var walk func(v any)
+	walk = func(v any) {
 		switch t := v.(type) {
 		case map[string]any:
-			for _, k := range sortedKeys(t) {
-				walk(t[k], p.Child(manifest.Key(k)))
+			for k, e := range t {
+				stack = append(stack, manifest.Key(k))
+				walk(e)
+				stack = stack[:len(stack)-1]
 			}
 		case []any:
 			for i, e := range t {
-				walk(e, p.Child(manifest.Index(i)))
+				stack = append(stack, manifest.Index(i))
+				walk(e)
+				stack = stack[:len(stack)-1]
 			}
 		case string:
 			if holdsPrivateKey(t) {
-				out = append(out, p.String())
+				out = append(out, stack.String())
 			}
 		}
 	}
-	walk(v, nil)
+	walk(v)
+	slices.Sort(out)
 	return out
 }
 

@@ -111,15 +111,24 @@ func (r *Run) entry(s *subject, matched map[*Rule]int) (SectionEntry, bool) {
 		if !a.rule.Sensitive {
 			sa.Actions = []ActionTaken{}
 			for _, act := range a.actions {
-				args, _ := r.outputValue(act.Args).(map[string]any)
-				sa.Actions = append(sa.Actions, ActionTaken{Op: act.Op, Args: args})
+				args := make(map[string]any, len(act.params))
+				for i, p := range act.params {
+					if i < len(act.args) {
+						args[p.name] = act.args[i]
+					}
+				}
+				args, _ = r.outputValue(args).(map[string]any)
+				sa.Actions = append(sa.Actions, ActionTaken{Op: act.op, Args: args})
 			}
 		}
 		e.Rules = append(e.Rules, sa)
 	}
 	if len(s.pluginData) > 0 {
-		data, _ := deepCopy(s.pluginData).(map[string]any)
-		hideData(data, s.hiddenData)
+		data := s.pluginData
+		if len(s.hiddenData) > 0 {
+			data, _ = deepCopy(data).(map[string]any)
+			hideData(data, s.hiddenData)
+		}
 		e.PluginData, _ = r.outputValue(data).(map[string]any)
 	}
 	for _, p := range s.patch {

@@ -55,13 +55,21 @@ type subject struct {
 type appliedRule struct {
 	rule    *Rule
 	phase   Phase
-	actions []ActionTaken
+	actions []takenAction
 }
 
 // ActionTaken is one executed action (arguments as resolved, masked).
 type ActionTaken struct {
 	Op   string         `json:"op"`
 	Args map[string]any `json:"args,omitempty"`
+}
+
+// takenAction is an executed action as recorded while rules run; the
+// report's map of arguments is built only when the report is.
+type takenAction struct {
+	op     string
+	params []param
+	args   []any // nil for sensitive rules
 }
 
 // PatchOp is a change a rule made to the object, as an RFC 6902 operation.
@@ -113,12 +121,12 @@ func (s *subject) matched(r *Rule, phase Phase) {
 	s.applied = append(s.applied, appliedRule{rule: r, phase: phase})
 }
 
-func (s *subject) recordAction(op string, args map[string]any) {
+func (s *subject) recordAction(a takenAction) {
 	if len(s.applied) == 0 {
 		return
 	}
 	last := &s.applied[len(s.applied)-1]
-	last.actions = append(last.actions, ActionTaken{Op: op, Args: args})
+	last.actions = append(last.actions, a)
 }
 
 // locate finds a field: a field a rule set points at the action that set
