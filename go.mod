@@ -10,4 +10,9 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5
 )
 
-require github.com/inconshreveable/mousetrap v1.1.0 // indirect
+require (
+	github.com/google/go-github/v60 v60.0.0 // indirect
+	github.com/google/go-querystring v1.1.0 // indirect
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/sethvargo/go-githubactions v1.3.0 // indirect
+)

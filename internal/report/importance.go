@@ -62,8 +62,16 @@ func rankStatus(s string) int {
 	return 3
 }
 
-// byImportance returns pointers to the findings that keep returns true for,
-// most important first.
+// ByImportance returns pointers to the findings that keep returns true for
+// (all when keep is nil), most important first.
+func ByImportance(fs []finding.Finding, keep func(*finding.Finding) bool) []*finding.Finding {
+	return byImportance(fs, keep)
+}
+
+// IsOpen reports whether a finding asks for action: not suppressed and
+// still present at head.
+func IsOpen(f *finding.Finding) bool { return isOpen(f) }
+
 func byImportance(fs []finding.Finding, keep func(*finding.Finding) bool) []*finding.Finding {
 	out := make([]*finding.Finding, 0, len(fs))
 	for i := range fs {

@@ -438,3 +438,59 @@ func codeFence(body string) string {
 	}
 	return strings.Repeat("`", max(3, longest+1))
 }
+
+// maxCommentDiff bounds the diff quoted in one review comment.
+const maxCommentDiff = 20000
+
+// FindingComment is the Markdown of a review comment about one finding:
+// level, rule and status, the message, the object and field, the rule's
+// remediation and (cut to a size) the diff.
+func FindingComment(f *finding.Finding) string {
+	var b strings.Builder
+	level := map[finding.Level]string{finding.Error: "❌ **error**", finding.Warning: "⚠️ **warning**", finding.Note: "ℹ️ **note**"}[f.Level]
+	b.WriteString(level + " · " + codeSpan(f.RuleID))
+	if f.Title != "" {
+		b.WriteString(" · " + mdText(f.Title))
+	}
+	if f.Status == finding.StatusNew {
+		b.WriteString(" · new")
+	}
+	b.WriteString("\n\n")
+	lines := strings.Split(strings.TrimSpace(f.Message), "\n")
+	for i, l := range lines {
+		lines[i] = mdText(l)
+	}
+	b.WriteString(truncateRunes(strings.Join(lines, "  \n"), 20000))
+	b.WriteString("\n\n")
+	if !f.Object.IsZero() {
+		b.WriteString("<sub>" + mdText(f.Object.String()))
+		if len(f.Path) > 0 {
+			b.WriteString(" · " + codeSpan(f.Path.String()))
+		}
+		b.WriteString("</sub>\n\n")
+	}
+	if help := strings.TrimSpace(f.Help); help != "" {
+		b.WriteString("<details><summary>How to fix</summary>\n\n")
+		b.WriteString(trustedMarkdown(truncateRunes(help, 10000)))
+		b.WriteString("\n\n</details>\n\n")
+	}
+	if diff := strings.TrimRight(f.Diff, "\n"); diff != "" {
+		if len(diff) > maxCommentDiff {
+			cut := strings.LastIndexByte(diff[:maxCommentDiff], '\n')
+			if cut < 0 {
+				cut = maxCommentDiff
+			}
+			diff = diff[:cut] + "\n… (cut; the job summary has the whole diff)"
+		}
+		fence := codeFence(diff)
+		b.WriteString(fence + "diff\n" + diff + "\n" + fence + "\n\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// trustedMarkdown passes rule remediation text (Markdown written by the
+// rule's author) through, minus what could do harm in a comment: HTML
+// comments (they could fake plumb's hidden markers) and @mentions.
+func trustedMarkdown(s string) string {
+	return strings.NewReplacer("<!--", "&lt;!--", "-->", "--&gt;", "@", "@\u200b").Replace(s)
+}
