@@ -494,3 +494,7 @@ func FindingComment(f *finding.Finding) string {
 func trustedMarkdown(s string) string {
 	return strings.NewReplacer("<!--", "&lt;!--", "-->", "--&gt;", "@", "@\u200b").Replace(s)
 }
+
+// MarkdownText escapes text from outside (a repository, an API error) for
+// a Markdown paragraph or table cell.
+func MarkdownText(s string) string { return mdText(s) }
