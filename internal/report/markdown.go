@@ -390,22 +390,43 @@ func mdText(s string) string {
 		case '\\', '`', '*', '_', '[', ']', '|', '~', '!', '#':
 			b.WriteByte('\\')
 			b.WriteRune(c)
-		case '@':
-			// A zero-width space after @ keeps GitHub from notifying
-			// whoever a manifest happens to name.
-			b.WriteString("@\u200b")
 		default:
 			b.WriteRune(c)
 		}
 	}
+	return breakMentions(b.String())
+}
+
+// breakMentions puts a zero-width space after every @ that GitHub would
+// read as a mention (at the start of a word, before a name), so a comment
+// never notifies whoever a manifest happens to name. An @ inside a word
+// (image@sha256:..., an e-mail address) is left alone.
+func breakMentions(s string) string {
+	if !strings.Contains(s, "@") {
+		return s
+	}
+	var b strings.Builder
+	prev := ' '
+	rs := []rune(s)
+	for i, c := range rs {
+		b.WriteRune(c)
+		if c == '@' && !isWordRune(prev) && i+1 < len(rs) && isWordRune(rs[i+1]) {
+			b.WriteString("\u200b")
+		}
+		prev = c
+	}
 	return b.String()
+}
+
+func isWordRune(c rune) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
 // htmlText escapes text for an HTML context such as <summary>.
 func htmlText(s string) string {
 	s = singleLine(s)
-	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\"", "&quot;", "@", "@\u200b")
-	return r.Replace(s)
+	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\"", "&quot;")
+	return breakMentions(r.Replace(s))
 }
 
 // codeSpan prints s as inline code that survives any backticks in s and
@@ -492,7 +513,7 @@ func FindingComment(f *finding.Finding) string {
 // rule's author) through, minus what could do harm in a comment: HTML
 // comments (they could fake plumb's hidden markers) and @mentions.
 func trustedMarkdown(s string) string {
-	return strings.NewReplacer("<!--", "&lt;!--", "-->", "--&gt;", "@", "@\u200b").Replace(s)
+	return breakMentions(strings.NewReplacer("<!--", "&lt;!--", "-->", "--&gt;").Replace(s))
 }
 
 // MarkdownText escapes text from outside (a repository, an API error) for

@@ -491,7 +491,7 @@ func sentence(s string) string {
 		return s
 	}
 	switch s[len(s)-1] {
-	case '.', '!', '?', ':', ')', ']', '"', '\'', '`':
+	case '.', '!', '?':
 		return s
 	}
 	return s + "."
