@@ -75,7 +75,7 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 		if err == nil {
 			res, err = client.SyncReview(ctx, pr, diff, open, github.DefaultMaxComments)
 		}
-		if res != nil {
+		if res != nil && (err == nil || res.Posted+res.Deleted > 0) {
 			note := reviewNote(res)
 			commentNotes = append(commentNotes, note)
 			jobNotes = append(jobNotes, note)

@@ -379,6 +379,9 @@ func (d *budgetDoc) section(header, footer string, items []string) int {
 func mdText(s string) string {
 	s = singleLine(s)
 	var b strings.Builder
+	if strings.HasPrefix(s, "#") {
+		b.WriteByte('\\') // not a heading
+	}
 	for _, c := range s {
 		switch c {
 		case '&':
@@ -387,7 +390,7 @@ func mdText(s string) string {
 			b.WriteString("&lt;")
 		case '>':
 			b.WriteString("&gt;")
-		case '\\', '`', '*', '_', '[', ']', '|', '~', '!', '#':
+		case '\\', '`', '*', '_', '[', ']', '|', '~':
 			b.WriteByte('\\')
 			b.WriteRune(c)
 		default:

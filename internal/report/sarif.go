@@ -417,11 +417,12 @@ func sarifLocation(l finding.Location) *sarif.Location {
 	})
 }
 
-// fileURI escapes a repository path as a relative URI reference.
+// fileURI escapes a repository path as a relative URI reference. A colon
+// is escaped too: in a first segment it would read as a URI scheme.
 func fileURI(p string) string {
 	parts := strings.Split(p, "/")
 	for i, s := range parts {
-		parts[i] = url.PathEscape(s)
+		parts[i] = strings.ReplaceAll(url.PathEscape(s), ":", "%3A")
 	}
 	return strings.Join(parts, "/")
 }
