@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/plumb-ci/plumb/internal/report/sarifcheck"
 )
 
 // There is no Docker engine in CI, so these tests check what the image
@@ -144,5 +146,34 @@ func TestActionCommandWithoutTheRuntime(t *testing.T) {
 	}
 	if got := actionArgs([]string{"check"}); len(got) != 1 || got[0] != "check" {
 		t.Errorf("explicit arguments were replaced: %v", got)
+	}
+}
+
+func TestCheckWritesSARIFAndMarkdown(t *testing.T) {
+	dir := t.TempDir()
+	sarif := filepath.Join(dir, "demo.sarif")
+	md := filepath.Join(dir, "demo.md")
+	code, out, errOut := plumb(t, "check", "--root", "../..", "../../fixtures/demo", "--reproducible",
+		"--format", "sarif="+sarif, "--format", "markdown="+md, "--format", "annotations")
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	data, err := os.ReadFile(sarif)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := sarifcheck.Validate(data); len(errs) > 0 {
+		t.Errorf("SARIF: %v", errs)
+	}
+	if !bytes.Contains(data, []byte(`"uri": "fixtures/demo/worker/cronjob.yaml"`)) {
+		t.Errorf("SARIF lacks the demo's locations")
+	}
+	sarifcheck.Multitool(t, sarif)
+	summary, _ := os.ReadFile(md)
+	if !strings.HasPrefix(string(summary), "### plumb: ") || !strings.Contains(string(summary), "`fixtures/demo/worker/cronjob.yaml:2:1`") {
+		t.Errorf("markdown:\n%s", summary)
+	}
+	if !strings.HasPrefix(out, "::error title=") {
+		t.Errorf("annotations on stdout:\n%s", out)
 	}
 }

@@ -110,8 +110,9 @@ func (r *runner) run(ctx context.Context) int {
 
 	ghctx, err := github.LoadContext(r.env.getenv)
 	if err != nil {
+		// Report all the same, without the pull request.
 		r.command("warning", fmt.Sprintf("%v; reporting without the pull request", err))
-		ghctx = &github.Context{}
+		ghctx.PR, ghctx.WorkflowRun = nil, nil
 	}
 	r.ghctx = ghctx
 	r.root = ghctx.Workspace
@@ -166,9 +167,14 @@ func (r *runner) analyze(ctx context.Context) int {
 	if r.ai.reportFile != "" {
 		outs = append(outs, report.Output{Format: "json", File: r.abs(r.ai.reportFile)})
 	}
+	code := res.ExitCode(cfg.FailOn)
+	sarifFile, reportFile := r.ai.sarifFile, r.ai.reportFile
 	if err := report.WriteAll(outs, rep, io.Discard); err != nil {
+		// The findings still go to the other surfaces; the step fails as
+		// for any unusable input.
 		r.errorLines(err)
-		return pipeline.ExitError
+		code = pipeline.ExitError
+		sarifFile, reportFile = existing(r.abs(sarifFile), sarifFile), existing(r.abs(reportFile), reportFile)
 	}
 
 	pr := r.ghctx.PR
@@ -176,8 +182,20 @@ func (r *runner) analyze(ctx context.Context) int {
 		pr = nil // review events: report, but the PR is discussed elsewhere
 	}
 	r.publish(ctx, rep, pr)
-	r.setOutputs(rep, r.ai.sarifFile, r.ai.reportFile)
-	return res.ExitCode(cfg.FailOn)
+	r.setOutputs(rep, sarifFile, reportFile)
+	return code
+}
+
+// existing returns name when the file abs exists, "" otherwise (an output
+// must not name a file that was not written).
+func existing(abs, name string) string {
+	if name == "" {
+		return ""
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return ""
+	}
+	return name
 }
 
 // abs resolves an output path against the workspace.

@@ -502,6 +502,30 @@ func TestActionRejectsBadInputs(t *testing.T) {
 	}
 }
 
+func TestActionWithABrokenEventStillReports(t *testing.T) {
+	h := newHarness(t)
+	h.writeEvent("event.json", `{"pull_request": `)
+	r := h.run("41")
+	if r.code != 1 || len(r.requests) != 0 {
+		t.Fatalf("exit %d, requests %v", r.code, requestLines(r.requests))
+	}
+	if !strings.Contains(r.stdout, "::warning title=plumb::the event payload ") || !strings.Contains(r.summary, "### plumb: 4 errors") {
+		t.Errorf("stdout:\n%s\nsummary:\n%s", r.stdout, r.summary)
+	}
+}
+
+func TestActionUnwritableOutputIsAnInputError(t *testing.T) {
+	h := newHarness(t)
+	h.env["INPUT_SARIF-FILE"] = "no/such/dir/plumb.sarif"
+	r := h.run("41")
+	if r.code != 2 || !strings.Contains(r.stdout, "::error title=plumb::writing the sarif report to ") {
+		t.Fatalf("exit %d\n%s", r.code, r.stdout)
+	}
+	if r.outputs["sarif-file"] != "" || r.outputs["report-file"] != "plumb-report.json" || len(h.srv.IssueComments(7)) != 1 {
+		t.Errorf("outputs %v; the other surfaces should still report", r.outputs)
+	}
+}
+
 func TestActionInputErrorsExitTwoAndStillReport(t *testing.T) {
 	h := newHarness(t)
 	os.WriteFile(filepath.Join(h.ws, "apps/web/broken.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x\n"), 0o644)

@@ -129,7 +129,7 @@ func reviewNote(res *github.ReviewResult) string {
 	}
 	msg += "."
 	if res.OutsideDiff > 0 {
-		msg += fmt.Sprintf(" %d %s on lines this pull request did not change (listed above, not commented).", res.OutsideDiff, noun(res.OutsideDiff, "finding is", "findings are"))
+		msg += fmt.Sprintf(" %d %s on lines this pull request did not change, so not commented.", res.OutsideDiff, noun(res.OutsideDiff, "finding is", "findings are"))
 	}
 	if res.OverLimit > 0 {
 		msg += fmt.Sprintf(" %d more %s not commented, to keep the review readable.", res.OverLimit, noun(res.OverLimit, "finding was", "findings were"))

@@ -73,13 +73,21 @@ func (c *Context) BlobURL(sha string) string {
 	return fmt.Sprintf("%s/%s/%s/blob/%s/", strings.TrimRight(c.ServerURL, "/"), c.Owner, c.Repo, sha)
 }
 
-// LoadContext reads the GITHUB_* environment and the event payload.
+// LoadContext reads the GITHUB_* environment and the event payload. When
+// something cannot be read it returns what it could read (always the
+// environment) with the error, so a caller can go on without the event.
 func LoadContext(getenv func(string) string) (*Context, error) {
-	a := githubactions.New(githubactions.WithGetenv(getenv))
-	gc, err := a.Context()
-	if err != nil {
-		// Context also fails when the event file cannot be read or parsed.
-		return nil, fmt.Errorf("reading the GitHub Actions context: %w", err)
+	// The event is parsed below, into types; go-githubactions reads only
+	// the environment here (it would fail whole on a bad event file).
+	envOnly := func(k string) string {
+		if k == "GITHUB_EVENT_PATH" {
+			return ""
+		}
+		return getenv(k)
+	}
+	gc, err := githubactions.New(githubactions.WithGetenv(envOnly)).Context()
+	if gc == nil {
+		return &Context{}, fmt.Errorf("reading the GitHub Actions context: %w", err)
 	}
 	c := &Context{
 		EventName: gc.EventName,
@@ -90,16 +98,20 @@ func LoadContext(getenv func(string) string) (*Context, error) {
 		Workspace: gc.Workspace,
 	}
 	c.Owner, c.Repo = gc.Repo()
-	if gc.EventPath == "" {
+	if err != nil {
+		return c, fmt.Errorf("reading the GitHub Actions context: %w", err)
+	}
+	path := getenv("GITHUB_EVENT_PATH")
+	if path == "" {
 		return c, nil
 	}
-	data, err := os.ReadFile(gc.EventPath)
+	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading the event payload: %w", err)
+		return c, fmt.Errorf("reading the event payload: %w", err)
 	}
 	ev, err := ParseEvent(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", gc.EventPath, err)
+		return c, fmt.Errorf("the event payload %s: %w", path, err)
 	}
 	switch c.EventName {
 	case "pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment":
