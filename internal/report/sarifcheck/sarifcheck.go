@@ -400,9 +400,21 @@ func MultitoolPath() string {
 	if p := os.Getenv("SARIF_MULTITOOL"); p != "" {
 		return p
 	}
-	for _, name := range []string{"Sarif.Multitool", "sarif-multitool-linux", "sarif-multitool"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
+	if p, err := exec.LookPath("Sarif.Multitool"); err == nil {
+		return p
+	}
+	// npm links its bin wrapper (a node script that runs the tool through a
+	// shell, which would split "Gh;Sarif"); use the binary beside it.
+	for _, name := range []string{"sarif-multitool-linux", "sarif-multitool"} {
+		p, err := exec.LookPath(name)
+		if err != nil {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			bin := filepath.Join(filepath.Dir(real), "Sarif.Multitool")
+			if st, err := os.Stat(bin); err == nil && st.Mode()&0o111 != 0 {
+				return bin
+			}
 		}
 	}
 	return ""
