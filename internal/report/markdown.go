@@ -99,7 +99,7 @@ func (m Markdown) Render(r *Report) string {
 	if len(diffs) > 0 {
 		n := m.diffSection(doc, diffs)
 		if n < len(diffs) {
-			left = append(left, fmt.Sprintf("%d of %s", len(diffs), plural(len(diffs), "diff")))
+			left = append(left, fmt.Sprintf("%d of %s", len(diffs)-n, plural(len(diffs), "diff")))
 		}
 	}
 
@@ -135,7 +135,7 @@ func (m Markdown) Render(r *Report) string {
 
 	doc.reserve = 0
 	if len(left) > 0 {
-		p := "_Not shown here to stay within GitHub's size limit: " + strings.Join(left, ", ") + "._"
+		p := "_Not shown here: " + strings.Join(left, ", ") + "._"
 		if m.Truncated != "" {
 			p += " " + m.Truncated
 		}

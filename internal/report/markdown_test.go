@@ -122,3 +122,19 @@ func TestFindingComment(t *testing.T) {
 		t.Errorf("comment: %q", c)
 	}
 }
+
+func TestMarkdownSaysWhatWasLeftOut(t *testing.T) {
+	r := &Report{}
+	for i := 0; i < 30; i++ {
+		f := finding.Finding{RuleID: "compare/drift", Level: finding.Warning, Message: fmt.Sprint("drift ", i),
+			Location: finding.Location{File: fmt.Sprintf("f%02d.yaml", i), Line: 1}, Diff: strings.Repeat("+x\n", 200)}
+		f.SetFingerprint()
+		r.Findings = append(r.Findings, f)
+	}
+	md := Markdown{MaxBytes: 8000, MaxFindings: 10}.Render(r)
+	diffs := strings.Count(md, "<details>")
+	want := fmt.Sprintf("Not shown here: 20 of 30 findings, %d of 30 diffs.", 30-diffs)
+	if !strings.Contains(md, want) {
+		t.Errorf("want %q in:\n%s", want, md)
+	}
+}
