@@ -31,7 +31,7 @@ func RulesEngine(cfg *config.Config) (*rules.Engine, []finding.Finding, error) {
 	user, findings := readRuleFiles(cfg.Rules.Files)
 	set := rules.Load(append(sources, user...), cfg.Limits)
 	for _, p := range set.Problems {
-		if strings.HasPrefix(p.Location.File, "reference/") && isBuiltIn(sources, p.Location.File) {
+		if p.BuiltIn {
 			return nil, nil, fmt.Errorf("built-in rules: %v", p)
 		}
 	}
@@ -46,10 +46,6 @@ func RulesEngine(cfg *config.Config) (*rules.Engine, []finding.Finding, error) {
 		Explain:         cfg.Rules.Explain,
 	})
 	return engine, findings, nil
-}
-
-func isBuiltIn(sources []rules.Source, file string) bool {
-	return slices.ContainsFunc(sources, func(s rules.Source) bool { return s.BuiltIn && s.Name == file })
 }
 
 // readRuleFiles reads rules files; a directory contributes its .yaml and

@@ -15,7 +15,19 @@ type actionCall struct {
 	x     *evalCtx
 	a     *Action
 	index int
-	args  []any
+	// iter is the loop iteration (-1 without a loop).
+	iter int
+	args []any
+}
+
+// key tells apart the findings of one rule on one object (part of their
+// fingerprint): the action and the loop iteration, never the message,
+// which may quote values that change.
+func (c *actionCall) key(kind string) string {
+	if c.iter < 0 {
+		return fmt.Sprintf("%s/%d", kind, c.index)
+	}
+	return fmt.Sprintf("%s/%d/%d", kind, c.index, c.iter)
 }
 
 func (c *actionCall) str(i int) string { s, _ := c.args[i].(string); return s }
@@ -29,7 +41,7 @@ func runFail(c *actionCall) error {
 		return err
 	}
 	s, r := c.x.s, c.x.rule
-	f := s.newFinding(r, finding.Error, c.str(0), p, fmt.Sprintf("fail/%d", c.index))
+	f := s.newFinding(r, finding.Error, c.str(0), p, c.key("fail"))
 	s.report(f)
 	s.stop(r, "rule "+r.UUID+" failed it")
 	return errStop
@@ -54,7 +66,7 @@ func runLog(c *actionCall) error {
 	}
 	s, r := c.x.s, c.x.rule
 	msg := c.str(0)
-	f := s.newFinding(r, logLevel(c.str(1)), msg, p, fmt.Sprintf("log/%d/%s", c.index, msg))
+	f := s.newFinding(r, logLevel(c.str(1)), msg, p, c.key("log"))
 	s.report(f)
 	return nil
 }

@@ -307,7 +307,7 @@ func (x *evalCtx) loopItems(v *value) ([]any, error) {
 func (x *evalCtx) action(a *Action, i int) error {
 	x.inActions = true
 	if !a.HasLoop {
-		return x.actionOnce(a, i, false, 1)
+		return x.actionOnce(a, i, -1, 1)
 	}
 	items, err := x.loopItems(a.loop)
 	if err != nil {
@@ -317,16 +317,17 @@ func (x *evalCtx) action(a *Action, i int) error {
 		x.linef(1, "actions[%d] %s, loop over %d item(s):", i, a.Op, len(items))
 	}
 	defer func() { x.item, x.hasItem = nil, false }()
-	for _, it := range items {
+	for k, it := range items {
 		x.item, x.hasItem = it, true
-		if err := x.actionOnce(a, i, true, 2); err != nil {
+		if err := x.actionOnce(a, i, k, 2); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (x *evalCtx) actionOnce(a *Action, i int, inLoop bool, indent int) (err error) {
+func (x *evalCtx) actionOnce(a *Action, i, iter int, indent int) (err error) {
+	inLoop := iter >= 0
 	args := make([]any, len(a.args))
 	for k, v := range a.args {
 		args[k], _ = x.evalArg(v, inLoop)
@@ -347,7 +348,7 @@ func (x *evalCtx) actionOnce(a *Action, i int, inLoop bool, indent int) (err err
 	if err := checkRuntimeArgs(a.spec.params, args); err != nil {
 		return err
 	}
-	return a.spec.run(&actionCall{x: x, a: a, index: i, args: args})
+	return a.spec.run(&actionCall{x: x, a: a, index: i, iter: iter, args: args})
 }
 
 // taken records an executed action for the report: nothing of a sensitive

@@ -30,6 +30,8 @@ type Problem struct {
 	// Warning problems do not stop the rule from loading (deprecated list
 	// arguments, multiple without loop).
 	Warning bool
+	// BuiltIn marks problems of the embedded rules (a bug in plumb).
+	BuiltIn bool
 }
 
 func (p Problem) Error() string {
@@ -129,7 +131,9 @@ func Load(sources []Source, limits manifest.Limits) *Set {
 }
 
 type loader struct {
-	set     *Set
+	set *Set
+	// builtInSource is set while a built-in source loads.
+	builtInSource bool
 	limits  manifest.Limits
 	order   int
 	seen    map[string]*Rule
@@ -140,10 +144,11 @@ type loader struct {
 }
 
 func (l *loader) problem(loc manifest.Location, warning bool, format string, args ...any) {
-	l.set.Problems = append(l.set.Problems, Problem{Location: loc, Message: fmt.Sprintf(format, args...), Warning: warning})
+	l.set.Problems = append(l.set.Problems, Problem{Location: loc, Message: fmt.Sprintf(format, args...), Warning: warning, BuiltIn: l.builtInSource})
 }
 
 func (l *loader) source(src Source) {
+	l.builtInSource = src.BuiltIn
 	limits := l.limits
 	if src.BuiltIn {
 		limits = manifest.DefaultLimits // the configured limits are for the repository's files
