@@ -75,6 +75,8 @@ data:
   mode: fast
 `
 
+// D12: all three phases exist (Ironic has main only).
+//
 // The early phase runs on source documents: no node, inventory[source]
 // only; its plugin data reaches every object rendered from the document and
 // its fail stops that object's later rules.
@@ -196,7 +198,7 @@ func TestMainPhaseSeesFindings(t *testing.T) {
 	}
 }
 
-// Scope (Inspector semantics, research §10.3): rules without scope apply to
+// D13: scope (Inspector semantics, research §10.3): rules without scope apply to
 // every object; a scoped rule only to objects of exactly that scope (the
 // annotation, else object_scope); default_scope is given to user rules
 // without scope, never to built-in rules.
@@ -306,6 +308,20 @@ func TestSourceByLocation(t *testing.T) {
 	run.Preprocess([]*render.Target{tg})
 	if run.objOrder[0].pluginData["doc"] != int64(0) || run.objOrder[1].pluginData["doc"] != int64(1) {
 		t.Errorf("%v %v", run.objOrder[0].pluginData, run.objOrder[1].pluginData)
+	}
+}
+
+// Ironic test_apply_rules_no_rules: without rules nothing is evaluated and
+// nothing is reported.
+func TestNoRules(t *testing.T) {
+	tg := target(t, "app", twoObjects)
+	run := runAll(t, &Set{}, Options{Explain: true}, tg)
+	sec := run.Section()
+	if len(run.Findings()) != 0 || len(sec.Objects) != 0 || len(sec.Documents) != 0 || len(sec.Rules) != 0 || len(run.TargetEnv()) != 0 {
+		t.Errorf("something happened: %+v", sec)
+	}
+	if tg.Objects[0].Node == nil {
+		t.Error("an unchanged object lost its YAML node")
 	}
 }
 

@@ -91,8 +91,11 @@ func TestSyntheticUUIDs(t *testing.T) {
 	}
 }
 
-// Ironic test_load_rules_not_list and the other validation failures: every
-// problem is reported with file:line:col, and invalid rules are left out.
+// Ironic test_load_rules_not_list, TestValidation and the other validation
+// failures: every problem is reported with file:line:col, and invalid rules
+// are left out. D16: argument errors are validation errors (Ironic: HTTP
+// 500); plumb also checks literal values, regexes and paths here, where
+// Ironic fails only at run time.
 func TestValidationErrors(t *testing.T) {
 	act := "actions: [{op: log, args: {msg: x}}]"
 	cases := []struct {
