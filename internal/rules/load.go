@@ -134,10 +134,10 @@ type loader struct {
 	set *Set
 	// builtInSource is set while a built-in source loads.
 	builtInSource bool
-	limits  manifest.Limits
-	order   int
-	seen    map[string]*Rule
-	builtIn map[string]bool
+	limits        manifest.Limits
+	order         int
+	seen          map[string]*Rule
+	builtIn       map[string]bool
 	// builtInSynthetic numbers uuid-less built-in rules (Ironic's
 	// 00000000-0000-0000-0000-%012x).
 	builtInSynthetic int
