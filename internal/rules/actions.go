@@ -31,6 +31,22 @@ func (c *actionCall) key(kind string) string {
 }
 
 func (c *actionCall) str(i int) string { s, _ := c.args[i].(string); return s }
+
+// attrPath and dataPath split the path argument (once, at load, when it
+// is literal).
+func (c *actionCall) attrPath() ([]string, error) {
+	if c.a.pathSegs != nil {
+		return c.a.pathSegs, nil
+	}
+	return attributePath(c.str(0))
+}
+
+func (c *actionCall) dataPath() ([]string, error) {
+	if c.a.pathSegs != nil {
+		return c.a.pathSegs, nil
+	}
+	return pluginPath(c.str(0))
+}
 func (c *actionCall) flag(i int) bool  { b, _ := c.args[i].(bool); return b }
 
 // runFail reports an error finding and stops the subject's remaining rules
@@ -115,7 +131,7 @@ func (c *actionCall) patchSubtree(e *edit) {
 }
 
 func runSetAttribute(c *actionCall) error {
-	segs, err := attributePath(c.str(0))
+	segs, err := c.attrPath()
 	if err != nil {
 		return err
 	}
@@ -139,7 +155,7 @@ func runSetAttribute(c *actionCall) error {
 // runExtendAttribute appends to a list, creating it when missing; with
 // unique, a value already present is not appended again.
 func runExtendAttribute(c *actionCall) error {
-	segs, err := attributePath(c.str(0))
+	segs, err := c.attrPath()
 	if err != nil {
 		return err
 	}
@@ -178,7 +194,7 @@ func runExtendAttribute(c *actionCall) error {
 
 // runDelAttribute removes a field; a missing field is not an error (D9).
 func runDelAttribute(c *actionCall) error {
-	segs, err := attributePath(c.str(0))
+	segs, err := c.attrPath()
 	if err != nil {
 		return err
 	}
@@ -274,7 +290,7 @@ func (c *actionCall) pluginParent(segs []string, create bool) (map[string]any, e
 }
 
 func runSetPluginData(c *actionCall) error {
-	segs, err := pluginPath(c.str(0))
+	segs, err := c.dataPath()
 	if err != nil {
 		return err
 	}
@@ -298,7 +314,7 @@ func (c *actionCall) hideIfSensitive(segs []string) {
 // runExtendPluginData appends to a list in plugin data; a missing or empty
 // value starts a new list (Ironic).
 func runExtendPluginData(c *actionCall) error {
-	segs, err := pluginPath(c.str(0))
+	segs, err := c.dataPath()
 	if err != nil {
 		return err
 	}
@@ -344,7 +360,7 @@ func falsy(v any) bool {
 // runUnsetPluginData deletes a key, and its parent mapping when that
 // becomes empty (one level, D8). A missing path is not an error.
 func runUnsetPluginData(c *actionCall) error {
-	segs, err := pluginPath(c.str(0))
+	segs, err := c.dataPath()
 	if err != nil {
 		return err
 	}

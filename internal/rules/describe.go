@@ -87,7 +87,7 @@ func (e *Engine) Descriptors() []finding.Rule {
 	}
 	for _, r := range e.set.Rules {
 		out = append(out, finding.Rule{
-			ID: r.ID(), Name: r.Title(), Short: r.Title(), Full: ruleHelp(r), Help: ruleHelp(r),
+			ID: r.ID(), Name: r.Title(), Short: r.Title(), Full: r.help, Help: r.help,
 			Level: ruleLevel(r), Tags: []string{"rule", string(r.Phase)}, Precision: "high",
 		})
 	}

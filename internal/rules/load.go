@@ -188,6 +188,7 @@ func (l *loader) source(src Source) {
 				continue
 			}
 			rule.order = l.order
+			rule.help = ruleHelp(rule)
 			l.order++
 			l.seen[rule.UUID] = rule
 			if rule.BuiltIn {

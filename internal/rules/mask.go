@@ -295,7 +295,10 @@ func (r *redactor) redactTree(v any) (any, bool) {
 	switch t := v.(type) {
 	case string:
 		s := r.text(t)
-		return s, len(s) != len(t) || s != t
+		if s == t {
+			return v, false // no new interface value: no allocation
+		}
+		return s, true
 	case map[string]any:
 		var out map[string]any
 		for k, e := range t {

@@ -69,6 +69,8 @@ type Rule struct {
 	// order is the load position (files in the order given, rules in file
 	// order); it breaks priority ties.
 	order int
+	// help is the findings' help text, built once.
+	help string
 }
 
 // ID is the rule's finding rule id.
@@ -120,6 +122,8 @@ type Action struct {
 	spec *actionSpec
 	args []*value
 	loop *value
+	// pathSegs is a literal path argument, split once.
+	pathSegs []string
 }
 
 // Loop aggregation modes.

@@ -158,7 +158,7 @@ func (s *subject) newFinding(r *Rule, level finding.Level, msg string, p manifes
 		Level:    level,
 		Title:    r.Title(),
 		Message:  msg,
-		Help:     ruleHelp(r),
+		Help:     r.help,
 		Object:   s.id,
 		Path:     p,
 		Location: s.locate(p),
@@ -204,6 +204,7 @@ func describeSubject(s *subject) string {
 	return s.id.String()
 }
 
+// ruleHelp builds a rule's help text (Rule.help keeps it).
 func ruleHelp(r *Rule) string {
 	var b strings.Builder
 	b.WriteString("Reported by inspection rule `")

@@ -32,15 +32,6 @@ var rootNames = map[string]root{
 	"item":        rootItem,
 }
 
-func (r root) String() string {
-	for name, v := range rootNames {
-		if v == r {
-			return name
-		}
-	}
-	return "?"
-}
-
 // accessor is one .name or [key] step.
 type accessor struct {
 	key     string

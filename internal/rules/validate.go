@@ -103,6 +103,15 @@ func (r *ruleReader) readAction(item any, i int) *Action {
 	if a.args == nil {
 		return nil
 	}
+	if a.spec.params[0].name == "path" && a.args[0].kind == kindConst {
+		if p, ok := a.args[0].c.(string); ok {
+			if strings.HasSuffix(a.Op, "-attribute") {
+				a.pathSegs, _ = attributePath(p)
+			} else {
+				a.pathSegs, _ = pluginPath(p)
+			}
+		}
+	}
 	return a
 }
 
