@@ -47,7 +47,7 @@ func (c *actionCall) dataPath() ([]string, error) {
 	}
 	return pluginPath(c.str(0))
 }
-func (c *actionCall) flag(i int) bool  { b, _ := c.args[i].(bool); return b }
+func (c *actionCall) flag(i int) bool { b, _ := c.args[i].(bool); return b }
 
 // runFail reports an error finding and stops the subject's remaining rules
 // (Ironic fails the inspection). msg is interpolated (D6).
