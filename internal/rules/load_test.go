@@ -142,6 +142,8 @@ func TestValidationErrors(t *testing.T) {
 		{"force_strings type", "- conditions: [{op: eq, args: {values: [], force_strings: 1}}]\n  " + act + "\n", []string{"argument force_strings: must be true or false"}},
 		{"bad regex", "- conditions: [{op: matches, args: {value: x, regex: '[unclosed'}}]\n  " + act + "\n", []string{`invalid regular expression "[unclosed" (RE2 syntax)`}},
 		{"look-around", "- conditions: [{op: contains, args: {value: x, regex: '(?=x)'}}]\n  " + act + "\n", []string{"invalid regular expression", "RE2"}},
+		{"bad subnet", "- conditions: [{op: in-net, args: {address: 1.2.3.4, subnet: 10.0.0.0/33}}]\n  " + act + "\n", []string{`argument subnet: invalid subnet "10.0.0.0/33"`}},
+		{"bad address", "- conditions: [{op: in-net, args: {address: localhost, subnet: 10.0.0.0/8}}]\n  " + act + "\n", []string{`argument address: invalid address "localhost"`}},
 		{"bad template", "- conditions: [{op: eq, args: {values: ['{node.kind']}}]\n  " + act + "\n", []string{"unterminated field"}},
 		{"unknown root", "- conditions: [{op: eq, args: {values: ['{nodes.kind}']}}]\n  " + act + "\n", []string{`unknown name "nodes"`}},
 		{"format spec", "- conditions: [{op: eq, args: {values: ['{node.replicas:03d}']}}]\n  " + act + "\n", []string{"format specifications and conversions"}},

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"net/netip"
 	"regexp"
 	"slices"
 	"strings"
@@ -299,6 +300,16 @@ func checkKind(op string, p param, v any) (any, error) {
 		if p.name == "path" && strings.HasSuffix(op, "-plugin-data") {
 			if _, err := pluginPath(s); err != nil {
 				return v, err
+			}
+		}
+		if op == "in-net" && p.name == "subnet" {
+			if _, err := netip.ParsePrefix(strings.TrimSpace(s)); err != nil {
+				return v, fmt.Errorf("invalid subnet %q: not a CIDR network such as 192.0.2.0/24", s)
+			}
+		}
+		if op == "in-net" && p.name == "address" {
+			if _, err := netip.ParseAddr(strings.TrimSpace(s)); err != nil {
+				return v, fmt.Errorf("invalid address %q: not an IP address", s)
 			}
 		}
 	case kindPath:
