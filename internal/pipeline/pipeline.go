@@ -111,7 +111,7 @@ func Check(ctx context.Context, cfg *config.Config) (*Result, error) {
 
 	engines, setup := Analyzers(ctx, cfg, rendered.FS)
 	rep.Findings = append(rep.Findings, setup...)
-	in := analyzerInput(rendered)
+	in := analyzerInput(rendered, map[string]any{})
 	outs, errs := analyze(ctx, engines, in)
 	for _, o := range outs {
 		rep.Findings = append(rep.Findings, o.out.Findings...)

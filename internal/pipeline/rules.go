@@ -38,6 +38,7 @@ func RulesEngine(cfg *config.Config) (*rules.Engine, []finding.Finding, error) {
 	findings = append(findings, rules.ProblemFindings(set.Problems)...)
 	mask, _ := rules.ParseMaskMode(cfg.Rules.MaskSecrets)
 	engine := rules.NewEngine(set, rules.Options{
+		Env:             userEnv(cfg),
 		Mask:            mask,
 		MaskKeys:        cfg.Rules.MaskKeys,
 		DefaultScope:    cfg.Rules.DefaultScope,
@@ -122,10 +123,10 @@ func applyTraits(fs []finding.Finding, traits map[string][]string) {
 }
 
 // analyzerInput is what the analyzers see: the objects after the
-// preprocess rules, and the plugin data those rules set as each target's
-// environment.
-func analyzerInput(rendered *Rendered) *analyzer.Input {
-	return &analyzer.Input{Targets: rendered.Render.Targets, Env: map[string]any{}, TargetEnv: rendered.Rules.TargetEnv()}
+// preprocess rules, the user's environment, and the plugin data the rules
+// set as each target's additions to it.
+func analyzerInput(rendered *Rendered, env map[string]any) *analyzer.Input {
+	return &analyzer.Input{Targets: rendered.Render.Targets, Env: env, TargetEnv: rendered.Rules.TargetEnv()}
 }
 
 // mainRules runs the main-phase rules after the analyzers, tags findings
@@ -141,3 +142,7 @@ func mainRules(rendered *Rendered, rep *report.Report) []finding.Finding {
 	rep.Sections[rules.SectionName] = run.Section()
 	return found
 }
+
+// userEnv is the environment the user gives the checks (none yet: the
+// checks engine adds --env and checks.env); rules read it as inventory[env].
+func userEnv(*config.Config) map[string]any { return nil }

@@ -122,10 +122,10 @@ func TestPluginDataReachesTheAnalyzers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := analyzerInput(rendered)
+	in := analyzerInput(rendered, map[string]any{"cluster": "eu"})
 	prod := in.EnvFor("apps/web/overlays/prod")
 	base := in.EnvFor("apps/web/base")
-	if prod["environment"] != "prod" || prod["owner"] != "web-team" || base["environment"] != nil || base["owner"] != "web-team" {
+	if prod["environment"] != "prod" || prod["owner"] != "web-team" || base["environment"] != nil || base["owner"] != "web-team" || base["cluster"] != "eu" {
 		t.Errorf("env prod %v base %v", prod, base)
 	}
 }

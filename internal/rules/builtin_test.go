@@ -108,6 +108,14 @@ spec:
 	if len(run.Findings()) != 0 {
 		t.Errorf("findings:\n%s", messages(run.Findings()))
 	}
+	// An environment the user gave the checks is kept.
+	run = NewEngine(withBuiltIns(t, ""), Options{Env: map[string]any{"environment": "qa"}}).NewRun()
+	tg := target(t, "apps/web/overlays/prod", pod)
+	run.Early(docsOf(tg))
+	run.Preprocess([]*render.Target{tg})
+	if env := run.TargetEnv()["apps/web/overlays/prod"]; env["environment"] != nil {
+		t.Errorf("the user's environment was overridden: %v", env)
+	}
 	// An environment set earlier (an early user rule) is kept.
 	set := withBuiltIns(t, "- {phase: early, actions: [{op: set-plugin-data, args: {path: environment, value: production}}]}\n")
 	run = runAll(t, set, Options{}, target(t, "apps/web/overlays/prod", pod))

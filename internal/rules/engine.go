@@ -33,6 +33,10 @@ type Options struct {
 	Explain bool
 	// Workers bounds parallelism (default GOMAXPROCS).
 	Workers int
+	// Env is the environment the checks are given by the user (--env,
+	// checks.env), which rules read as inventory[env]: a rule that derives
+	// a value can leave one the user set alone.
+	Env map[string]any
 }
 
 // Engine runs a validated rule set.

@@ -21,8 +21,10 @@ import (
 //	inventory[index]    kind → sorted names of the target's objects
 //	inventory[findings] main phase: the analyzers' findings on the object
 //	                    (rule_id, level, message, path)
+//	inventory[env]      the checks' environment as the user gave it (--env,
+//	                    checks.env), without what rules add
 //
-// Early rules see only inventory[source].
+// Early rules see only inventory[source] and inventory[env].
 func (s *subject) inventoryMap() map[string]any {
 	if s.inventory == nil {
 		inv := map[string]any{}
@@ -36,10 +38,18 @@ func (s *subject) inventoryMap() map[string]any {
 		if s.findingFacts != nil {
 			inv["findings"] = s.findingFacts
 		}
+		env := s.run.e.opts.Env
+		if env == nil {
+			env = noEnv
+		}
+		inv["env"] = env
 		s.inventory = inv
 	}
 	return s.inventory
 }
+
+// noEnv stands for an empty user environment (never written).
+var noEnv = map[string]any{}
 
 // sourceFacts are computed once per document, when a rule first asks
 // (objects of one document may ask concurrently).
