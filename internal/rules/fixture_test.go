@@ -86,8 +86,8 @@ func mustCondition(t *testing.T, cond string) bool {
 	return ok
 }
 
-// runRule runs rules (YAML) in the main phase on the fixture and returns the
-// subject.
+// runOn loads rules (YAML) and runs every phase on one subject made of
+// node, inventory and plugin data; it returns the subject.
 func runOn(t *testing.T, rules string, opts Options, node, inv, pd map[string]any) *subject {
 	t.Helper()
 	set := loadRules(t, rules)

@@ -7,10 +7,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
-	"github.com/plumb-ci/plumb/reference"
 )
-
-var _ = reference.Rules
 
 // loadRules loads user rules from YAML (no built-ins) and fails the test on
 // any error.
@@ -35,7 +32,7 @@ func problems(src string) []string {
 	return out
 }
 
-// objects parses YAML documents into one render target.
+// target parses YAML documents into one render target.
 func target(t testing.TB, name, src string) *render.Target {
 	t.Helper()
 	docs, probs := manifest.Parse(name+"/objects.yaml", []byte(src), manifest.Limits{})
@@ -64,7 +61,8 @@ func docsOf(targets ...*render.Target) []*manifest.Document {
 	return out
 }
 
-// runAll runs the three phases over targets and returns the run.
+// runAll runs the three phases over targets (no analyzer findings) and
+// returns the run.
 func runAll(t testing.TB, set *Set, opts Options, targets ...*render.Target) *Run {
 	t.Helper()
 	run := NewEngine(set, opts).NewRun()
