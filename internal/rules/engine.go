@@ -276,6 +276,9 @@ func (r *Run) replaceChanged() {
 	}
 	for _, tf := range r.targets {
 		for _, tpl := range tf.t.Templates {
+			if n, ok := replaced[tpl.Object]; ok {
+				tpl.Object = n
+			}
 			for i, o := range tpl.Objects {
 				if n, ok := replaced[o]; ok {
 					tpl.Objects[i] = n

@@ -139,12 +139,12 @@ func TestPreprocessReplacesChangedObjects(t *testing.T) {
 		c.ID.Target = "dev"
 		dev.Objects = append(dev.Objects, &c)
 	}
-	tpl := &render.Template{Objects: []*manifest.Object{prod.Objects[0]}}
+	tpl := &render.Template{Object: prod.Objects[0], Objects: []*manifest.Object{prod.Objects[0]}}
 	prod.Templates = []*render.Template{tpl}
 	orig := prod.Objects[0]
 	run := runAll(t, set, Options{}, prod, dev)
 	changed := prod.Objects[0]
-	if changed == orig || changed.ID.Name != "web-prod" || changed.Node != nil || changed.Doc != orig.Doc || tpl.Objects[0] != changed {
+	if changed == orig || changed.ID.Name != "web-prod" || changed.Node != nil || changed.Doc != orig.Doc || tpl.Objects[0] != changed || tpl.Object != changed {
 		t.Fatalf("not replaced: %+v", changed.ID)
 	}
 	if v, _ := changed.Get(manifest.MustParsePath("spec.replicas")); v != int64(5) {
