@@ -5,7 +5,10 @@ import "github.com/plumb-ci/plumb/internal/manifest"
 // aggregate turns per-input results into the summary: match counts,
 // inferred templates, validation issues and totals.
 func (r *run) aggregate(results []crResult) *Result {
-	res := &Result{Ref: r.ref, Counts: map[*Template]int{}}
+	res := &Result{Ref: r.ref, Counts: map[*Template]int{}, overrides: r.opts.Overrides}
+	if r.opts.Overrides != nil {
+		res.overridesFile = r.opts.Overrides.File
+	}
 	for _, cr := range results {
 		switch {
 		case cr.compared != nil:

@@ -47,6 +47,9 @@ type Result struct {
 	Issues []*Issue
 
 	NumMissing, NumDiffCRs, TotalCRs, PatchedCRs int
+
+	overrides     *Overrides
+	overridesFile string
 }
 
 // Compared is one input compared with its best template.

@@ -31,6 +31,8 @@ type File struct {
 	// Format lists report outputs, as --format takes them (F or F=FILE).
 	Format []string     `yaml:"format"`
 	Limits LimitsConfig `yaml:"limits"`
+	// Reference configures the reference comparison (compare.go).
+	Reference ReferenceFile `yaml:"reference"`
 }
 
 // LimitsConfig is the limits section of .plumb.yaml.
@@ -56,6 +58,8 @@ type Config struct {
 	// Reproducible zeroes run-dependent values (duration_ms) so reports are
 	// byte-identical across runs.
 	Reproducible bool
+	// Reference is the reference comparison (compare.go).
+	Reference Reference
 }
 
 // FailOn is the exit-code threshold.
@@ -174,6 +178,9 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	}
 	if fl.changed("max-alias-nodes") {
 		cfg.Limits.MaxAliasNodes = fl.MaxAliasNodes
+	}
+	if cfg.Reference, err = resolveReference(file.Reference, fl, root, cwd); err != nil {
+		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
