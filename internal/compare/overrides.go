@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -216,7 +217,11 @@ func generatedOverride(id identity, templatePath, reason string, reference, live
 			}
 		}
 	}
-	data, _ := json.Marshal(patch) // keys sorted, as kube-compare writes them
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf) // keys sorted, as kube-compare writes them
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(patch)
+	data := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	out := map[string]any{
 		"apiVersion":   id.APIVersion,
 		"kind":         id.Kind,
