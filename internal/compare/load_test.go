@@ -250,7 +250,7 @@ func TestLoadPathStaysInsideTheReference(t *testing.T) {
 	outside := filepath.Join(dir, "outside.yaml")
 	refDir := filepath.Join(dir, "ref")
 	for name, data := range map[string]string{
-		outside: cmTemplate,
+		outside:                                cmTemplate,
 		filepath.Join(refDir, "metadata.yaml"): "apiVersion: v2\nparts:\n  - name: p\n    components:\n      - name: c\n        allOf: [{path: link.yaml}]\n",
 	} {
 		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
