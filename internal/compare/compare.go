@@ -148,6 +148,9 @@ type run struct {
 	opts   Options
 	inputs []*manifest.Object
 	tmpls  []*template.Template
+	// regexps caches the inline regexps compiled during the run (the
+	// rendered patterns are usually the same for every input).
+	regexps regexpCache
 }
 
 func newRun(ref *Reference, objects []*manifest.Object, opts Options) *run {
@@ -253,9 +256,17 @@ func (r *run) evaluate(obj *manifest.Object, t *Template, overrides []*Override)
 	if tmpl == nil {
 		return nil, fmt.Errorf("template %s could not be prepared", t.Path)
 	}
-	live := copyMap(obj.Content)
-	omitFields(live, t.omit)
-	rendered, _, err := renderTemplate(tmpl, copyMap(live), t.Path)
+	// live shares unchanged subtrees with the input: it is read-only from
+	// here on (templates that could change their data get a copy).
+	live := omitted(obj.Content, t.omit)
+	if !r.opts.ShowManagedFields {
+		live, _ = withoutPath(live, managedFieldsPath, false, false)
+	}
+	data := live
+	if t.mutatesData {
+		data = copyMap(live)
+	}
+	rendered, _, err := renderTemplate(tmpl, data, t.Path)
 	if err != nil {
 		return nil, err
 	}
@@ -273,18 +284,19 @@ func (r *run) evaluate(obj *manifest.Object, t *Template, overrides []*Override)
 		}
 		c.overrides = append(c.overrides, ov)
 	}
-	if err := applyInline(t.perField, rendered, live); err != nil {
+	if err := applyInline(t.perField, rendered, live, &r.regexps); err != nil {
 		return nil, err
 	}
 	omitFields(rendered, t.omit)
 	if !r.opts.ShowManagedFields {
 		dropManagedFields(rendered)
-		dropManagedFields(live)
 	}
 	c.rendered = rendered
 	c.equal = deepEqual(rendered, live)
 	return c, nil
 }
+
+var managedFieldsPath = []string{"metadata", "managedFields"}
 
 func dropManagedFields(obj map[string]any) {
 	if md, ok := obj["metadata"].(map[string]any); ok {

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -483,5 +484,41 @@ func TestManagedFieldsAlwaysDropped(t *testing.T) {
 	}
 	if c := compared(t, compareInputs(t, ref, in, Options{ShowManagedFields: true}), "v1_A_a"); !c.HasDiff {
 		t.Error("--show-managed-fields keeps them")
+	}
+}
+
+func TestInputsAreNeverModified(t *testing.T) {
+	ref := mustLoad(t, v2Ref("anyOf", map[string]string{
+		"cm.yaml": `
+{{- if .metadata }}{{ $_ := set .metadata "name" "changed-by-template" }}{{ $_ := unset .data "drop" }}{{ end }}
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm
+data:
+  keep: "1"
+`,
+		"secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  k: {{ .data.k }}\n",
+	}, "cm.yaml", "secret.yaml"))
+	if !ref.Template("cm.yaml").mutatesData || ref.Template("secret.yaml").mutatesData {
+		t.Error("templates calling set/unset must be detected, others not")
+	}
+	inputs := objects(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  uid: x\n  managedFields: [{m: 1}]\ndata:\n  keep: \"1\"\n  drop: \"2\"\nstatus: {a: 1}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  k: djE=\n  other: djI=\n")
+	before := make([]map[string]any, len(inputs))
+	for i, o := range inputs {
+		before[i] = copyMap(o.Content)
+	}
+	ov, ps := ParseOverrides("ov.yaml", []byte("- kind: ConfigMap\n  type: mergepatch\n  patch: '{\"data\":{\"x\":\"y\"}}'\n  reason: r\n"))
+	if ov == nil {
+		t.Fatal(ps)
+	}
+	res := ref.Compare(context.Background(), inputs, Options{Overrides: ov})
+	_ = res.Report(ReportOptions{})
+	var sink strings.Builder
+	_ = res.GeneratePatches(&sink, []string{"cm.yaml", "secret.yaml"}, "r")
+	for i, o := range inputs {
+		if !deepEqual(o.Content, before[i]) {
+			t.Errorf("input %d was modified:\n%v\nwas\n%v", i, o.Content, before[i])
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
@@ -59,7 +60,7 @@ func (t *captureTable) agreed(name, groupText string) (value string, captured bo
 // reference, in two passes: the first collects captures from every field,
 // the second rewrites each field with the agreed values. live is the input
 // object (after omission).
-func applyInline(funcs []perFieldFunc, rendered, live map[string]any) error {
+func applyInline(funcs []perFieldFunc, rendered, live map[string]any, cache *regexpCache) error {
 	if len(funcs) == 0 {
 		return nil
 	}
@@ -86,7 +87,7 @@ func applyInline(funcs []perFieldFunc, rendered, live map[string]any) error {
 		var err error
 		switch f.cfg.InlineDiffFunc {
 		case InlineRegex:
-			fd.re, err = regexp.Compile(pattern)
+			fd.re, err = cache.compile(pattern)
 		case InlineCaptureGroups:
 			fd.segments, err = parseCaptureGroups(pattern)
 		}
@@ -99,9 +100,9 @@ func applyInline(funcs []perFieldFunc, rendered, live map[string]any) error {
 	for _, fd := range fields {
 		var err error
 		if fd.re != nil {
-			collectRegex(fd.re, fd.value, &table)
+			collectRegex(fd.re, fd.value, &table, cache)
 		} else {
-			err = collectCaptureGroups(fd.segments, fd.value, &table)
+			err = collectCaptureGroups(fd.segments, fd.value, &table, cache)
 		}
 		if err != nil {
 			return fmt.Errorf("inline diff function %s on %s: %w", fd.f.cfg.InlineDiffFunc, fd.f.cfg.PathToKey, err)
@@ -111,7 +112,7 @@ func applyInline(funcs []perFieldFunc, rendered, live map[string]any) error {
 		var out string
 		var warnings []string
 		if fd.re != nil {
-			out, warnings = applyRegex(fd.re, fd.pattern, fd.value, &table)
+			out, warnings = applyRegex(fd.re, fd.value, &table, cache)
 		} else {
 			out, warnings = applyCaptureGroups(fd.segments, &table)
 		}
@@ -125,6 +126,38 @@ func applyInline(funcs []perFieldFunc, rendered, live map[string]any) error {
 		setPath(rendered, fd.f.segs, out)
 	}
 	return nil
+}
+
+// regexpCache holds compiled regexps and their top-level named groups for
+// one run; safe for concurrent use.
+type regexpCache struct {
+	res    sync.Map // pattern → *regexp.Regexp or error
+	groupMap sync.Map // *regexp.Regexp → map[int]string
+}
+
+func (c *regexpCache) compile(pattern string) (*regexp.Regexp, error) {
+	if v, ok := c.res.Load(pattern); ok {
+		if re, isRE := v.(*regexp.Regexp); isRE {
+			return re, nil
+		}
+		return nil, v.(error)
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		c.res.Store(pattern, err)
+		return nil, err
+	}
+	c.res.Store(pattern, re)
+	return re, nil
+}
+
+func (c *regexpCache) groups(re *regexp.Regexp) map[int]string {
+	if v, ok := c.groupMap.Load(re); ok {
+		return v.(map[int]string)
+	}
+	g := topLevelGroups(re.String())
+	c.groupMap.Store(re, g)
+	return g
 }
 
 // topLevelGroups returns the capture indexes and names of the named groups
@@ -149,12 +182,12 @@ func topLevelGroups(pattern string) map[int]string {
 	return out
 }
 
-func collectRegex(re *regexp.Regexp, value string, table *captureTable) {
+func collectRegex(re *regexp.Regexp, value string, table *captureTable, cache *regexpCache) {
 	m := re.FindStringSubmatchIndex(value)
 	if m == nil {
 		return
 	}
-	for cap, name := range topLevelGroups(re.String()) {
+	for cap, name := range cache.groups(re) {
 		if m[2*cap] >= 0 {
 			table.add(name, value[m[2*cap]:m[2*cap+1]])
 		}
@@ -165,17 +198,17 @@ func collectRegex(re *regexp.Regexp, value string, table *captureTable) {
 // against value); a match becomes the matched text with each top-level
 // named group replaced by its agreed value. Text outside the match is not
 // included, so a partial match still shows a diff.
-func applyRegex(re *regexp.Regexp, pattern, value string, table *captureTable) (string, []string) {
+func applyRegex(re *regexp.Regexp, value string, table *captureTable, cache *regexpCache) (string, []string) {
 	m := re.FindStringSubmatchIndex(value)
 	if m == nil {
-		return pattern, nil
+		return re.String(), nil
 	}
 	type span struct {
 		start, end int
 		name       string
 	}
 	var spans []span
-	for cap, name := range topLevelGroups(pattern) {
+	for cap, name := range cache.groups(re) {
 		if m[2*cap] >= 0 {
 			spans = append(spans, span{m[2*cap], m[2*cap+1], name})
 		}
@@ -330,7 +363,7 @@ const placeholderBase = 0xF0000
 // value; each deleted fragment holding placeholders, paired with the text
 // inserted in its place, becomes a regexp (literal parts quoted, anchored at
 // a group that starts or ends the fragment) matched against that text.
-func collectCaptureGroups(segs []cgSegment, value string, table *captureTable) error {
+func collectCaptureGroups(segs []cgSegment, value string, table *captureTable, cache *regexpCache) error {
 	var a strings.Builder
 	groups := map[rune]cgSegment{}
 	n := 0
@@ -369,14 +402,14 @@ func collectCaptureGroups(segs []cgSegment, value string, table *captureTable) e
 		default:
 			continue
 		}
-		if err := matchFragment(deleted, inserted, groups, table); err != nil {
+		if err := matchFragment(deleted, inserted, groups, table, cache); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func matchFragment(deleted, inserted string, groups map[rune]cgSegment, table *captureTable) error {
+func matchFragment(deleted, inserted string, groups map[rune]cgSegment, table *captureTable, cache *regexpCache) error {
 	var b strings.Builder
 	var names []string
 	runes := []rune(deleted)
@@ -402,7 +435,7 @@ func matchFragment(deleted, inserted string, groups map[rune]cgSegment, table *c
 		return nil
 	}
 	b.WriteString(regexp.QuoteMeta(lit.String()))
-	re, err := regexp.Compile(b.String())
+	re, err := cache.compile(b.String())
 	if err != nil {
 		return fmt.Errorf("error parsing regexp: %w", err)
 	}
@@ -410,7 +443,7 @@ func matchFragment(deleted, inserted string, groups map[rune]cgSegment, table *c
 	if m == nil {
 		return nil
 	}
-	for cap, name := range topLevelGroups(re.String()) {
+	for cap, name := range cache.groups(re) {
 		if slices.Contains(names, name) && m[2*cap] >= 0 {
 			table.add(name, inserted[m[2*cap]:m[2*cap+1]])
 		}

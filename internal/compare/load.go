@@ -235,6 +235,7 @@ func (l *loader) parseTemplate(base *template.Template, t *Template) {
 		return
 	}
 	t.tmpl = tmpl
+	t.mutatesData = mutatesData(tmpl)
 }
 
 // preRender executes a template with empty data. The result decides which

@@ -256,3 +256,60 @@ func (c *omitConfig) pathsFor(refs []string) []omitPath {
 	}
 	return out
 }
+
+// omitted returns obj without the paths, leaving obj untouched: the maps on
+// the way to a removed field are copied, everything else is shared. The
+// result must be treated as read-only.
+func omitted(obj map[string]any, paths []omitPath) map[string]any {
+	for _, p := range paths {
+		obj, _ = withoutPath(obj, p.segs, p.prefix, true)
+	}
+	return obj
+}
+
+// withoutPath returns m with the path removed (copying only what changes)
+// and whether anything was removed. With prune, a mapping the removal
+// empties is removed from its parent.
+func withoutPath(m map[string]any, segs []string, prefix, prune bool) (map[string]any, bool) {
+	if len(segs) == 1 {
+		var del []string
+		if prefix {
+			for k := range m {
+				if strings.HasPrefix(k, segs[0]) {
+					del = append(del, k)
+				}
+			}
+		} else if _, ok := m[segs[0]]; ok {
+			del = []string{segs[0]}
+		}
+		if len(del) == 0 {
+			return m, false
+		}
+		out := make(map[string]any, len(m))
+		for k, v := range m {
+			out[k] = v
+		}
+		for _, k := range del {
+			delete(out, k)
+		}
+		return out, true
+	}
+	child, ok := m[segs[0]].(map[string]any)
+	if !ok {
+		return m, false
+	}
+	nc, changed := withoutPath(child, segs[1:], prefix, prune)
+	if !changed {
+		return m, false
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	if prune && len(nc) == 0 {
+		delete(out, segs[0])
+	} else {
+		out[segs[0]] = nc
+	}
+	return out, true
+}

@@ -271,3 +271,85 @@ func TestRANConformingInputsHaveNoDrift(t *testing.T) {
 	}
 	t.Logf("%d inputs, %d compared, TotalCRs %d", len(inputs), len(res.Compared), res.TotalCRs)
 }
+
+// findInput returns the input of a kind and name.
+func findInput(tb testing.TB, inputs []*manifest.Object, kind, name string) (int, *manifest.Object) {
+	tb.Helper()
+	for i, o := range inputs {
+		if o.ID.Kind == kind && o.ID.Name == name {
+			return i, o
+		}
+	}
+	tb.Fatalf("no %s %s in the conforming inputs", kind, name)
+	return 0, nil
+}
+
+func TestRANInjectedChanges(t *testing.T) {
+	ref := loadRAN(t)
+	inputs := ranInputs(t, ref)
+	edit := func(kind, name string, path []string, change func(any) any) {
+		_, o := findInput(t, inputs, kind, name)
+		v, ok := lookupPath(o.Content, path, true)
+		if !ok {
+			t.Fatalf("%s %s has no %v", kind, name, path)
+		}
+		setPath(o.Content, path, change(v))
+	}
+	edit("PerformanceProfile", "openshift-node-performance-profile", []string{"spec", "workloadHints", "realTime"}, func(any) any { return false })
+	edit("Subscription", "cluster-logging", []string{"spec", "channel"}, func(any) any { return "stable-6.4" })
+	edit("PtpConfig", "gnrd-tgm", []string{"spec", "profile", "0", "ptp4lConf"}, func(v any) any {
+		return strings.Replace(v.(string), "clockClass 6\n", "clockClass 7\n", 1)
+	})
+	remove := func(kind, name string) {
+		i, _ := findInput(t, inputs, kind, name)
+		inputs = append(inputs[:i], inputs[i+1:]...)
+	}
+	remove("OperatorGroup", "cluster-logging")
+	remove("Namespace", "openshift-lifecycle-agent")
+	remove("ServiceAccount", "collector") // still referenced by the logging ClusterRoleBindings
+
+	res := ref.Compare(context.Background(), inputs, Options{})
+	if len(res.Errors) > 0 {
+		t.Fatal(res.Errors)
+	}
+	want := map[string][]string{
+		"performance.openshift.io/v2_PerformanceProfile_openshift-node-performance-profile": {"-    realTime: true", "+    realTime: false"},
+		"operators.coreos.com/v1alpha1_Subscription_openshift-logging_cluster-logging":     {"-  channel: stable-6.5", "+  channel: stable-6.4"},
+		"ptp.openshift.io/v1_PtpConfig_openshift-ptp_gnrd-tgm":                             {"-      clockClass 6", "+      clockClass 7"},
+	}
+	for _, c := range res.Compared {
+		var changed []string
+		for _, l := range c.Lines {
+			if l.op != opEqual {
+				changed = append(changed, string(l.op)+l.text)
+			}
+		}
+		if strings.Join(changed, "\n") != strings.Join(want[c.Identity()], "\n") {
+			t.Errorf("%s (%s): changed lines\n%s\nwant\n%s", c.Identity(), c.Template.Path, strings.Join(changed, "\n"), strings.Join(want[c.Identity()], "\n"))
+		}
+	}
+	if res.NumDiffCRs != len(want) {
+		t.Errorf("NumDiffCRs %d, want %d", res.NumDiffCRs, len(want))
+	}
+	var issues []string
+	for _, is := range res.Issues {
+		var names []string
+		for _, tp := range is.Templates {
+			names = append(names, tp.Path)
+		}
+		issues = append(issues, fmt.Sprintf("%s/%s: %s: %s", is.Part.Name, is.Component.Name, is.Msg, strings.Join(names, ",")))
+	}
+	wantIssues := []string{
+		"required-cluster-logging/cluster-logging: Missing CRs: cluster-logging/ClusterLogOperGroup.yaml",
+		"optional-lca/lca: Missing CRs: lca/LcaSubscriptionNS.yaml",
+	}
+	if strings.Join(issues, "\n") != strings.Join(wantIssues, "\n") || res.NumMissing != 2 {
+		t.Errorf("issues (NumMissing %d):\n%s\nwant\n%s", res.NumMissing, strings.Join(issues, "\n"), strings.Join(wantIssues, "\n"))
+	}
+	if len(res.Inferred) != 1 || res.Inferred[0].Path != "cluster-logging/ClusterLogServiceAccount.yaml" {
+		t.Errorf("inferred %v", res.Inferred)
+	}
+	if !res.Report(ReportOptions{}).HasDrift() {
+		t.Error("drift must exit 1")
+	}
+}

@@ -109,6 +109,9 @@ type Template struct {
 	meta     map[string]any
 	fixed    identity
 	perField []perFieldFunc
+	// mutatesData is set when the template may change its data (sprig's
+	// set, unset, merge...): it then renders from a copy of the input.
+	mutatesData bool
 }
 
 // TemplateConfig is a template's per-template configuration.
