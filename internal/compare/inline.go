@@ -131,7 +131,7 @@ func applyInline(funcs []perFieldFunc, rendered, live map[string]any, cache *reg
 // regexpCache holds compiled regexps and their top-level named groups for
 // one run; safe for concurrent use.
 type regexpCache struct {
-	res    sync.Map // pattern → *regexp.Regexp or error
+	res      sync.Map // pattern → *regexp.Regexp or error
 	groupMap sync.Map // *regexp.Regexp → map[int]string
 }
 

@@ -314,8 +314,8 @@ func TestRANInjectedChanges(t *testing.T) {
 	}
 	want := map[string][]string{
 		"performance.openshift.io/v2_PerformanceProfile_openshift-node-performance-profile": {"-    realTime: true", "+    realTime: false"},
-		"operators.coreos.com/v1alpha1_Subscription_openshift-logging_cluster-logging":     {"-  channel: stable-6.5", "+  channel: stable-6.4"},
-		"ptp.openshift.io/v1_PtpConfig_openshift-ptp_gnrd-tgm":                             {"-      clockClass 6", "+      clockClass 7"},
+		"operators.coreos.com/v1alpha1_Subscription_openshift-logging_cluster-logging":      {"-  channel: stable-6.5", "+  channel: stable-6.4"},
+		"ptp.openshift.io/v1_PtpConfig_openshift-ptp_gnrd-tgm":                              {"-      clockClass 6", "+      clockClass 7"},
 	}
 	for _, c := range res.Compared {
 		var changed []string
