@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/plumb-ci/plumb/internal/report/sarifcheck"
 )
 
 func TestDemoWithReference(t *testing.T) {
@@ -97,4 +99,25 @@ func TestCompareCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "lookupCRs\n") || strings.Contains(out, "\nenv\n") {
 		t.Errorf("template functions: exit %d", code)
 	}
+}
+
+func TestReferenceFindingsAreValidSARIF(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "plumb.sarif")
+	code, _, errOut := plumb(t, "check", "--root", "../..", "../../fixtures/demo", "--reference", "../../fixtures/reference", "--format", "sarif="+file)
+	if code != 1 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := sarifcheck.Validate(data); len(errs) > 0 {
+		t.Errorf("invalid SARIF: %v", errs)
+	}
+	for _, rule := range []string{`"compare/drift"`, `"compare/missing"`, `"compare/unmatched"`} {
+		if !strings.Contains(string(data), rule) {
+			t.Errorf("SARIF lacks %s", rule)
+		}
+	}
+	sarifcheck.Multitool(t, file)
 }

@@ -140,7 +140,10 @@ func ProblemFindings(ps Problems) []finding.Finding {
 	for _, p := range ps {
 		f := finding.Finding{Source: finding.SourceCompare, RuleID: RuleReference, Level: finding.Error,
 			Title: "Reference problem", Message: p.Message, Location: p.Location, InputError: !p.Warning, Key: p.Message}
-		if p.Warning {
+		switch {
+		case p.Info:
+			f.Level = finding.Note
+		case p.Warning:
 			f.Level = finding.Warning
 		}
 		f.SetFingerprint()

@@ -188,7 +188,7 @@ func (l *loader) load(entry string) *Reference {
 	ref.index = newGroupIndex(ids)
 	ref.Overlaps = ref.index.overlaps(func(i int) string { return ref.Templates[i].Path })
 	if len(ref.Overlaps) > 0 {
-		l.problems = append(l.problems, Problem{Location: loc(entryFile, 0), Warning: true,
+		l.problems = append(l.problems, Problem{Location: loc(entryFile, 0), Warning: true, Info: true,
 			Message: "The reference contains overlapping object definitions which may result in unexpected correlation results. Re-run with '--verbose' output enabled to view a detailed description of the issues"})
 	}
 	ref.Hash = hex.EncodeToString(l.hash.Sum(nil))

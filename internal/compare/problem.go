@@ -14,6 +14,9 @@ type Problem struct {
 	Location manifest.Location
 	Message  string
 	Warning  bool
+	// Info marks warnings about the reference itself that a user of the
+	// reference cannot act on (overlapping templates): notes in plumb check.
+	Info bool
 }
 
 func (p Problem) Error() string {
