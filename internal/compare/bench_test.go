@@ -44,6 +44,10 @@ func BenchmarkRANLoadAndCompare(b *testing.B) {
 // regex inline diff on the image and, for every third, ignore-unspecified
 // -fields.
 func syntheticReference(b *testing.B, n int) *Reference {
+	return mustLoad(b, syntheticReferenceFiles(n))
+}
+
+func syntheticReferenceFiles(n int) map[string]string {
 	files := map[string]string{}
 	var md strings.Builder
 	md.WriteString("apiVersion: v2\nparts:\n  - name: apps\n    components:\n      - name: all\n        anyOf:\n")
@@ -82,7 +86,7 @@ spec:
 `, i)
 	}
 	files["metadata.yaml"] = md.String()
-	return mustLoad(b, files)
+	return files
 }
 
 // syntheticInputs are n objects spread over the kinds; one in ten drifts.
