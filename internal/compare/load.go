@@ -163,6 +163,7 @@ func (l *loader) load(entry string) *Reference {
 	for _, t := range ref.Templates {
 		for _, name := range t.Config.FieldsToOmitRefs {
 			if _, ok := omit.items[name]; !ok {
+				// kube-compare's wording, its typo ("it") included.
 				l.errorf(entryFile, t.Line, "template %s: fieldsToOmitRefs entry %q not found it fieldsToOmit Items", t.Path, name)
 			}
 		}

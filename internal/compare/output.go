@@ -15,7 +15,7 @@ type Output struct {
 	Diffs    []DiffSum `json:"Diffs"`
 	Warnings []Warning `json:"Warnings,omitempty"`
 
-	// verbose and patchFile shape the text form only.
+	// verbose shows unchanged inputs in the text form.
 	verbose bool
 }
 
