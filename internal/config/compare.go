@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 )
 
@@ -27,6 +28,9 @@ type Reference struct {
 	DiffConfig, DiffConfigDisplay string
 	Overrides, OverridesDisplay   string
 	Targets                       []string
+	// Exclude are the reference's own files inside the repository: its
+	// templates are not manifests, so they are never loaded as inputs.
+	Exclude []string
 }
 
 // resolveReference merges the reference section with --reference and
@@ -47,11 +51,24 @@ func resolveReference(file ReferenceFile, fl *Flags, root, cwd string) (Referenc
 		return ref, nil
 	}
 	ref.Path, ref.Display = localAndDisplay(root, cwd, path)
+	dir := ref.Path
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		dir = filepath.Dir(dir)
+	}
+	if rel, err := RepoPath(root, cwd, dir); err == nil && rel != "." {
+		ref.Exclude = append(ref.Exclude, rel+"/**")
+	}
 	if diffConfig != "" {
 		ref.DiffConfig, ref.DiffConfigDisplay = localAndDisplay(root, cwd, diffConfig)
+		if _, err := RepoPath(root, cwd, diffConfig); err == nil {
+			ref.Exclude = append(ref.Exclude, ref.DiffConfigDisplay)
+		}
 	}
 	if file.Overrides != "" {
 		ref.Overrides, ref.OverridesDisplay = localAndDisplay(root, cwd, file.Overrides)
+		if _, err := RepoPath(root, cwd, file.Overrides); err == nil {
+			ref.Exclude = append(ref.Exclude, ref.OverridesDisplay)
+		}
 	}
 	return ref, nil
 }

@@ -24,6 +24,10 @@ func TestReferenceSection(t *testing.T) {
 	if r.Path != filepath.Join(root, "ref") || r.Display != "ref" || r.DiffConfigDisplay != "diff.yaml" || r.OverridesDisplay != "ov.yaml" || len(r.Targets) != 1 {
 		t.Errorf("reference %+v", r)
 	}
+	// The reference's own files are never loaded as manifests.
+	if got := strings.Join(cfg.Exclude, " "); got != "ref/** diff.yaml ov.yaml" {
+		t.Errorf("exclude %q", got)
+	}
 
 	// Flags win; a path outside the repository is shown as given.
 	if err := fs.Parse([]string{"--reference", "/elsewhere/ref", "--diff-config", "other.yaml"}); err != nil {

@@ -182,6 +182,7 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	if cfg.Reference, err = resolveReference(file.Reference, fl, root, cwd); err != nil {
 		errs = append(errs, err)
 	}
+	cfg.Exclude = append(cfg.Exclude, cfg.Reference.Exclude...)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
