@@ -51,14 +51,3 @@ func (ps Problems) Errors() Problems {
 	}
 	return out
 }
-
-// Warnings returns the problems that are warnings.
-func (ps Problems) Warnings() Problems {
-	var out Problems
-	for _, p := range ps {
-		if p.Warning {
-			out = append(out, p)
-		}
-	}
-	return out
-}
