@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -132,7 +134,11 @@ func RunCLI(ctx context.Context, o CLIOptions, stdin io.Reader, stdout, stderr i
 	if failed {
 		return ExitError
 	}
-	objs, ps := ReadInputs(o.Files, InputOptions{Recursive: o.Recursive, Limits: o.Limits, Stdin: stdin})
+	refDir := o.Reference
+	if st, err := os.Stat(refDir); err == nil && !st.IsDir() {
+		refDir = filepath.Dir(refDir)
+	}
+	objs, ps := ReadInputs(o.Files, InputOptions{Recursive: o.Recursive, Limits: o.Limits, Stdin: stdin, SkipDir: refDir})
 	printProblems(ps)
 
 	res := ref.Compare(ctx, objs, opts)

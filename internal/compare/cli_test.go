@@ -182,6 +182,14 @@ func TestExitCodes(t *testing.T) {
 	}
 }
 
+func TestReferenceInsideTheInputsIsNotRead(t *testing.T) {
+	out, errOut, code := runCLI(t, CLIOptions{Reference: "testdata/ref/metadata.yaml", Files: []string{"testdata"}, Recursive: true}, "")
+	if code != ExitDrift || strings.Contains(errOut, "error:") {
+		t.Errorf("exit %d\n%s", code, errOut)
+	}
+	mustContain(t, out, "CRs with diffs: 3/5")
+}
+
 func TestUsageErrors(t *testing.T) {
 	for _, c := range []struct {
 		o    CLIOptions

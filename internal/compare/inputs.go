@@ -19,6 +19,9 @@ type InputOptions struct {
 	Limits    manifest.Limits
 	// Stdin is read for the path "-".
 	Stdin io.Reader
+	// SkipDir is a directory never read from (the reference's own, whose
+	// templates are not manifests).
+	SkipDir string
 }
 
 // ReadInputs reads the objects of -f paths the way kubectl's resource
@@ -67,7 +70,7 @@ func readInputPath(p string, opts InputOptions) ([]*manifest.Object, Problems) {
 			return err
 		}
 		if d.IsDir() {
-			if q != p && !opts.Recursive {
+			if q != p && !opts.Recursive || sameDir(q, opts.SkipDir) {
 				return fs.SkipDir
 			}
 			return nil
@@ -89,6 +92,15 @@ func readInputPath(p string, opts InputOptions) ([]*manifest.Object, Problems) {
 		problems = append(problems, ps...)
 	}
 	return objs, problems
+}
+
+func sameDir(a, b string) bool {
+	if b == "" {
+		return false
+	}
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
 }
 
 func maxLimit(l manifest.Limits) int64 {
