@@ -32,6 +32,8 @@ type File struct {
 	Format []string     `yaml:"format"`
 	Limits LimitsConfig `yaml:"limits"`
 	Rules  RulesConfig  `yaml:"rules"`
+	// Reference configures the reference comparison (compare.go).
+	Reference ReferenceFile `yaml:"reference"`
 }
 
 // LimitsConfig is the limits section of .plumb.yaml.
@@ -58,6 +60,8 @@ type Config struct {
 	// Reproducible zeroes run-dependent values (duration_ms) so reports are
 	// byte-identical across runs.
 	Reproducible bool
+	// Reference is the reference comparison (compare.go).
+	Reference Reference
 }
 
 // FailOn is the exit-code threshold.
@@ -180,6 +184,10 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	if cfg.Rules, err = resolveRules(file.Rules, fl, root, cwd); err != nil {
 		errs = append(errs, err)
 	}
+	if cfg.Reference, err = resolveReference(file.Reference, fl, root, cwd); err != nil {
+		errs = append(errs, err)
+	}
+	cfg.Exclude = append(cfg.Exclude, cfg.Reference.Exclude...)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
