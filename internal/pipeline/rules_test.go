@@ -233,3 +233,39 @@ func TestPrivateKeyFailsEarly(t *testing.T) {
 	}
 	_ = hygiene.Rules
 }
+
+// A preprocess rule changes what the reference comparison sees: pinning the
+// web image (as a site's normalisation might) removes the demo's drift.
+func TestPreprocessRuleChangesComparison(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rulesFile := filepath.Join(t.TempDir(), "pin.yaml")
+	if err := os.WriteFile(rulesFile, []byte(`- uuid: pin-web
+  phase: preprocess
+  conditions:
+    - {op: eq, args: {values: ["{node.kind}", Deployment]}}
+    - {op: eq, args: {values: ["{node.metadata.name}", web]}}
+  actions:
+    - {op: set-attribute, args: {path: /spec/template/spec/containers/0/image, value: "nginx:1.25.3"}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	drift := func(rulesFiles ...string) int {
+		t.Helper()
+		file := &config.File{Reference: config.ReferenceFile{Path: "fixtures/reference"}}
+		res, err := Check(context.Background(), configFor(t, root, file, &config.Flags{
+			Paths: []string{"fixtures/demo"}, Rules: rulesFiles}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(findingsOf(res.Report.Findings, "compare/drift"))
+	}
+	if n := drift(); n != 1 {
+		t.Fatalf("drift without the rule: %d", n)
+	}
+	if n := drift(rulesFile); n != 0 {
+		t.Errorf("drift with the rule: %d", n)
+	}
+}
