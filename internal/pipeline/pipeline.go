@@ -15,6 +15,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/hygiene"
+	"github.com/plumb-ci/plumb/internal/kubevirt"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
 	"github.com/plumb-ci/plumb/internal/report"
@@ -72,8 +73,13 @@ func repoFS(root string) (fs.FS, error) {
 // Problems with an engine's own configuration (a catalog that does not lint,
 // a reference that does not load) come back as InputError findings; the
 // other engines still run.
-func Analyzers(_ context.Context, _ *config.Config, _ fs.FS) ([]analyzer.Analyzer, []finding.Finding) {
-	return []analyzer.Analyzer{hygiene.Analyzer{}}, nil
+func Analyzers(_ context.Context, cfg *config.Config, _ fs.FS) ([]analyzer.Analyzer, []finding.Finding) {
+	var setup []finding.Finding
+	templates, problems := kubevirt.LoadTemplates(cfg.KubeVirt.TemplateDirs, cfg.Limits)
+	for _, p := range problems {
+		setup = append(setup, hygiene.FromProblem(p))
+	}
+	return []analyzer.Analyzer{hygiene.Analyzer{}, &kubevirt.Analyzer{Templates: templates}}, setup
 }
 
 // Result is a finished run.
