@@ -60,7 +60,9 @@ func processTemplate(t testing.TB, tmpl *manifest.Object) *render.Template {
 		if v, ok := m["value"].(string); ok {
 			values[name] = v
 		} else {
-			values[name] = strings.ToLower(strings.ReplaceAll(name, "_", "-")) + "-generated"
+			// A generated value: unique per Template, so processed objects
+			// stay distinct.
+			values[name] = tmpl.ID.Name + "-" + strings.ToLower(strings.ReplaceAll(name, "_", "-"))
 		}
 	}
 	out := &render.Template{Object: tmpl}
