@@ -40,7 +40,7 @@ func decodeVM(o *manifest.Object) (*v1.VirtualMachine, *decodeError) {
 		if perr != nil {
 			p = nil
 		}
-		return nil, &decodeError{Path: p, Message: fmt.Sprintf("%s: a %s where the VirtualMachine schema wants %s", typeErr.Field, typeErr.Value, goTypeToSchema(typeErr.Type))}
+		return nil, &decodeError{Path: p, Message: fmt.Sprintf("%s: %s where the VirtualMachine schema wants %s", typeErr.Field, jsonKind(typeErr.Value), goTypeToSchema(typeErr.Type))}
 	}
 	// Errors from custom decoders (quantities, times) carry no field; find
 	// the first quantity that does not parse.
@@ -48,6 +48,22 @@ func decodeVM(o *manifest.Object) (*v1.VirtualMachine, *decodeError) {
 		return nil, &decodeError{Path: p, Message: fmt.Sprintf("%s: %s", p, msg)}
 	}
 	return nil, &decodeError{Message: err.Error()}
+}
+
+// jsonKind names a JSON value kind as encoding/json reports it ("array",
+// "number 5") with its article.
+func jsonKind(v string) string {
+	switch {
+	case strings.HasPrefix(v, "array"):
+		return "a list"
+	case strings.HasPrefix(v, "object"):
+		return "a mapping"
+	case strings.HasPrefix(v, "number"):
+		return "a number"
+	case strings.HasPrefix(v, "bool"):
+		return "a boolean"
+	}
+	return "a " + v
 }
 
 func goTypeToSchema(t reflect.Type) string {
