@@ -54,6 +54,28 @@ func parseAnnotation(text string) *parsedAnnotation {
 	return p
 }
 
+// annotationCache parses each annotation text once, whichever worker
+// meets it first.
+type annotationCache struct {
+	m sync.Map // text → *onceParsed
+}
+
+type onceParsed struct {
+	once sync.Once
+	done bool
+	p    *parsedAnnotation
+}
+
+func (c *annotationCache) get(text string) *parsedAnnotation {
+	v, _ := c.m.LoadOrStore(text, &onceParsed{})
+	op := v.(*onceParsed)
+	if op.done {
+		return op.p
+	}
+	op.once.Do(func() { op.p = parseAnnotation(text) })
+	return op.p
+}
+
 // vmOutcome is what checking one VM produced.
 type vmOutcome struct {
 	findings []finding.Finding
@@ -119,16 +141,23 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 		if it.src.Kind == SourceTemplate {
 			lintTemplate(it.src.Holder)
 		}
-		if it.src.Text != "" {
-			it.parsed = parse(it.src.Text)
-		}
 	}
 
-	outcomes, err := a.checkAll(ctx, items)
+	// The VMs' annotations are parsed by the workers, each text once.
+	shared := &annotationCache{}
+	for text, p := range cache {
+		shared.m.Store(text, &onceParsed{p: p, done: true})
+	}
+	outcomes, err := a.checkAll(ctx, items, shared, &helpCache{})
 	if err != nil {
 		return nil, err
 	}
 	section := &Section{VirtualMachines: make([]VMReport, 0, len(outcomes)), Summary: Summary{Outcomes: map[string]int{}}}
+	n := len(out.Findings)
+	for _, o := range outcomes {
+		n += len(o.findings)
+	}
+	out.Findings = slices.Grow(out.Findings, n-len(out.Findings))
 	var evaluated []*validation.Rule
 	for _, o := range outcomes {
 		out.Findings = append(out.Findings, o.findings...)
@@ -190,7 +219,7 @@ func collectVMs(in *analyzer.Input) []*vmItem {
 }
 
 // checkAll checks the VMs on all cores; outcomes keep the input order.
-func (a *Analyzer) checkAll(ctx context.Context, items []*vmItem) ([]vmOutcome, error) {
+func (a *Analyzer) checkAll(ctx context.Context, items []*vmItem, cache *annotationCache, helps *helpCache) ([]vmOutcome, error) {
 	outcomes := make([]vmOutcome, len(items))
 	workers := a.Workers
 	if workers <= 0 {
@@ -204,7 +233,11 @@ func (a *Analyzer) checkAll(ctx context.Context, items []*vmItem) ([]vmOutcome, 
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				outcomes[i] = checkVM(items[i])
+				it := items[i]
+				if it.src.Text != "" {
+					it.parsed = cache.get(it.src.Text)
+				}
+				outcomes[i] = checkVM(it, helps)
 			}
 		}()
 	}
@@ -224,7 +257,7 @@ feed:
 }
 
 // checkVM applies the validator to one VM.
-func checkVM(it *vmItem) (res vmOutcome) {
+func checkVM(it *vmItem, helps *helpCache) (res vmOutcome) {
 	o := it.obj
 	loc, _ := o.Locate(nil)
 	rep := VMReport{Object: o.ID, File: loc.File, Line: loc.Line, RuleSource: it.src.Kind, SourceTemplate: it.src.Template, Allowed: true}
@@ -289,7 +322,7 @@ func checkVM(it *vmItem) (res vmOutcome) {
 		rep.Allowed = result.Allowed
 		rep.Message = result.Message()
 	}
-	c := &vmCheck{obj: o, src: it.src, vm: vm}
+	c := &vmCheck{obj: o, src: it.src, vm: vm, helps: helps}
 	for i := range result.Rules {
 		rr := &result.Rules[i]
 		res.evaluated = append(res.evaluated, rr.Rule)

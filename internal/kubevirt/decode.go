@@ -25,6 +25,14 @@ type decodeError struct {
 // plain encoding/json, as the validator does: keys match
 // case-insensitively, keys the type does not declare are dropped.
 func decodeVM(o *manifest.Object) (*v1.VirtualMachine, *decodeError) {
+	if vm := (&v1.VirtualMachine{}); decodeContent(o.Content, reflect.ValueOf(vm).Elem()) == nil {
+		return vm, nil
+	}
+	return decodeVMWithJSON(o)
+}
+
+// decodeVMWithJSON is decodeVM through encoding/json itself.
+func decodeVMWithJSON(o *manifest.Object) (*v1.VirtualMachine, *decodeError) {
 	data, err := json.Marshal(o.Content)
 	if err != nil {
 		return nil, &decodeError{Message: fmt.Sprintf("cannot encode the object as JSON: %v", err)}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"regexp/syntax"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
@@ -99,18 +100,10 @@ func notStringFinding(src ruleSource) finding.Finding {
 
 // vmCheck holds what building the findings of one VM needs.
 type vmCheck struct {
-	obj *manifest.Object
-	src ruleSource
-	vm  *v1.VirtualMachine
-	// ix maps the VM's values to field paths; built on the first finding.
-	ix fieldIndex
-}
-
-func (c *vmCheck) index() fieldIndex {
-	if c.ix == nil {
-		c.ix = buildFieldIndex(c.vm)
-	}
-	return c.ix
+	obj   *manifest.Object
+	src   ruleSource
+	vm    *v1.VirtualMachine
+	helps *helpCache
 }
 
 // ruleLocation is where a rule is defined.
@@ -202,9 +195,8 @@ func (c *vmCheck) offendingPaths(rr *validation.RuleResult) []manifest.Path {
 	}
 	var out []manifest.Path
 	seen := map[string]bool{}
-	for _, v := range vals {
-		p, ok := c.index().pathOf(v)
-		if !ok {
+	for _, p := range fieldPaths(c.vm, vals, staticPath(rr.Rule.Path.Expr())) {
+		if p == nil {
 			p = staticPath(rr.Rule.Path.Expr())
 		}
 		if k := p.String(); !seen[k] {
@@ -215,13 +207,40 @@ func (c *vmCheck) offendingPaths(rr *validation.RuleResult) []manifest.Path {
 	return out
 }
 
+// helpCache caches help texts by rule, source and outcome for one run: VMs
+// that share an annotation share its parsed rules, and the text depends on
+// nothing else.
+type helpCache struct{ m sync.Map } // helpKey → string
+
+type helpKey struct {
+	rule                *validation.Rule
+	source, template    string
+	outcome             validation.Outcome
+	fromRef, quantities bool
+}
+
 // help explains the finding: where the rule is defined, what it asks, and
 // what the validator does with it.
 func (c *vmCheck) help(rr *validation.RuleResult) string {
+	quantities := false
+	if len(rr.Values.List) > 0 {
+		t := rr.Values.List[0].Type()
+		quantities = t == quantityType || t == quantityPtrType
+	}
+	k := helpKey{rr.Rule, c.src.Kind, c.src.Template, rr.Outcome, rr.Values.FromReference, quantities}
+	if h, ok := c.helps.m.Load(k); ok {
+		return h.(string)
+	}
+	h := c.buildHelp(rr, quantities)
+	c.helps.m.Store(k, h)
+	return h
+}
+
+func (c *vmCheck) buildHelp(rr *validation.RuleResult, quantities bool) string {
 	r := rr.Rule
 	var b strings.Builder
 	fmt.Fprintf(&b, "The KubeVirt template validator checks this VM against rule `%s` from %s: ", r.Name, c.src.describe())
-	fmt.Fprintf(&b, "a `%s` rule on `%s`", r.Rule, r.Path.Expr())
+	fmt.Fprintf(&b, "rule type `%s` on `%s`", r.Rule, r.Path.Expr())
 	if args := ruleArguments(r); args != "" {
 		b.WriteString(" with " + args)
 	}
@@ -237,7 +256,7 @@ func (c *vmCheck) help(rr *validation.RuleResult) string {
 	if rr.Values.FromReference {
 		b.WriteString("\n\nThe VM does not set this field; the validator then reads the field's zero value.")
 	}
-	if hint := bytesHint(rr); hint != "" {
+	if hint := bytesHint(r, quantities); hint != "" {
 		b.WriteString("\n\n" + hint)
 	}
 	return b.String()
@@ -269,12 +288,8 @@ func ruleArguments(r *validation.Rule) string {
 var quantityPtrType = reflect.TypeOf(&resource.Quantity{})
 
 // bytesHint restates integer bounds on quantities in binary units.
-func bytesHint(rr *validation.RuleResult) string {
-	r := rr.Rule
-	if r.Rule != validation.TypeInteger || len(rr.Values.List) == 0 {
-		return ""
-	}
-	if t := rr.Values.List[0].Type(); t != quantityType && t != quantityPtrType {
+func bytesHint(r *validation.Rule, quantities bool) string {
+	if r.Rule != validation.TypeInteger || !quantities {
 		return ""
 	}
 	var parts []string

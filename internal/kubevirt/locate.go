@@ -3,6 +3,7 @@ package kubevirt
 import (
 	"reflect"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 	"k8s.io/client-go/util/jsonpath"
@@ -11,12 +12,60 @@ import (
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
-// fieldIndex maps the values of a decoded VM back to their field paths.
-// client-go's JSONPath returns reflect.Values, not paths; every value it
-// returns from a struct field or a list element is addressable, and its
+// fieldPaths finds the field paths of values that client-go's JSONPath
+// returned from vm. JSONPath returns reflect.Values, not paths; every value
+// it takes from a struct field or a list element is addressable, and its
 // address and type identify the field (a struct and its first field share
-// an address but not a type).
-type fieldIndex map[fieldKey]manifest.Path
+// an address but not a type). One walk of the typed VM serves all the
+// values; the path is copied only for a match, so the walk allocates
+// almost nothing. Values that are not found (map values, which are not
+// addressable) are left nil.
+func fieldPaths(vm *v1.VirtualMachine, vals []reflect.Value, prefix manifest.Path) []manifest.Path {
+	out := make([]manifest.Path, len(vals))
+	want := make(map[fieldKey]int, len(vals))
+	for i, v := range vals {
+		if v.IsValid() && v.CanAddr() {
+			want[fieldKey{v.UnsafeAddr(), v.Type()}] = i
+		}
+	}
+	if len(want) == 0 {
+		return out
+	}
+	// The values lie below the path's static prefix: start there.
+	start, at := reflect.ValueOf(vm).Elem(), manifest.Path(nil)
+	if v, ok := descend(start, prefix); ok {
+		start, at = v, prefix
+	}
+	w := pathWalker{want: want, out: out, stack: append(make(manifest.Path, 0, len(at)+8), at...)}
+	w.walk(start)
+	if w.found < len(want) && len(at) > 0 {
+		w.stack = w.stack[:0]
+		w.walk(reflect.ValueOf(vm).Elem())
+	}
+	return out
+}
+
+// descend follows field names (JSON names, through pointers) from v.
+func descend(v reflect.Value, p manifest.Path) (reflect.Value, bool) {
+	for _, seg := range p {
+		for v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return v, false
+			}
+			v = v.Elem()
+		}
+		if seg.IsIndex || v.Kind() != reflect.Struct {
+			return v, false
+		}
+		info := structInfoOf(v.Type())
+		i, ok := info.exact[seg.Key]
+		if !ok {
+			return v, false
+		}
+		v = v.FieldByIndex(info.fields[i].index)
+	}
+	return v, true
+}
 
 type fieldKey struct {
 	addr uintptr
@@ -30,15 +79,22 @@ var skipInto = map[reflect.Type]bool{
 	reflect.TypeOf(v1.ObjectMeta{}.ManagedFields): true,
 }
 
-func buildFieldIndex(vm *v1.VirtualMachine) fieldIndex {
-	ix := fieldIndex{}
-	ix.walk(reflect.ValueOf(vm).Elem(), nil)
-	return ix
+type pathWalker struct {
+	want  map[fieldKey]int
+	out   []manifest.Path
+	found int
+	stack manifest.Path
 }
 
-func (ix fieldIndex) walk(v reflect.Value, p manifest.Path) {
+func (w *pathWalker) walk(v reflect.Value) {
+	if w.found == len(w.want) {
+		return
+	}
 	if v.CanAddr() {
-		ix[fieldKey{v.UnsafeAddr(), v.Type()}] = p
+		if i, ok := w.want[fieldKey{v.UnsafeAddr(), v.Type()}]; ok && w.out[i] == nil {
+			w.out[i] = append(manifest.Path(nil), w.stack...)
+			w.found++
+		}
 	}
 	if skipInto[v.Type()] {
 		return
@@ -46,40 +102,39 @@ func (ix fieldIndex) walk(v reflect.Value, p manifest.Path) {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if !v.IsNil() {
-			ix.walk(v.Elem(), p)
+			w.walk(v.Elem())
 		}
 	case reflect.Struct:
-		t := v.Type()
-		for i := 0; i < t.NumField(); i++ {
-			name, inline := jsonName(t.Field(i))
-			switch {
-			case inline:
-				ix.walk(v.Field(i), p)
-			case name != "":
-				ix.walk(v.Field(i), p.Child(manifest.Key(name)))
-			}
+		for _, f := range structInfoOf(v.Type()).fields {
+			w.stack = append(w.stack, manifest.Key(f.name))
+			w.walk(v.FieldByIndex(f.index))
+			w.stack = w.stack[:len(w.stack)-1]
 		}
 	case reflect.Slice:
 		for i := 0; i < v.Len(); i++ {
-			ix.walk(v.Index(i), p.Child(manifest.Index(i)))
+			w.stack = append(w.stack, manifest.Index(i))
+			w.walk(v.Index(i))
+			w.stack = w.stack[:len(w.stack)-1]
 		}
 	}
-}
-
-// pathOf returns the field path of a value returned by a JSONPath on the
-// indexed VM.
-func (ix fieldIndex) pathOf(v reflect.Value) (manifest.Path, bool) {
-	if !v.IsValid() || !v.CanAddr() {
-		return nil, false
-	}
-	p, ok := ix[fieldKey{v.UnsafeAddr(), v.Type()}]
-	return p, ok
 }
 
 // staticPath is the field path a rule expression names up to its first
 // step that is not a plain field (an index, a wildcard, a filter), under
 // spec.template: where a value the VM lacks would be written.
 func staticPath(expr string) manifest.Path {
+	if p, ok := staticPaths.Load(expr); ok {
+		return p.(manifest.Path)
+	}
+	p := parseStaticPath(expr)
+	staticPaths.Store(expr, p)
+	return p
+}
+
+// staticPaths caches staticPath; callers must not modify the result.
+var staticPaths sync.Map // string → manifest.Path
+
+func parseStaticPath(expr string) manifest.Path {
 	p := manifest.Path{manifest.Key("spec"), manifest.Key("template")}
 	parser, err := jsonpath.Parse("static", "{"+expr+"}")
 	if err != nil || len(parser.Root.Nodes) == 0 {

@@ -117,11 +117,11 @@ func DefaultCPU(vm *v1.VirtualMachine) {
 // on the VM skips it; then the arguments are resolved and the path checked.
 // The VM must already have its CPU defaults (DefaultCPU).
 func Evaluate(rules []*Rule, vm *v1.VirtualMachine) *Result {
-	ref := Reference()
+	rs := newResolver(vm, Reference())
 	res := &Result{Allowed: true, Rules: make([]RuleResult, 0, len(rules))}
 	names := make(map[string]bool, len(rules))
 	for _, r := range rules {
-		rr := evaluateOne(r, vm, ref, names)
+		rr := evaluateOne(r, rs, names)
 		if rr.Rejects() {
 			res.Allowed = false
 		}
@@ -130,7 +130,7 @@ func Evaluate(rules []*Rule, vm *v1.VirtualMachine) *Result {
 	return res
 }
 
-func evaluateOne(r *Rule, vm, ref *v1.VirtualMachine, names map[string]bool) RuleResult {
+func evaluateOne(r *Rule, rs *resolver, names map[string]bool) RuleResult {
 	rr := RuleResult{Rule: r}
 	fail := func(stage Stage, err error) RuleResult {
 		rr.Outcome, rr.Stage, rr.Err = Failed, stage, err
@@ -152,17 +152,17 @@ func evaluateOne(r *Rule, vm, ref *v1.VirtualMachine, names map[string]bool) Rul
 		return fail(StageCheck, ErrMissingRequiredKey)
 	}
 	if r.Valid.IsSet() {
-		vals, err := r.Valid.Find(vm)
+		vals, err := rs.find(r.Valid, false)
 		if err != nil || len(vals) == 0 {
 			rr.Outcome = Skipped
 			return rr
 		}
 	}
-	c, err := specialize(r, vm, ref)
+	c, err := specialize(r, rs)
 	if err != nil {
 		return fail(StageSpecialize, err)
 	}
-	vals, err := r.Path.Resolve(vm, ref)
+	vals, err := rs.resolve(r.Path)
 	if err != nil {
 		return fail(StageApply, err)
 	}

@@ -30,8 +30,29 @@ type Path struct {
 	compiled *sync.Pool
 }
 
+// parsedPaths caches NewPath by text: the same paths recur in every VM's
+// annotation, and parsing is the costly part of reading one.
+var parsedPaths sync.Map // string → parsedPath
+
+type parsedPath struct {
+	p   Path
+	err error
+}
+
 // NewPath parses a jsonpath:: value.
 func NewPath(s string) (Path, error) {
+	if c, ok := parsedPaths.Load(s); ok {
+		pp := c.(parsedPath)
+		return pp.p, pp.err
+	}
+	p, err := newPath(s)
+	if len(s) <= 4096 {
+		parsedPaths.Store(s, parsedPath{p, err})
+	}
+	return p, err
+}
+
+func newPath(s string) (Path, error) {
 	rest, ok := strings.CutPrefix(s, PathPrefix)
 	if !ok {
 		return Path{}, ErrInvalidJSONPath
@@ -118,11 +139,54 @@ type Values struct {
 // Resolve evaluates the path on the VM and, when that fails, on the
 // reference VM; when both fail the error is ErrInvalidJSONPath.
 func (p Path) Resolve(vm, ref any) (Values, error) {
-	vals, err := p.Find(vm)
+	return newResolver(vm, ref).resolve(p)
+}
+
+// resolver evaluates paths on one VM and the reference VM, remembering
+// each expression's results: the rules of one annotation often share a
+// path (a `valid` equal to the `path`, two rules on the disk buses), and
+// evaluating a path twice on the same VM gives the same values.
+type resolver struct {
+	vm, ref any
+	memo    map[memoKey]memoResult
+}
+
+type memoKey struct {
+	expr string
+	ref  bool
+}
+
+type memoResult struct {
+	vals []reflect.Value
+	err  error
+}
+
+func newResolver(vm, ref any) *resolver {
+	return &resolver{vm: vm, ref: ref, memo: make(map[memoKey]memoResult, 8)}
+}
+
+// find is Path.Find on the VM (or the reference VM), memoized.
+func (rs *resolver) find(p Path, onRef bool) ([]reflect.Value, error) {
+	k := memoKey{p.expr, onRef}
+	if m, ok := rs.memo[k]; ok {
+		return m.vals, m.err
+	}
+	obj := rs.vm
+	if onRef {
+		obj = rs.ref
+	}
+	vals, err := p.Find(obj)
+	rs.memo[k] = memoResult{vals, err}
+	return vals, err
+}
+
+// resolve is Path.Resolve, memoized.
+func (rs *resolver) resolve(p Path) (Values, error) {
+	vals, err := rs.find(p, false)
 	if err == nil {
 		return Values{List: vals}, nil
 	}
-	vals, err = p.Find(ref)
+	vals, err = rs.find(p, true)
 	if err != nil {
 		return Values{}, ErrInvalidJSONPath
 	}

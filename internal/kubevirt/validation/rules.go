@@ -153,27 +153,59 @@ func ParseAnnotation(text string) *Annotation {
 	return a
 }
 
-// elementOffsets returns the byte offset of each element of a JSON array.
+// elementOffsets returns the byte offset of each element of a JSON
+// array. The text must be valid JSON (it scans, it does not check).
 func elementOffsets(data []byte) []int {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '[' {
 		return nil
 	}
 	var offs []int
-	for dec.More() {
-		start := int(dec.InputOffset())
-		// InputOffset is the end of the previous token; skip the
-		// separator and white space to the element itself.
-		for start < len(data) && (isSpace(data[start]) || data[start] == ',') {
-			start++
+	for i = skipSpace(data, i+1); i < len(data) && data[i] != ']'; {
+		offs = append(offs, i)
+		i = skipSpace(data, skipValue(data, i))
+		if i < len(data) && data[i] == ',' {
+			i = skipSpace(data, i+1)
 		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			break
-		}
-		offs = append(offs, start)
 	}
 	return offs
+}
+
+// skipValue returns the offset after the JSON value at i.
+func skipValue(data []byte, i int) int {
+	depth := 0
+	for ; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+			if depth == 0 {
+				return i + 1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth <= 0 {
+				return i + 1
+			}
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return i
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && isSpace(data[i]) {
+		i++
+	}
+	return i
 }
 
 // elementAt returns the JSON value that starts at off.

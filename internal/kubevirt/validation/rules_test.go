@@ -1,6 +1,8 @@
 package validation
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -171,5 +173,20 @@ func TestLint(t *testing.T) {
 	}
 	if len(kinds) != len(want) {
 		t.Errorf("kinds %v", kinds)
+	}
+}
+
+func TestElementOffsets(t *testing.T) {
+	text := `  [ {"a": "x]}\"{"}, [1, {"b": [2]}] ,"s,t" , 12 ,true,null,{}]`
+	got := elementOffsets([]byte(text))
+	var want []int
+	for _, s := range []string{`{"a"`, `[1,`, `"s,t"`, `12`, `true`, `null`, `{}]`} {
+		want = append(want, strings.Index(text, s))
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("offsets %v, want %v", got, want)
+	}
+	if elementOffsets([]byte(`[]`)) != nil || elementOffsets([]byte(`{}`)) != nil {
+		t.Error("empty or not a list")
 	}
 }

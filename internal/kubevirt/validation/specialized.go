@@ -21,32 +21,32 @@ type checker interface {
 }
 
 // specialize resolves the rule's arguments on the VM (or the reference VM).
-func specialize(r *Rule, vm, ref any) (checker, error) {
+func specialize(r *Rule, rs *resolver) (checker, error) {
 	switch r.Rule {
 	case TypeInteger:
 		c := &intChecker{}
 		var err error
-		if c.min, c.minSet, err = evalBound(r.Min, vm, ref); err != nil {
+		if c.min, c.minSet, err = evalBound(r.Min, rs); err != nil {
 			return nil, err
 		}
-		if c.max, c.maxSet, err = evalBound(r.Max, vm, ref); err != nil {
+		if c.max, c.maxSet, err = evalBound(r.Max, rs); err != nil {
 			return nil, err
 		}
 		return c, nil
 	case TypeString:
 		c := &stringChecker{}
 		var err error
-		if c.min, c.minSet, err = evalBound(r.MinLength, vm, ref); err != nil {
+		if c.min, c.minSet, err = evalBound(r.MinLength, rs); err != nil {
 			return nil, err
 		}
-		if c.max, c.maxSet, err = evalBound(r.MaxLength, vm, ref); err != nil {
+		if c.max, c.maxSet, err = evalBound(r.MaxLength, rs); err != nil {
 			return nil, err
 		}
 		return c, nil
 	case TypeEnum:
 		c := &enumChecker{}
 		for i := range r.Values {
-			s, err := r.Values[i].Eval(vm, ref)
+			s, err := r.Values[i].eval(rs)
 			if err != nil {
 				return nil, err
 			}
@@ -65,11 +65,11 @@ func specialize(r *Rule, vm, ref any) (checker, error) {
 	return nil, ErrUnrecognizedRule
 }
 
-func evalBound(ip *IntOrPath, vm, ref any) (int64, bool, error) {
+func evalBound(ip *IntOrPath, rs *resolver) (int64, bool, error) {
 	if ip == nil {
 		return 0, false, nil
 	}
-	n, err := ip.Eval(vm, ref)
+	n, err := ip.eval(rs)
 	if err != nil {
 		return 0, false, err
 	}

@@ -65,7 +65,7 @@ func TestSpecializedUnsatisfied(t *testing.T) {
 
 func TestSpecializedBogusRuleType(t *testing.T) {
 	r := rule(t, `{"name": "r", "rule": "integer-value", "message": "m", "path": "jsonpath::.spec.domain.machine.type"}`)
-	if _, err := specialize(r, cirrosVM(t), Reference()); !errors.Is(err, ErrUnrecognizedRule) {
+	if _, err := specialize(r, newResolver(cirrosVM(t), Reference())); !errors.Is(err, ErrUnrecognizedRule) {
 		t.Fatalf("specialize: %v, want unrecognized Rule type", err)
 	}
 }

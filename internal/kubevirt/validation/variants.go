@@ -39,10 +39,14 @@ func (ip *IntOrPath) UnmarshalJSON(b []byte) error {
 // Eval returns the literal, or the single value the path resolves to (on
 // the VM, else on the reference VM).
 func (ip *IntOrPath) Eval(vm, ref any) (int64, error) {
+	return ip.eval(newResolver(vm, ref))
+}
+
+func (ip *IntOrPath) eval(rs *resolver) (int64, error) {
 	if ip.Path == nil {
 		return ip.Int, nil
 	}
-	vals, err := ip.Path.Resolve(vm, ref)
+	vals, err := rs.resolve(*ip.Path)
 	if err != nil {
 		return 0, err
 	}
@@ -86,10 +90,14 @@ func (sp *StringOrPath) UnmarshalJSON(b []byte) error {
 
 // Eval returns the literal or the single value of the path.
 func (sp *StringOrPath) Eval(vm, ref any) (string, error) {
+	return sp.eval(newResolver(vm, ref))
+}
+
+func (sp *StringOrPath) eval(rs *resolver) (string, error) {
 	if sp.Path == nil {
 		return sp.Str, nil
 	}
-	vals, err := sp.Path.Resolve(vm, ref)
+	vals, err := rs.resolve(*sp.Path)
 	if err != nil {
 		return "", err
 	}
