@@ -115,7 +115,7 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 		}
 		linted[o] = true
 		raw, ok := rawAnnotation(o, TemplateAnnotationValidations)
-		if !ok {
+		if !ok || raw == nil {
 			return
 		}
 		src := ruleSource{Kind: SourceTemplate, Holder: o, Key: TemplateAnnotationValidations}

@@ -194,7 +194,9 @@ func TestInvalidVirtualMachines(t *testing.T) {
 	rules := `[{"name": "cores", "path": "jsonpath::.spec.domain.cpu.cores", "rule": "integer", "message": "m", "min": 1}]`
 	for _, c := range []struct{ name, domain, at, msg string }{
 		{"a string where an integer goes", "cpu:\n  cores: two\n", "cores: two",
-			"cannot check the KubeVirt validation rules: spec.template.spec.domain.cpu.cores: a string where the VirtualMachine schema wants an integer (uint32)"},
+			"cannot check the KubeVirt validation rules: spec.template.spec.domain.cpu.cores: a string where the VirtualMachine schema wants a non-negative integer (uint32)"},
+		{"a negative count in a list", "devices:\n  disks:\n  - name: a\n  - name: b\n    bootOrder: -1\n", "bootOrder: -1",
+			"cannot check the KubeVirt validation rules: spec.template.spec.domain.devices.disks[1].bootOrder: the number -1 where the VirtualMachine schema wants a non-negative integer (uint)"},
 		{"a quantity that does not parse", "memory:\n  guest: 2 GB\n", "guest: 2 GB",
 			`cannot check the KubeVirt validation rules: spec.template.spec.domain.memory.guest: "2 GB" is not a quantity (quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$')`},
 		{"a list where a mapping goes", "devices: []\n", "devices: []",
@@ -310,6 +312,12 @@ func TestEmptyAnnotations(t *testing.T) {
 	}
 	if r := out.Findings[0].Related[0]; r.File != "t/t.yaml" || r.Line != 8 || !strings.Contains(r.Message, "Template ns/t") {
 		t.Errorf("related %+v", r)
+	}
+	// A null value decodes as "" and falls through too.
+	null := strings.Replace(vm(""), "vm.kubevirt.io/validations: ''", "vm.kubevirt.io/validations:", 1)
+	out = run(t, nil, plainTarget(t, "t/t.yaml", tmpl), plainTarget(t, "v/vm.yaml", null))
+	if got := short(out.Findings); got != "v/vm.yaml:15: error: more cores: value 2 is lower than minimum [4] [kubevirt/cores]\n" {
+		t.Errorf("null annotation: %s", got)
 	}
 	out = run(t, nil, plainTarget(t, "t/t.yaml", tmpl), plainTarget(t, "v/vm.yaml", vm("[]")))
 	if len(out.Findings) != 0 || section(out).VirtualMachines[0].RuleSource != SourceVM {

@@ -42,6 +42,12 @@ func decodeVMWithJSON(o *manifest.Object) (*v1.VirtualMachine, *decodeError) {
 	if err == nil {
 		return vm, nil
 	}
+	// Point at the first field that does not fit the schema (keys in
+	// order, list indexes included); encoding/json's own error names the
+	// field without indexes, and a quantity's error names none.
+	if p, msg := findMismatch(o.Content, reflect.TypeOf(v1.VirtualMachine{}), nil); p != nil {
+		return nil, &decodeError{Path: p, Message: fmt.Sprintf("%s: %s", p, msg)}
+	}
 	var typeErr *json.UnmarshalTypeError
 	if errors.As(err, &typeErr) && typeErr.Field != "" {
 		p, perr := manifest.ParsePath(typeErr.Field)
@@ -49,11 +55,6 @@ func decodeVMWithJSON(o *manifest.Object) (*v1.VirtualMachine, *decodeError) {
 			p = nil
 		}
 		return nil, &decodeError{Path: p, Message: fmt.Sprintf("%s: %s where the VirtualMachine schema wants %s", typeErr.Field, jsonKind(typeErr.Value), goTypeToSchema(typeErr.Type))}
-	}
-	// Errors from custom decoders (quantities, times) carry no field; find
-	// the first quantity that does not parse.
-	if p, msg := findBadQuantity(o.Content, reflect.TypeOf(v1.VirtualMachine{}), nil); p != nil {
-		return nil, &decodeError{Path: p, Message: fmt.Sprintf("%s: %s", p, msg)}
 	}
 	return nil, &decodeError{Message: err.Error()}
 }
@@ -76,12 +77,13 @@ func jsonKind(v string) string {
 
 func goTypeToSchema(t reflect.Type) string {
 	switch t.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a non-negative integer (" + t.Kind().String() + ")"
 	case reflect.String:
 		return "a string"
 	case reflect.Bool:
 		return "a boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return "an integer (" + t.Kind().String() + ")"
 	case reflect.Float32, reflect.Float64:
 		return "a number"
@@ -95,37 +97,46 @@ func goTypeToSchema(t reflect.Type) string {
 
 var quantityType = reflect.TypeOf(resource.Quantity{})
 
-// findBadQuantity walks content alongside the Go type (by JSON tag, through
-// inline structs) and returns the path of the first quantity that does not
-// parse.
-func findBadQuantity(v any, t reflect.Type, p manifest.Path) (manifest.Path, string) {
+// findMismatch walks content alongside the Go type (by JSON name, through
+// inline structs, keys in order) and returns the path of the first value
+// that the type cannot hold, and why.
+func findMismatch(v any, t reflect.Type, p manifest.Path) (manifest.Path, string) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if v == nil {
+		return nil, ""
 	}
 	if t == quantityType {
 		var s string
 		switch x := v.(type) {
 		case string:
 			s = x
-		case nil:
-			return nil, ""
-		default:
+		case int64, float64:
 			s = fmt.Sprint(x)
+		default:
+			return p, fmt.Sprintf("%s where the VirtualMachine schema wants a quantity", contentKind(v))
 		}
 		if _, err := resource.ParseQuantity(strings.TrimSpace(s)); err != nil {
 			return p, fmt.Sprintf("%q is not a quantity (%v)", s, err)
 		}
 		return nil, ""
 	}
+	if hasUnmarshaler(t) {
+		return nil, "" // times, int-or-strings: encoding/json's message says it
+	}
+	mismatch := func() (manifest.Path, string) {
+		return p, fmt.Sprintf("%s where the VirtualMachine schema wants %s", contentKind(v), goTypeToSchema(t))
+	}
 	switch t.Kind() {
 	case reflect.Struct:
 		m, ok := v.(map[string]any)
 		if !ok {
-			return nil, ""
+			return mismatch()
 		}
 		for key, val := range sortedEntries(m) {
 			if ft, ok := fieldType(t, key); ok {
-				if bad, msg := findBadQuantity(val, ft, p.Child(manifest.Key(key))); bad != nil {
+				if bad, msg := findMismatch(val, ft, p.Child(manifest.Key(key))); bad != nil {
 					return bad, msg
 				}
 			}
@@ -133,25 +144,68 @@ func findBadQuantity(v any, t reflect.Type, p manifest.Path) (manifest.Path, str
 	case reflect.Slice:
 		l, ok := v.([]any)
 		if !ok {
-			return nil, ""
+			return mismatch()
 		}
 		for i, val := range l {
-			if bad, msg := findBadQuantity(val, t.Elem(), p.Child(manifest.Index(i))); bad != nil {
+			if bad, msg := findMismatch(val, t.Elem(), p.Child(manifest.Index(i))); bad != nil {
 				return bad, msg
 			}
 		}
 	case reflect.Map:
 		m, ok := v.(map[string]any)
 		if !ok {
-			return nil, ""
+			return mismatch()
 		}
 		for key, val := range sortedEntries(m) {
-			if bad, msg := findBadQuantity(val, t.Elem(), p.Child(manifest.Key(key))); bad != nil {
+			if bad, msg := findMismatch(val, t.Elem(), p.Child(manifest.Key(key))); bad != nil {
 				return bad, msg
 			}
 		}
+	case reflect.String:
+		if _, ok := v.(string); !ok {
+			return mismatch()
+		}
+	case reflect.Bool:
+		if _, ok := v.(bool); !ok {
+			return mismatch()
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, ok := wholeNumber(v)
+		if !ok || reflect.New(t).Elem().OverflowInt(n) {
+			return mismatch()
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		n, ok := wholeNumber(v)
+		if !ok || n < 0 || reflect.New(t).Elem().OverflowUint(uint64(n)) {
+			return mismatch()
+		}
+	case reflect.Float32, reflect.Float64:
+		switch v.(type) {
+		case int64, float64:
+		default:
+			return mismatch()
+		}
 	}
 	return nil, ""
+}
+
+// contentKind names a content value's kind with its article.
+func contentKind(v any) string {
+	switch x := v.(type) {
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case int64:
+		return "the number " + fmt.Sprint(x)
+	case float64:
+		return "the number " + fmt.Sprint(x)
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "a mapping"
+	}
+	return fmt.Sprintf("%T", v)
 }
 
 // fieldType finds the type of the field a JSON key decodes into, searching

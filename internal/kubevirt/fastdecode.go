@@ -55,10 +55,7 @@ func decodeContent(v any, dst reflect.Value) error {
 			return errFallback
 		}
 		info := structInfoOf(t)
-		var used map[int]bool
-		if len(m) > 1 {
-			used = make(map[int]bool, len(m))
-		}
+		var used fieldSet
 		for key, val := range m {
 			i, ok := info.lookup(key)
 			if !ok {
@@ -67,11 +64,8 @@ func decodeContent(v any, dst reflect.Value) error {
 				}
 				continue // a key the type does not declare is dropped
 			}
-			if used != nil {
-				if used[i] {
-					return errFallback // the key order decides: let encoding/json do it
-				}
-				used[i] = true
+			if !used.add(i) {
+				return errFallback // the key order decides: let encoding/json do it
 			}
 			if err := decodeContent(val, dst.FieldByIndex(info.fields[i].index)); err != nil {
 				return err
@@ -152,6 +146,23 @@ func decodeContent(v any, dst reflect.Value) error {
 		return nil
 	}
 	return errFallback
+}
+
+// fieldSet records the fields an object has set; fields past the first
+// 128 are not tracked (no type of the model has that many).
+type fieldSet [2]uint64
+
+// add marks field i and reports whether it was unmarked.
+func (s *fieldSet) add(i int) bool {
+	if i >= 128 {
+		return true
+	}
+	bit := uint64(1) << (i % 64)
+	if s[i/64]&bit != 0 {
+		return false
+	}
+	s[i/64] |= bit
+	return true
 }
 
 // errFallback asks the caller to decode with encoding/json.

@@ -45,6 +45,9 @@ func resolveSource(vm *manifest.Object, templates *templateIndex) ruleSource {
 		return ruleSource{Kind: SourceDeleting}
 	}
 	if raw, ok := rawAnnotation(vm, AnnotationValidations); ok {
+		if raw == nil {
+			raw = "" // a null annotation value decodes as ""
+		}
 		s, isString := raw.(string)
 		if !isString {
 			return ruleSource{Kind: SourceVM, Holder: vm, Key: AnnotationValidations, Invalid: true}
@@ -63,7 +66,7 @@ func resolveSource(vm *manifest.Object, templates *templateIndex) ruleSource {
 		return ruleSource{Kind: SourceTemplateNotFound, Template: ref}
 	}
 	src := ruleSource{Kind: SourceTemplate, Holder: tmpl, Key: TemplateAnnotationValidations, Template: ref}
-	if raw, ok := rawAnnotation(tmpl, TemplateAnnotationValidations); ok {
+	if raw, ok := rawAnnotation(tmpl, TemplateAnnotationValidations); ok && raw != nil {
 		if s, isString := raw.(string); isString {
 			src.Text = s
 		} else {
