@@ -156,6 +156,7 @@ func TestFunctionalScenarios(t *testing.T) {
 		{"5047 VM rules only, cores 5", vmSpec{cpu: "{cores: 5}", meta: "  annotations:\n" + vmRules(4)}, false, SourceVM,
 			"vm.yaml:14: error: Core amount not within range: value 5 is higher than maximum [4] [kubevirt/LimitCores]\n"},
 		{"5175 VM rules only, cores 3", vmSpec{cpu: "{cores: 3}", meta: "  annotations:\n" + vmRules(4)}, true, SourceVM, ""},
+		{"a VM being deleted is allowed at once", vmSpec{cpu: "{cores: 5}", meta: "  deletionTimestamp: \"2025-01-01T00:00:00Z\"\n  annotations:\n" + vmRules(4)}, true, SourceDeleting, ""},
 	}
 	tmplTarget := plainTarget(t, "templates/templates.yaml", functionalTemplates)
 	for _, c := range cases {
