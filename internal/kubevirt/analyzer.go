@@ -62,16 +62,15 @@ type annotationCache struct {
 
 type onceParsed struct {
 	once sync.Once
-	done bool
 	p    *parsedAnnotation
 }
 
 func (c *annotationCache) get(text string) *parsedAnnotation {
-	v, _ := c.m.LoadOrStore(text, &onceParsed{})
-	op := v.(*onceParsed)
-	if op.done {
-		return op.p
+	v, ok := c.m.Load(text)
+	if !ok {
+		v, _ = c.m.LoadOrStore(text, &onceParsed{})
 	}
+	op := v.(*onceParsed)
 	op.once.Do(func() { op.p = parseAnnotation(text) })
 	return op.p
 }
@@ -96,15 +95,9 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 	}
 
 	out := &analyzer.Output{}
-	cache := map[string]*parsedAnnotation{}
-	parse := func(text string) *parsedAnnotation {
-		p, ok := cache[text]
-		if !ok {
-			p = parseAnnotation(text)
-			cache[text] = p
-		}
-		return p
-	}
+	// Each annotation text is parsed once, by whichever goroutine meets it
+	// first.
+	cache := &annotationCache{}
 
 	// A Template's legacy annotation is linted once, where it is written:
 	// every rendered Template, and each --kubevirt-templates one a VM uses.
@@ -127,7 +120,7 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 		if text == "" {
 			return
 		}
-		for _, p := range parse(text).problems {
+		for _, p := range cache.get(text).problems {
 			out.Findings = append(out.Findings, configFinding(src, text, p))
 		}
 	}
@@ -143,12 +136,7 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 		}
 	}
 
-	// The VMs' annotations are parsed by the workers, each text once.
-	shared := &annotationCache{}
-	for text, p := range cache {
-		shared.m.Store(text, &onceParsed{p: p, done: true})
-	}
-	outcomes, err := a.checkAll(ctx, items, shared, &helpCache{})
+	outcomes, err := a.checkAll(ctx, items, cache, &helpCache{})
 	if err != nil {
 		return nil, err
 	}

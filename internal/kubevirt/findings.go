@@ -154,7 +154,7 @@ func (c *vmCheck) resultFinding(rr *validation.RuleResult) *finding.Finding {
 		f.Path = staticPath(r.Path.Expr())
 		f.Location, _ = c.obj.Locate(f.Path)
 	}
-	f.Related = append([]finding.Related{{Location: defLoc, Message: fmt.Sprintf("rule %q is defined in %s", r.Name, c.src.describe())}}, f.Related...)
+	f.Related = append([]finding.Related{{Location: defLoc, Message: fmt.Sprintf("%s is defined in %s", ruleLabel(r.Index, r.Name), c.src.describe())}}, f.Related...)
 	f.Help = c.help(rr)
 	f.SetFingerprint()
 	return f

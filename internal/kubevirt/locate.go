@@ -2,6 +2,7 @@ package kubevirt
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -123,15 +124,14 @@ func (w *pathWalker) walk(v reflect.Value) {
 // step that is not a plain field (an index, a wildcard, a filter), under
 // spec.template: where a value the VM lacks would be written.
 func staticPath(expr string) manifest.Path {
-	if p, ok := staticPaths.Load(expr); ok {
-		return p.(manifest.Path)
+	p, ok := staticPaths.Load(expr)
+	if !ok {
+		p, _ = staticPaths.LoadOrStore(expr, parseStaticPath(expr))
 	}
-	p := parseStaticPath(expr)
-	staticPaths.Store(expr, p)
-	return p
+	return slices.Clone(p.(manifest.Path))
 }
 
-// staticPaths caches staticPath; callers must not modify the result.
+// staticPaths caches parsed static paths by expression.
 var staticPaths sync.Map // string → manifest.Path
 
 func parseStaticPath(expr string) manifest.Path {
