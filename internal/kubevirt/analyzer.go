@@ -127,6 +127,22 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 	for _, o := range rendered {
 		lintTemplate(o)
 	}
+	// The VMs of Templates that were not processed are linted where they
+	// are written; they are evaluated once the render stage processes
+	// their parameters.
+	for _, vm := range unprocessedTemplateVMs(in.Targets) {
+		src := resolveSource(vm, templates)
+		if src.Kind != SourceVM {
+			continue
+		}
+		if src.Invalid {
+			out.Findings = append(out.Findings, notStringFinding(src))
+			continue
+		}
+		for _, p := range cache.get(src.Text).problems {
+			out.Findings = append(out.Findings, configFinding(src, src.Text, p))
+		}
+	}
 
 	items := collectVMs(in)
 	for _, it := range items {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/render"
 )
 
 // --kubevirt-templates: parent Templates from outside the inputs.
@@ -81,5 +82,35 @@ func TestTemplateViolatingItsOwnRules(t *testing.T) {
 	tg.Objects = nil
 	if out := run(t, nil, tg); len(out.Findings) != 1 || section(out).Summary.VirtualMachines != 1 {
 		t.Errorf("objects only in Templates: %s", short(out.Findings))
+	}
+}
+
+// A Template the render stage has not processed: its VMs' rules are linted
+// where they are written, and not evaluated (their parameters are not
+// substituted); once processed, they are evaluated and not linted twice.
+func TestUnprocessedTemplateIsLinted(t *testing.T) {
+	text := "apiVersion: template.openshift.io/v1\nkind: Template\nmetadata:\n  name: tiny\nobjects:\n" +
+		"- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: ${NAME}-config\n" +
+		"- apiVersion: kubevirt.io/v1\n  kind: VirtualMachine\n  metadata:\n    name: ${NAME}\n    annotations:\n      vm.kubevirt.io/validations: |\n" +
+		"        [\n          {\"name\": \"memory\", \"path\": \"jsonpath::.spec.domain.memory.guest\", \"rule\": \"integer\", \"message\": \"More memory.\", \"min\": 1610612736},\n" +
+		"          {\"name\": \"bus\", \"path\": \"jsonpath::.spec.domain.devices.disks[*].disk.bus\", \"rule\": \"enumeration\", \"message\": \"m\"}\n        ]\n" +
+		"  spec:\n    template:\n      spec:\n        domain:\n          memory:\n            guest: ${MEMORY}\n" +
+		"parameters:\n- name: NAME\n  generate: expression\n  from: tiny-[a-z]{4}\n- name: MEMORY\n  value: 1Gi\n"
+	objs := parseObjects(t, "templates/tiny.yaml", text, "templates")
+	raw := &render.Target{Name: "templates", Objects: objs}
+	out := run(t, nil, raw)
+	want := "templates/tiny.yaml:18: error: vm.kubevirt.io/validations rule 2 (\"bus\"): unrecognized Rule type \"enumeration\" (want integer, string, enum or regex; the validator fails the rule, it does not ignore it as the spec says) [kubevirt/invalid-validations]\n"
+	if got := short(out.Findings); got != want {
+		t.Errorf("unprocessed:\n%s\nwant:\n%s", got, want)
+	}
+	if n := section(out).Summary.VirtualMachines; n != 0 {
+		t.Errorf("%d VMs evaluated, want none", n)
+	}
+	processed := templateTarget(t, "templates", objs)
+	processed.Objects = append(objs, processed.Objects...) // the Template stays among the objects
+	out = run(t, nil, processed)
+	want += "templates/tiny.yaml:25: error: More memory.: value 1073741824 is lower than minimum [1610612736] [kubevirt/memory]\n"
+	if got := short(out.Findings); got != want {
+		t.Errorf("processed:\n%s\nwant:\n%s", got, want)
 	}
 }
