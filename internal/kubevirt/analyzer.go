@@ -163,10 +163,14 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 	}
 	out.Findings = slices.Grow(out.Findings, n-len(out.Findings))
 	var evaluated []*validation.Rule
+	seenRules := map[*validation.Rule]bool{}
 	for _, o := range outcomes {
 		out.Findings = append(out.Findings, o.findings...)
 		section.VirtualMachines = append(section.VirtualMachines, o.report)
-		evaluated = append(evaluated, o.evaluated...)
+		if len(o.evaluated) > 0 && !seenRules[o.evaluated[0]] {
+			seenRules[o.evaluated[0]] = true
+			evaluated = append(evaluated, o.evaluated...)
+		}
 		section.Summary.count(&o.report)
 	}
 	out.Section = section
@@ -295,7 +299,7 @@ func checkVM(it *vmItem, helps *helpCache) (res vmOutcome) {
 			res.findings = append(res.findings, configFinding(it.src, it.src.Text, prob))
 		}
 	}
-	var reports []indexedReport
+	reports := make([]indexedReport, 0, len(p.ann.Rules)+len(p.ann.Problems))
 	for _, prob := range p.ann.Problems {
 		if prob.Rule >= 0 {
 			reports = append(reports, indexedReport{prob.Rule, RuleReport{Name: prob.Name, Outcome: "invalid", Detail: prob.Message}})
@@ -327,9 +331,9 @@ func checkVM(it *vmItem, helps *helpCache) (res vmOutcome) {
 		rep.Message = result.Message()
 	}
 	c := &vmCheck{obj: o, src: it.src, vm: vm, helps: helps}
+	res.evaluated = p.ann.Rules // shared by the VMs with this annotation
 	for i := range result.Rules {
 		rr := &result.Rules[i]
-		res.evaluated = append(res.evaluated, rr.Rule)
 		reports = append(reports, indexedReport{rr.Rule.Index, ruleReport(rr)})
 		if f := c.resultFinding(rr); f != nil {
 			res.findings = append(res.findings, *f)
