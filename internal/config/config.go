@@ -178,7 +178,7 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	if fl.changed("max-alias-nodes") {
 		cfg.Limits.MaxAliasNodes = fl.MaxAliasNodes
 	}
-	cfg.KubeVirt = resolveKubeVirt(file, fl, cwd)
+	cfg.KubeVirt = resolveKubeVirt(file, fl)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}

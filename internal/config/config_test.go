@@ -107,3 +107,21 @@ func TestMissingConfigFile(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestKubeVirtTemplates(t *testing.T) {
+	file, err := ParseFile(".plumb.yaml", []byte("kubevirt:\n  templates: [vendor/templates/, /abs/dir]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl := &Flags{KubeVirtTemplates: []string{"more"}}
+	cfg, err := Resolve(file, fl, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(cfg.KubeVirt.TemplateDirs, ","); got != "vendor/templates,/abs/dir,more" {
+		t.Errorf("template dirs %q", got)
+	}
+	if _, err := ParseFile(".plumb.yaml", []byte("kubevirt:\n  template: [x]\n")); err == nil || !strings.Contains(err.Error(), `.plumb.yaml:2:3: unknown key "template" in kubevirt (known keys: templates)`) {
+		t.Errorf("unknown key: %v", err)
+	}
+}

@@ -14,24 +14,18 @@ type KubeVirtConfig struct {
 
 // KubeVirtSettings is the resolved KubeVirt configuration.
 type KubeVirtSettings struct {
-	// TemplateDirs are the --kubevirt-templates directories (from the file
-	// first, then the flags), relative to the working directory or
-	// absolute, as given.
+	// TemplateDirs are the parent Template directories: the file's, then
+	// the --kubevirt-templates flags', relative to the working directory or
+	// absolute. Files found there are reported under these names.
 	TemplateDirs []string
 }
 
 // resolveKubeVirt merges the file's kubevirt section with the flags: both
-// lists of directories are used. Relative directories in the file are
-// relative to the working directory, like the file's paths.
-func resolveKubeVirt(file *File, fl *Flags, cwd string) KubeVirtSettings {
+// lists of directories are used.
+func resolveKubeVirt(file *File, fl *Flags) KubeVirtSettings {
 	var s KubeVirtSettings
 	for _, d := range append(append([]string(nil), file.KubeVirt.Templates...), fl.KubeVirtTemplates...) {
-		if !filepath.IsAbs(d) && cwd != "" {
-			if rel, err := filepath.Rel(cwd, filepath.Join(cwd, d)); err == nil {
-				d = rel
-			}
-		}
-		s.TemplateDirs = append(s.TemplateDirs, d)
+		s.TemplateDirs = append(s.TemplateDirs, filepath.Clean(d))
 	}
 	return s
 }
