@@ -1,7 +1,6 @@
 package validation
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
@@ -9,10 +8,6 @@ import (
 	"gopkg.in/inf.v0"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
-
-// jsonUnmarshal is encoding/json's Unmarshal; a variable so the intent
-// (plain encoding/json, as the validator decodes) is explicit at call sites.
-var jsonUnmarshal = json.Unmarshal
 
 // MismatchError is the validator's type error for integer rules.
 type MismatchError struct {

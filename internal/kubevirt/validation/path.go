@@ -94,8 +94,8 @@ func (p Path) Expr() string { return p.expr }
 // without the prefix, "", null) is ErrInvalidJSONPath, and a syntax error is
 // client-go's parser error, as in the validator.
 func (p *Path) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := jsonUnmarshal(b, &s); err != nil {
+	s, err := jsonString(b)
+	if err != nil {
 		return err
 	}
 	q, err := NewPath(s)

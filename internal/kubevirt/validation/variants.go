@@ -1,11 +1,33 @@
 package validation
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
+
+// jsonString decodes a JSON string; a string without escapes is taken as it
+// is, anything else goes through encoding/json (and its errors).
+func jsonString(b []byte) (string, error) {
+	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && bytes.IndexByte(b[1:len(b)-1], '\\') < 0 && bytes.IndexByte(b[1:len(b)-1], '"') < 0 && isPrintableASCII(b[1:len(b)-1]) {
+		return string(b[1 : len(b)-1]), nil
+	}
+	var s string
+	err := json.Unmarshal(b, &s)
+	return s, err
+}
+
+func isPrintableASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
 
 // IntOrPath is a numeric rule argument (min, max, minLength, maxLength):
 // a JSON number, or a "jsonpath::" string whose single value is the number.
@@ -17,6 +39,10 @@ type IntOrPath struct {
 // UnmarshalJSON accepts a number (rounded half away from zero) or a
 // jsonpath:: string; any other string is an error, in the validator's words.
 func (ip *IntOrPath) UnmarshalJSON(b []byte) error {
+	if n, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+		ip.Int, ip.Path = n, nil // the common case, without a detour through any
+		return nil
+	}
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
@@ -73,8 +99,8 @@ type StringOrPath struct {
 
 // UnmarshalJSON accepts strings only.
 func (sp *StringOrPath) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
+	s, err := jsonString(b)
+	if err != nil {
 		return err
 	}
 	sp.Str, sp.Path = s, nil
