@@ -33,6 +33,8 @@ type File struct {
 	Limits LimitsConfig `yaml:"limits"`
 	// KubeVirt configures the KubeVirt validations engine (kubevirt.go).
 	KubeVirt KubeVirtConfig `yaml:"kubevirt"`
+	// Reference configures the reference comparison (compare.go).
+	Reference ReferenceFile `yaml:"reference"`
 }
 
 // LimitsConfig is the limits section of .plumb.yaml.
@@ -59,6 +61,8 @@ type Config struct {
 	// byte-identical across runs.
 	Reproducible bool
 	KubeVirt     KubeVirtSettings
+	// Reference is the reference comparison (compare.go).
+	Reference Reference
 }
 
 // FailOn is the exit-code threshold.
@@ -179,6 +183,10 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 		cfg.Limits.MaxAliasNodes = fl.MaxAliasNodes
 	}
 	cfg.KubeVirt = resolveKubeVirt(file, fl)
+	if cfg.Reference, err = resolveReference(file.Reference, fl, root, cwd); err != nil {
+		errs = append(errs, err)
+	}
+	cfg.Exclude = append(cfg.Exclude, cfg.Reference.Exclude...)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}

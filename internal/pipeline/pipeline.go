@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/plumb-ci/plumb/internal/analyzer"
+	"github.com/plumb-ci/plumb/internal/compare"
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/hygiene"
@@ -74,12 +75,21 @@ func repoFS(root string) (fs.FS, error) {
 // a reference that does not load) come back as InputError findings; the
 // other engines still run.
 func Analyzers(_ context.Context, cfg *config.Config, _ fs.FS) ([]analyzer.Analyzer, []finding.Finding) {
+	engines := []analyzer.Analyzer{hygiene.Analyzer{}}
 	var setup []finding.Finding
 	templates, problems := kubevirt.LoadTemplates(cfg.KubeVirt.TemplateDirs, cfg.Limits)
 	for _, p := range problems {
 		setup = append(setup, hygiene.FromProblem(p))
 	}
-	return []analyzer.Analyzer{hygiene.Analyzer{}, &kubevirt.Analyzer{Templates: templates}}, setup
+	engines = append(engines, &kubevirt.Analyzer{Templates: templates})
+	if r := cfg.Reference; r.Path != "" {
+		a, fs := compare.NewAnalyzer(compare.Setup{Reference: r.Path, ReferenceDisplay: r.Display,
+			DiffConfig: r.DiffConfig, DiffConfigDisplay: r.DiffConfigDisplay,
+			Overrides: r.Overrides, OverridesDisplay: r.OverridesDisplay, Targets: r.Targets})
+		setup = append(setup, fs...)
+		engines = append(engines, a)
+	}
+	return engines, setup
 }
 
 // Result is a finished run.
