@@ -32,6 +32,8 @@ type File struct {
 	Format []string     `yaml:"format"`
 	Limits LimitsConfig `yaml:"limits"`
 	Rules  RulesConfig  `yaml:"rules"`
+	// KubeVirt configures the KubeVirt validations engine (kubevirt.go).
+	KubeVirt KubeVirtConfig `yaml:"kubevirt"`
 	// Reference configures the reference comparison (compare.go).
 	Reference ReferenceFile `yaml:"reference"`
 }
@@ -60,6 +62,7 @@ type Config struct {
 	// Reproducible zeroes run-dependent values (duration_ms) so reports are
 	// byte-identical across runs.
 	Reproducible bool
+	KubeVirt     KubeVirtSettings
 	// Reference is the reference comparison (compare.go).
 	Reference Reference
 }
@@ -184,6 +187,7 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	if cfg.Rules, err = resolveRules(file.Rules, fl, root, cwd); err != nil {
 		errs = append(errs, err)
 	}
+	cfg.KubeVirt = resolveKubeVirt(file, fl)
 	if cfg.Reference, err = resolveReference(file.Reference, fl, root, cwd); err != nil {
 		errs = append(errs, err)
 	}
