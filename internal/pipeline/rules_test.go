@@ -269,3 +269,37 @@ func TestPreprocessRuleChangesComparison(t *testing.T) {
 		t.Errorf("drift with the rule: %d", n)
 	}
 }
+
+// A preprocess rule changes what the KubeVirt validations see: giving the
+// demo's Windows VM the memory its template requires clears the finding.
+func TestPreprocessRuleChangesKubeVirtValidation(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rulesFile := filepath.Join(t.TempDir(), "memory.yaml")
+	if err := os.WriteFile(rulesFile, []byte(`- uuid: desktop-memory
+  phase: preprocess
+  conditions:
+    - {op: eq, args: {values: ["{node.kind}", VirtualMachine]}}
+    - {op: eq, args: {values: ["{node.metadata.labels[vm.kubevirt.io/template]}", windows11-desktop-medium]}}
+  actions:
+    - {op: set-attribute, args: {path: /spec/template/spec/domain/memory/guest, value: 4Gi}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	memory := func(rulesFiles ...string) int {
+		t.Helper()
+		res, err := Check(context.Background(), configFor(t, root, nil, &config.Flags{Paths: []string{"fixtures/demo/desktops"}, Rules: rulesFiles}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(findingsOf(res.Report.Findings, "kubevirt/minimal-required-memory"))
+	}
+	if n := memory(); n != 1 {
+		t.Fatalf("findings without the rule: %d", n)
+	}
+	if n := memory(rulesFile); n != 0 {
+		t.Errorf("findings with the rule: %d", n)
+	}
+}
