@@ -1,0 +1,178 @@
+package render
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
+)
+
+// renderedOrigin is the provenance of a kustomize-built object, with the
+// text krusty printed for it (what `plumb render` prints) and that text's
+// node tree (for --show-origin).
+type renderedOrigin struct {
+	*layered
+	text []byte
+	node *yaml.Node
+	doc  *manifest.Document
+}
+
+// buildKustomize builds one kustomize target and gives each object its
+// provenance.
+func (r *renderer) buildKustomize(c *closure) (*Target, []manifest.Problem) {
+	root := c.nodes[0]
+	k := root.k
+	built, err := runKrusty(r.files, k, r.opts.AllowRemote)
+	if err != nil {
+		msg := krustyMessage(err)
+		return nil, []manifest.Problem{{Rule: RuleKustomize, Level: "error", Location: locateKrustyError(c, msg), Input: true, Key: "build:" + k.Dir,
+			Message: fmt.Sprintf("kustomize build %s failed: %s", k.Dir, msg)}}
+	}
+	recs := (&tracer{g: r.graph, docs: r.docs}).trace(root)
+	idx := indexRecords(recs)
+	t := &Target{Name: k.Dir, Kind: KindKustomize}
+	problems := newProblemSet()
+	for _, b := range built {
+		obj, err := r.builtObject(k, b, idx)
+		if err != nil {
+			problems.add(manifest.Problem{Rule: RuleKustomize, Level: "error", Location: k.Doc.Start(), Input: true, Key: "output:" + k.Dir,
+				Message: fmt.Sprintf("kustomize build %s: cannot read its output: %v", k.Dir, err)})
+			continue
+		}
+		r.addObject(t, obj, problems)
+	}
+	return t, problems.sorted()
+}
+
+// builtObject turns one resource of krusty's output into an object.
+func (r *renderer) builtObject(k *kustomization, b builtResource, idx *recordIndex) (*manifest.Object, error) {
+	docs, problems := manifest.Parse(k.Dir, b.text, r.opts.Limits)
+	if len(docs) != 1 {
+		if len(problems) > 0 {
+			return nil, fmt.Errorf("%s", problems[0].Message)
+		}
+		return nil, fmt.Errorf("expected one document, got %d", len(docs))
+	}
+	doc := docs[0]
+	content, ok := doc.Value.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("not a mapping")
+	}
+	id := manifest.IDOf(content, k.Dir)
+	l := &layered{content: content}
+	if rec := idx.take(id); rec != nil {
+		l.writers = expand(rec.writers, content)
+		l.start = rec.start
+	} else {
+		r.originOnly(k, b, id, l)
+	}
+	return &manifest.Object{
+		ID:      id,
+		Content: content,
+		Origin:  &renderedOrigin{layered: l, text: b.text, node: doc.Node, doc: doc},
+		Node:    doc.Node,
+	}, nil
+}
+
+// originOnly is the provenance of an object the trace could not follow (a
+// patch renamed it, a transformer plugin made it): its origin document when
+// krusty's origin annotation names one, else the kustomization.
+func (r *renderer) originOnly(k *kustomization, b builtResource, id manifest.ObjectID, l *layered) {
+	l.start = k.Doc.Start()
+	if b.origin == nil {
+		return
+	}
+	if b.origin.ConfiguredIn != "" {
+		if f := originFile(k.Dir, b.origin.ConfiguredIn); f != "" {
+			if gk := r.kc.get(path.Dir(f)); gk != nil && gk.Doc != nil {
+				l.start = gk.Doc.Start()
+			}
+		}
+		return
+	}
+	file := originFile(k.Dir, b.origin.Path)
+	if file == "" {
+		return
+	}
+	for _, sd := range r.docs.get(file) {
+		objs, _ := sd.doc.Objects("")
+		for _, o := range objs {
+			oid := manifest.IDOf(o.Content, "")
+			if oid.Kind == id.Kind && oid.Name != "" && strings.Contains(id.Name, oid.Name) {
+				l.start = sd.locate(o.Node, nil)
+				l.writers = []writer{&treeWriter{src: sd, root: o.Node, origin: true}}
+				return
+			}
+		}
+	}
+	if docs := r.docs.get(file); len(docs) > 0 {
+		l.start = docs[0].doc.Start()
+	}
+}
+
+// recordIndex finds the traced resource of an output object by its final
+// kind, namespace and name (a generated name may end in a content hash).
+type recordIndex struct {
+	m map[string][]*tres
+}
+
+func recordKey(kind, ns, name string) string { return kind + "|" + ns + "|" + name }
+
+func indexRecords(recs []*tres) *recordIndex {
+	idx := &recordIndex{m: map[string][]*tres{}}
+	for _, r := range recs {
+		key := recordKey(r.gvk.Kind, r.ns(), r.name())
+		idx.m[key] = append(idx.m[key], r)
+	}
+	return idx
+}
+
+func (x *recordIndex) take(id manifest.ObjectID) *tres {
+	if r := x.pop(recordKey(id.Kind, id.Namespace, id.Name), false); r != nil {
+		return r
+	}
+	// krusty's hash suffix is "-" and ten characters.
+	if n := len(id.Name); n > 11 && id.Name[n-11] == '-' {
+		return x.pop(recordKey(id.Kind, id.Namespace, id.Name[:n-11]), true)
+	}
+	return nil
+}
+
+func (x *recordIndex) pop(key string, hashed bool) *tres {
+	list := x.m[key]
+	for i, r := range list {
+		if hashed && !(r.generated && r.hash) {
+			continue
+		}
+		x.m[key] = append(list[:i:i], list[i+1:]...)
+		return r
+	}
+	return nil
+}
+
+// matchDirs expands a targets: entry into kustomization directories.
+func matchDirs(fsys fs.FS, pattern string, _ []string) []string {
+	pattern = strings.TrimSuffix(path.Clean(pattern), "/")
+	var candidates []string
+	if strings.ContainsAny(pattern, "*?[{") {
+		matches, _ := doublestar.Glob(fsys, pattern)
+		candidates = matches
+	} else {
+		candidates = []string{pattern}
+	}
+	var out []string
+	for _, c := range candidates {
+		if st, err := fs.Stat(fsys, c); err != nil || !st.IsDir() {
+			continue
+		}
+		if f, err := kustomizationFile(fsys, c); err == nil && f != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
