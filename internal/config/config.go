@@ -31,6 +31,8 @@ type File struct {
 	// Format lists report outputs, as --format takes them (F or F=FILE).
 	Format []string     `yaml:"format"`
 	Limits LimitsConfig `yaml:"limits"`
+	// RenderFile holds targets, params and template_params (render.go).
+	RenderFile `yaml:",inline"`
 }
 
 // LimitsConfig is the limits section of .plumb.yaml.
@@ -56,6 +58,7 @@ type Config struct {
 	// Reproducible zeroes run-dependent values (duration_ms) so reports are
 	// byte-identical across runs.
 	Reproducible bool
+	Render       RenderConfig
 }
 
 // FailOn is the exit-code threshold.
@@ -175,6 +178,9 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	if fl.changed("max-alias-nodes") {
 		cfg.Limits.MaxAliasNodes = fl.MaxAliasNodes
 	}
+	var renderErrs []error
+	cfg.Render, renderErrs = resolveRender(file, fl)
+	errs = append(errs, renderErrs...)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}

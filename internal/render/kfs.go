@@ -273,8 +273,8 @@ type memFile struct {
 }
 
 func (f *memFile) Write([]byte) (int, error)  { return 0, errReadOnly }
-func (f *memFile) Close() error                { return nil }
-func (f *memFile) Stat() (os.FileInfo, error)  { return fileInfo{name: f.name, size: f.size}, nil }
+func (f *memFile) Close() error               { return nil }
+func (f *memFile) Stat() (os.FileInfo, error) { return fileInfo{name: f.name, size: f.size}, nil }
 
 // fileInfo describes an overridden file.
 type fileInfo struct {

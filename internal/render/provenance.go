@@ -329,7 +329,7 @@ type leafWriter struct {
 func (w *leafWriter) replaces(q manifest.Path) bool { return w.covers != nil && q.HasPrefix(w.covers) }
 
 func (w *leafWriter) claim(_ *layered, q manifest.Path, v any) (manifest.Location, bool) {
-	if !w.match(q) || (w.verify != nil && !w.verify(v)) {
+	if !w.match(q) || (w.verify != nil && !isComposite(v) && !w.verify(v)) {
 		return manifest.Location{}, false
 	}
 	return w.at, true

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/resid"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -277,10 +277,25 @@ func smpWriter(sd *srcDoc) writer {
 type identityGuard struct{ *treeWriter }
 
 func (w *identityGuard) claim(l *layered, q manifest.Path, v any) (manifest.Location, bool) {
-	if isIdentity(q) {
+	if isIdentity(q) || isMergeKey(q) {
 		return manifest.Location{}, false
 	}
 	return w.treeWriter.claim(l, q, v)
+}
+
+// isMergeKey recognises the key field of a list element (containers[0].name):
+// in a patch it says which element to patch; the value is the base's.
+func isMergeKey(q manifest.Path) bool {
+	n := len(q)
+	if n < 2 || q[n-1].IsIndex || !q[n-2].IsIndex {
+		return false
+	}
+	for _, k := range mergeKeys {
+		if q[n-1].Key == k {
+			return true
+		}
+	}
+	return false
 }
 
 func isIdentity(q manifest.Path) bool {

@@ -189,10 +189,12 @@ func (t *tracer) patchRenames(sd *srcDoc, opts *types.PatchArgs, r *tres) {
 // that apply to each resource.
 func (t *tracer) addMapEntries(ra []*tres, specs []fieldSpec, name, value string, at manifest.Location, label bool) {
 	for _, r := range ra {
+		// A transformer that creates the labels (or annotations) mapping is
+		// also its source when nothing earlier had it.
 		var matches []func(manifest.Path) bool
 		for _, fs := range specs {
 			if fs.applies(r.gvk) {
-				matches = append(matches, fieldSpecMatch(fs.path, name))
+				matches = append(matches, fieldSpecMatch(fs.path, name), fieldSpecMatch(fs.path, ""))
 			}
 		}
 		if len(matches) == 0 {
