@@ -154,7 +154,7 @@ func processTemplate(t *manifest.Object, params TemplateParams, target string) (
 		obj := &manifest.Object{
 			ID:      manifest.IDOf(out, target),
 			Content: out,
-			Origin:  &templateOrigin{parent: t, index: i, labels: labels, labelKeys: labelKeys},
+			Origin:  &templateOrigin{content: out, parent: t, index: i, labels: labels, labelKeys: labelKeys},
 		}
 		tmpl.Objects = append(tmpl.Objects, obj)
 	}
@@ -319,14 +319,23 @@ func deepCopy(v any) any {
 // is written), and labels the template added point at the template's
 // labels.
 type templateOrigin struct {
+	content   map[string]any // the processed object
 	parent    *manifest.Object
 	index     int
 	labels    map[string]string
 	labelKeys map[string]string
 }
 
-// Locate implements manifest.Provenance.
+// Locate implements manifest.Provenance. A field absent from the
+// processed object (a stripped namespace) is located at its nearest present
+// ancestor.
 func (o *templateOrigin) Locate(p manifest.Path) (manifest.Location, bool) {
+	q, _ := presentPrefix(o.content, p)
+	loc, exact := o.locate(q)
+	return loc, exact && len(q) == len(p)
+}
+
+func (o *templateOrigin) locate(p manifest.Path) (manifest.Location, bool) {
 	if len(p) == 3 && p[0] == manifest.Key("metadata") && p[1] == manifest.Key("labels") && !p[2].IsIndex {
 		if written, ok := o.labelKeys[p[2].Key]; ok {
 			return o.parent.Locate(manifest.Path{manifest.Key("labels"), manifest.Key(written)})
