@@ -37,6 +37,7 @@ type edge struct {
 // graph checks kustomizations once each and walks their relations.
 type graph struct {
 	kc          *kustomizationCache
+	docs        *docCache
 	allowRemote bool
 
 	mu    sync.Mutex
@@ -48,8 +49,8 @@ type nodeEntry struct {
 	n    *node
 }
 
-func newGraph(kc *kustomizationCache, allowRemote bool) *graph {
-	return &graph{kc: kc, allowRemote: allowRemote, nodes: map[string]*nodeEntry{}}
+func newGraph(kc *kustomizationCache, docs *docCache, allowRemote bool) *graph {
+	return &graph{kc: kc, docs: docs, allowRemote: allowRemote, nodes: map[string]*nodeEntry{}}
 }
 
 // node returns the checked kustomization of dir, nil when dir has none.
@@ -178,19 +179,34 @@ func (g *graph) check(k *kustomization) *node {
 		}
 	}
 
-	for i, pt := range k.K.Patches {
-		if pt.Path != "" {
-			file(manifest.Path{manifest.Key("patches"), manifest.Index(i), manifest.Key("path")}, pt.Path, false)
+	for _, field := range []string{"patches", "patchesJson6902"} {
+		list := k.K.Patches
+		if field == "patchesJson6902" {
+			list = k.K.PatchesJson6902
 		}
-	}
-	for i, pt := range k.K.PatchesJson6902 {
-		if pt.Path != "" {
-			file(manifest.Path{manifest.Key("patchesJson6902"), manifest.Index(i), manifest.Key("path")}, pt.Path, false)
+		for i, pt := range list {
+			entry := manifest.Path{manifest.Key(field), manifest.Index(i)}
+			if pt.Path != "" {
+				before := len(n.problems)
+				file(entry.Child(manifest.Key("path")), pt.Path, false)
+				if len(n.problems) == before {
+					g.checkPatch(n, entry, pt.Path, nil, pt.Target != nil, false, field == "patchesJson6902")
+				}
+				continue
+			}
+			g.checkPatch(n, entry, "", entry.Child(manifest.Key("patch")), pt.Target != nil, false, field == "patchesJson6902")
 		}
 	}
 	for i, entry := range k.K.PatchesStrategicMerge {
-		if !isInlinePatch(string(entry)) {
-			file(manifest.Path{manifest.Key("patchesStrategicMerge"), manifest.Index(i)}, string(entry), false)
+		p := manifest.Path{manifest.Key("patchesStrategicMerge"), manifest.Index(i)}
+		if isInlinePatch(string(entry)) {
+			g.checkPatch(n, p, "", p, false, true, false)
+			continue
+		}
+		before := len(n.problems)
+		file(p, string(entry), false)
+		if len(n.problems) == before {
+			g.checkPatch(n, p, string(entry), nil, false, true, false)
 		}
 	}
 	for gi, gen := range k.K.ConfigMapGenerator {
@@ -350,12 +366,7 @@ func (g *graph) walk(dir string) *closure {
 		c.customOpenAPI = c.customOpenAPI || n.customOpenAPI
 		for _, e := range n.children {
 			if i := slices.Index(stack, e.dir); i >= 0 {
-				cycle := append(append([]string(nil), stack[i:]...), e.dir)
-				c.problems = append(c.problems, manifest.Problem{
-					Rule: RuleKustomize, Level: "error", Location: n.k.at(e.entry), Input: true,
-					Message: fmt.Sprintf("%s: cyclic kustomization: %s", e.entry, strings.Join(cycle, " → ")),
-					Key:     "cycle:" + strings.Join(cycle, ">"),
-				})
+				c.problems = append(c.problems, g.cycleProblem(stack[i:]))
 				continue
 			}
 			if !seen[e.dir] {
@@ -366,4 +377,29 @@ func (g *graph) walk(dir string) *closure {
 	}
 	visit(dir)
 	return c
+}
+
+// cycleProblem reports a cycle of kustomizations once, however it was
+// entered: it starts at the first directory in sort order and is located
+// at the entry that leads back to it.
+func (g *graph) cycleProblem(cycle []string) manifest.Problem {
+	start := 0
+	for i, d := range cycle {
+		if d < cycle[start] {
+			start = i
+		}
+	}
+	rotated := append(append([]string(nil), cycle[start:]...), cycle[:start]...)
+	last := g.node(rotated[len(rotated)-1])
+	var at manifest.Location
+	var entry manifest.Path
+	for _, e := range last.children {
+		if e.dir == rotated[0] {
+			at, entry = last.k.at(e.entry), e.entry
+			break
+		}
+	}
+	path := strings.Join(append(rotated, rotated[0]), " → ")
+	return manifest.Problem{Rule: RuleKustomize, Level: "error", Location: at, Input: true, Key: "cycle:" + path,
+		Message: fmt.Sprintf("%s: cyclic kustomization: %s (kustomize cannot build a kustomization that includes itself)", entry, path)}
 }

@@ -28,12 +28,19 @@ func (r *renderer) buildKustomize(c *closure) (*Target, []manifest.Problem) {
 	root := c.nodes[0]
 	k := root.k
 	built, err := runKrusty(r.files, k, r.opts.AllowRemote)
+	tr := &tracer{g: r.graph, docs: r.docs}
 	if err != nil {
 		msg := krustyMessage(err)
-		return nil, []manifest.Problem{{Rule: RuleKustomize, Level: "error", Location: locateKrustyError(c, msg), Input: true, Key: "build:" + k.Dir,
+		at := locateKrustyError(c, msg)
+		if strings.Contains(msg, "matches strategic merge patch") || strings.Contains(msg, "failed to find unique target for patch") {
+			if tr.trace(root); len(tr.unmatched) > 0 {
+				at = tr.unmatched[0]
+			}
+		}
+		return nil, []manifest.Problem{{Rule: RuleKustomize, Level: "error", Location: at, Input: true, Key: "build:" + k.Dir,
 			Message: fmt.Sprintf("kustomize build %s failed: %s", k.Dir, msg)}}
 	}
-	recs := (&tracer{g: r.graph, docs: r.docs}).trace(root)
+	recs := tr.trace(root)
 	idx := indexRecords(recs)
 	t := &Target{Name: k.Dir, Kind: KindKustomize}
 	problems := newProblemSet()

@@ -119,13 +119,14 @@ func newRenderer(fsys fs.FS, set *manifest.Set, opts Options) *renderer {
 	}
 	files := newFileCache(fsys)
 	kc := newKustomizationCache(files, set, opts.Limits)
+	docs := newDocCache(files, kc.known, opts.Limits)
 	return &renderer{
 		set:   set,
 		opts:  opts,
 		files: files,
 		kc:    kc,
-		graph: newGraph(kc, opts.AllowRemote),
-		docs:  newDocCache(files, kc.known, opts.Limits),
+		graph: newGraph(kc, docs, opts.AllowRemote),
+		docs:  docs,
 	}
 }
 
@@ -151,6 +152,15 @@ func (r *renderer) run(ctx context.Context) *Result {
 			consumed[n.k.File] = true
 			for _, f := range n.files {
 				consumed[f] = true
+			}
+			if n.k.problem != nil {
+				// What a kustomization that cannot be read uses is unknown:
+				// its directory's files are not taken for plain objects.
+				for _, f := range r.set.Files {
+					if path.Dir(f) == n.k.Dir {
+						consumed[f] = true
+					}
+				}
 			}
 			if i > 0 {
 				used[n.k.Dir] = true

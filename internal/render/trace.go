@@ -91,6 +91,9 @@ func (r *tres) setNamespace(ns string) {
 type tracer struct {
 	g    *graph
 	docs *docCache
+	// unmatched are the entries of strategic merge patches that matched no
+	// resource (krusty fails on them).
+	unmatched []manifest.Location
 }
 
 // trace replays the build of a target kustomization.

@@ -35,11 +35,11 @@ func (t *tracer) transform(k *kustomization, ra []*tres) {
 		} else {
 			docs = t.patchDocs(k, string(entry), nil)
 		}
-		t.applySMP(docs, ra, nil)
+		t.applySMP(docs, ra, nil, k.at(key("patchesStrategicMerge", i)))
 	}
 	for i, pt := range k.K.Patches {
 		docs := t.patchDocs(k, pt.Path, key("patches", i, "patch"))
-		t.applyPatch(docs, pt, ra)
+		t.applyPatch(docs, pt, ra, k.at(key("patches", i)))
 	}
 	if ns := k.K.Namespace; ns != "" {
 		at := k.at(key("namespace"))
@@ -102,7 +102,7 @@ func (t *tracer) transform(k *kustomization, ra []*tres) {
 	}
 	for i, pt := range k.K.PatchesJson6902 {
 		docs := t.patchDocs(k, pt.Path, key("patchesJson6902", i, "patch"))
-		t.applyPatch(docs, pt, ra)
+		t.applyPatch(docs, pt, ra, k.at(key("patchesJson6902", i)))
 	}
 	for i, rep := range k.K.Replicas {
 		at := k.at(key("replicas", i, "count"))
@@ -126,7 +126,7 @@ func (t *tracer) transform(k *kustomization, ra []*tres) {
 }
 
 // applyPatch records a patches (or patchesJson6902) entry.
-func (t *tracer) applyPatch(docs []*srcDoc, pt types.Patch, ra []*tres) {
+func (t *tracer) applyPatch(docs []*srcDoc, pt types.Patch, ra []*tres, at manifest.Location) {
 	if len(docs) == 0 {
 		return
 	}
@@ -150,22 +150,29 @@ func (t *tracer) applyPatch(docs []*srcDoc, pt types.Patch, ra []*tres) {
 		}
 		return
 	}
-	t.applySMP(docs, ra, pt.Options)
+	t.applySMP(docs, ra, pt.Options, at)
 }
 
 // applySMP records strategic merge patches that name their target by id.
-func (t *tracer) applySMP(docs []*srcDoc, ra []*tres, opts *types.PatchArgs) {
+// A patch that matches nothing is remembered: when krusty then fails with
+// "no resource matches strategic merge patch", its entry is the line to fix.
+func (t *tracer) applySMP(docs []*srcDoc, ra []*tres, opts *types.PatchArgs, at manifest.Location) {
 	for _, sd := range docs {
 		content, ok := sd.doc.Value.(map[string]any)
 		if !ok {
 			continue
 		}
+		matched := false
 		for _, r := range ra {
 			if r.matchesID(content) {
 				r.writers = append(r.writers, smpWriter(sd))
 				t.patchRenames(sd, opts, r)
+				matched = true
 				break
 			}
+		}
+		if !matched {
+			t.unmatched = append(t.unmatched, at)
 		}
 	}
 }
