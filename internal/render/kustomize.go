@@ -1,25 +1,22 @@
 package render
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
-// renderedOrigin is the provenance of a kustomize-built object, with the
-// text krusty printed for it (what `plumb render` prints) and that text's
-// node tree (for --show-origin).
+// renderedOrigin is the provenance of a kustomize-built object; it also
+// tells the printer to print the object as krusty does.
 type renderedOrigin struct {
 	*layered
-	text []byte
-	node *yaml.Node
-	doc  *manifest.Document
 }
 
 // buildKustomize builds one kustomize target and gives each object its
@@ -27,7 +24,7 @@ type renderedOrigin struct {
 func (r *renderer) buildKustomize(c *closure) (*Target, []manifest.Problem) {
 	root := c.nodes[0]
 	k := root.k
-	built, err := runKrusty(r.files, k, r.opts.AllowRemote)
+	built, err := runKrusty(r.files, k, r.opts.AllowRemote, false)
 	tr := &tracer{g: r.graph, docs: r.docs}
 	if err != nil {
 		msg := krustyMessage(err)
@@ -41,38 +38,52 @@ func (r *renderer) buildKustomize(c *closure) (*Target, []manifest.Problem) {
 			Message: fmt.Sprintf("kustomize build %s failed: %s", k.Dir, msg)}}
 	}
 	recs := tr.trace(root)
-	idx := indexRecords(recs)
 	t := &Target{Name: k.Dir, Kind: KindKustomize}
 	problems := newProblemSet()
-	for _, b := range built {
-		obj, err := r.builtObject(k, b, idx)
-		if err != nil {
-			problems.add(manifest.Problem{Rule: RuleKustomize, Level: "error", Location: k.Doc.Start(), Input: true, Key: "output:" + k.Dir,
-				Message: fmt.Sprintf("kustomize build %s: cannot read its output: %v", k.Dir, err)})
-			continue
+	objs, untraced, err := r.builtObjects(k, built, indexRecords(recs))
+	if err == nil && untraced {
+		// Something the trace does not model made or renamed an object:
+		// build again with krusty's origin annotations, which name at
+		// least the file each object came from.
+		if again, aerr := runKrusty(r.files, k, r.opts.AllowRemote, true); aerr == nil {
+			objs, _, err = r.builtObjects(k, again, indexRecords(tr.trace(root)))
 		}
+	}
+	if err != nil {
+		problems.add(manifest.Problem{Rule: RuleKustomize, Level: "error", Location: k.Doc.Start(), Input: true, Key: "output:" + k.Dir,
+			Message: fmt.Sprintf("kustomize build %s: cannot read its output: %v", k.Dir, err)})
+		return nil, problems.sorted()
+	}
+	for _, obj := range objs {
 		r.addObject(t, obj, problems)
 	}
 	return t, problems.sorted()
 }
 
-// builtObject turns one resource of krusty's output into an object.
-func (r *renderer) builtObject(k *kustomization, b builtResource, idx *recordIndex) (*manifest.Object, error) {
-	docs, problems := manifest.Parse(k.Dir, b.text, r.opts.Limits)
-	if len(docs) != 1 {
-		if len(problems) > 0 {
-			return nil, fmt.Errorf("%s", problems[0].Message)
+// builtObjects turns krusty's output into objects; untraced reports an
+// object the trace could not follow.
+func (r *renderer) builtObjects(k *kustomization, built []builtResource, idx *recordIndex) (objs []*manifest.Object, untraced bool, err error) {
+	for _, b := range built {
+		obj, traced, err := r.builtObject(k, b, idx)
+		if err != nil {
+			return nil, false, err
 		}
-		return nil, fmt.Errorf("expected one document, got %d", len(docs))
+		untraced = untraced || !traced
+		objs = append(objs, obj)
 	}
-	doc := docs[0]
-	content, ok := doc.Value.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("not a mapping")
+	return objs, untraced, nil
+}
+
+// builtObject turns one resource of krusty's output into an object.
+func (r *renderer) builtObject(k *kustomization, b builtResource, idx *recordIndex) (*manifest.Object, bool, error) {
+	content, err := decodeJSON(b.json)
+	if err != nil {
+		return nil, false, err
 	}
 	id := manifest.IDOf(content, k.Dir)
 	l := &layered{content: content}
-	if rec := idx.take(id); rec != nil {
+	rec := idx.take(id)
+	if rec != nil {
 		l.writers = expand(rec.writers, content)
 		l.start = rec.start
 	} else {
@@ -81,9 +92,44 @@ func (r *renderer) builtObject(k *kustomization, b builtResource, idx *recordInd
 	return &manifest.Object{
 		ID:      id,
 		Content: content,
-		Origin:  &renderedOrigin{layered: l, text: b.text, node: doc.Node, doc: doc},
-		Node:    doc.Node,
-	}, nil
+		Origin:  &renderedOrigin{layered: l},
+	}, rec != nil, nil
+}
+
+// decodeJSON reads krusty's JSON of one object into plumb's value types
+// (whole numbers int64).
+func decodeJSON(data []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	m, ok := numbers(v).(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("not an object")
+	}
+	return m, nil
+}
+
+func numbers(v any) any {
+	switch t := v.(type) {
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return i
+		}
+		f, _ := t.Float64()
+		return f
+	case map[string]any:
+		for k, x := range t {
+			t[k] = numbers(x)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = numbers(x)
+		}
+	}
+	return v
 }
 
 // originOnly is the provenance of an object the trace could not follow (a

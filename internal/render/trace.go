@@ -3,6 +3,7 @@ package render
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/types"
@@ -203,7 +204,7 @@ func (r *tres) matchesID(content map[string]any) bool {
 // original or current name and namespace, the group/version/kind, and the
 // label and annotation selectors.
 func selects(sel *types.Selector, r *tres) bool {
-	sr, err := types.NewSelectorRegex(sel)
+	sr, err := compiledSelector(sel)
 	if err != nil {
 		return false
 	}
@@ -223,6 +224,24 @@ func selects(sel *types.Selector, r *tres) bool {
 		return false
 	}
 	return true
+}
+
+// selectorCache keeps compiled selectors: one patch entry is matched
+// against every resource of every overlay that includes it.
+var selectorCache sync.Map // types.Selector -> *selectorEntry
+
+type selectorEntry struct {
+	sr  *types.SelectorRegex
+	err error
+}
+
+func compiledSelector(sel *types.Selector) (*types.SelectorRegex, error) {
+	if e, ok := selectorCache.Load(*sel); ok {
+		return e.(*selectorEntry).sr, e.(*selectorEntry).err
+	}
+	sr, err := types.NewSelectorRegex(sel)
+	selectorCache.Store(*sel, &selectorEntry{sr, err})
+	return sr, err
 }
 
 func effectiveNSFor(r *tres, ns string) string {

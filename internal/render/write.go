@@ -56,15 +56,10 @@ func Write(w io.Writer, targets []*Target, opts WriteOptions) error {
 
 // objectText prints one object.
 func objectText(o *manifest.Object) ([]byte, error) {
-	secret := manifest.IsSecret(o.Content)
-	if ro, ok := o.Origin.(*renderedOrigin); ok {
-		switch {
-		case o.Node == ro.node && !secret:
-			return ro.text, nil
-		case o.Node == ro.node || o.Node == nil:
-			// Printed the way krusty prints (keys sorted, through JSON).
-			return sigsyaml.Marshal(manifest.MaskSecretContent(o.Content))
-		}
+	if _, ok := o.Origin.(*renderedOrigin); ok && o.Node == nil {
+		// As `kustomize build` prints: marshalled to JSON, converted to
+		// YAML (keys sorted). Content a rule changed prints changed.
+		return sigsyaml.Marshal(manifest.MaskSecretContent(o.Content))
 	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
