@@ -141,9 +141,14 @@ func (r *renderer) originOnly(k *kustomization, b builtResource, id manifest.Obj
 		return
 	}
 	if b.origin.ConfiguredIn != "" {
+		// A generator: its kustomization, or its plugin configuration file.
 		if f := originFile(k.Dir, b.origin.ConfiguredIn); f != "" {
-			if gk := r.kc.get(path.Dir(f)); gk != nil && gk.Doc != nil {
-				l.start = gk.Doc.Start()
+			if manifest.IsKustomizationFile(f) {
+				if gk := r.kc.get(path.Dir(f)); gk != nil && gk.Doc != nil {
+					l.start = gk.Doc.Start()
+				}
+			} else if docs := r.docs.get(f); len(docs) > 0 {
+				l.start = docs[0].doc.Start()
 			}
 		}
 		return

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -50,6 +51,7 @@ func TestRenderEqualsKrusty(t *testing.T) {
 		{"testdata/repo", "overlays/prod"},
 		{"testdata/inline", "."},
 		{"testdata/generators", "overlay"},
+		{"testdata/plugins", "."},
 	} {
 		res := renderRepo(t, c.repo, fixtureOptions())
 		var tg *Target
@@ -188,4 +190,36 @@ func TestDeterministic(t *testing.T) {
 			t.Fatal("render output differs between runs")
 		}
 	}
+}
+
+// TestUntracedObjects: objects made or renamed by transformer and
+// generator plugin configurations, which plumb's trace does not follow, are
+// located through krusty's origin annotations (a second build with them).
+func TestUntracedObjects(t *testing.T) {
+	res := renderRepo(t, "testdata/plugins", Options{})
+	for _, p := range res.Problems {
+		t.Errorf("problem %s", p.Error())
+	}
+	var names []string
+	for _, o := range res.Objects() {
+		names = append(names, o.ID.Name)
+	}
+	cm := object(t, res, ".", "ConfigMap", "x-cm")
+	loc, exact := cm.Locate(manifest.MustParsePath("data.k"))
+	if manifest.FormatLocation(manifest.Location{File: loc.File, Line: loc.Line, Column: loc.Column}) != "cm.yaml:6:3" || !exact {
+		t.Errorf("renamed object: %+v %v", loc, exact)
+	}
+	for _, o := range res.Objects() {
+		if strings.HasPrefix(o.ID.Name, "x-extra-") {
+			loc, _ := o.Locate(nil)
+			if loc.File != "gen.yaml" || loc.Line != 1 {
+				t.Errorf("generated object at %+v", loc)
+			}
+			if strings.Contains(fmt.Sprint(o.Content), originAnnotation) {
+				t.Error("injected annotation left in the content")
+			}
+			return
+		}
+	}
+	t.Errorf("no generated object among %v", names)
 }
