@@ -47,7 +47,9 @@ func Load(ctx context.Context, cfg *config.Config) (*Rendered, error) {
 		return nil, err
 	}
 	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude})
+	restoreGC := renderGC()
 	res := render.Render(ctx, fsys, set, renderOptions(cfg))
+	restoreGC()
 	out := &Rendered{FS: fsys, Set: set, Render: res}
 	for _, p := range set.Problems {
 		out.Findings = append(out.Findings, hygiene.FromProblem(p))

@@ -196,12 +196,17 @@ func (t *tracer) patchRenames(sd *srcDoc, opts *types.PatchArgs, r *tres) {
 // that apply to each resource.
 func (t *tracer) addMapEntries(ra []*tres, specs []fieldSpec, name, value string, at manifest.Location, label bool) {
 	for _, r := range ra {
-		// A transformer that creates the labels (or annotations) mapping is
-		// also its source when nothing earlier had it.
+		// A transformer that creates the labels (or annotations) mapping,
+		// or the selector holding it, is also its source when nothing
+		// earlier had it.
 		var matches []func(manifest.Path) bool
 		for _, fs := range specs {
 			if fs.applies(r.gvk) {
-				matches = append(matches, fieldSpecMatch(fs.path, name), fieldSpecMatch(fs.path, ""))
+				matches = append(matches, fieldSpecMatch(fs.path, name))
+				keys := strings.Split(fs.path, "/")
+				for i := len(keys); i > 0; i-- {
+					matches = append(matches, fieldSpecMatch(strings.Join(keys[:i], "/"), ""))
+				}
 			}
 		}
 		if len(matches) == 0 {
