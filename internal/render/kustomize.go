@@ -140,6 +140,11 @@ func (r *renderer) originOnly(k *kustomization, b builtResource, id manifest.Obj
 	if b.origin == nil {
 		return
 	}
+	if b.origin.Repo != "" {
+		// From a remote base (--allow-remote): the entry that names it.
+		l.start = remoteEntry(k, b.origin.Repo)
+		return
+	}
 	if b.origin.ConfiguredIn != "" {
 		// A generator: its kustomization, or its plugin configuration file.
 		if f := originFile(k.Dir, b.origin.ConfiguredIn); f != "" {
@@ -233,4 +238,16 @@ func matchDirs(fsys fs.FS, pattern string, _ []string) []string {
 		}
 	}
 	return out
+}
+
+// remoteEntry finds the resources entry of a kustomization that names a
+// remote repository; the kustomization itself when none does.
+func remoteEntry(k *kustomization, repo string) manifest.Location {
+	repo = strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(repo, "https://"), "ssh://"), ".git")
+	for i, entry := range k.K.Resources {
+		if isRemote(entry) && strings.Contains(entry, repo) {
+			return k.at(k.resourcePath(i))
+		}
+	}
+	return k.Doc.Start()
 }

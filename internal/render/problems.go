@@ -4,12 +4,16 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
+
+// positionRE matches ":line" and ":line:col" in a message.
+var positionRE = regexp.MustCompile(`:\d+(:\d+)?`)
 
 // problemSet collects problems once each: a base shared by many overlays
 // is checked once, and a problem in it is reported once, at its line.
@@ -27,6 +31,11 @@ func (s *problemSet) add(ps ...manifest.Problem) {
 	for _, p := range ps {
 		if p.Rule == "" {
 			continue // already reported by the loader
+		}
+		if p.Key == "" && strings.HasPrefix(p.Rule, "render/") {
+			// Fingerprints tell problems of one rule in one file apart by
+			// their key, which must not hold line numbers.
+			p.Key = positionRE.ReplaceAllString(p.Message, "")
 		}
 		key := fmt.Sprintf("%s|%s|%s", p.Rule, manifest.FormatLocation(p.Location), p.Message)
 		if s.seen[key] {
