@@ -44,9 +44,9 @@ template_params:
 
 func TestRenderKeyErrors(t *testing.T) {
 	for in, want := range map[string]string{
-		"targets: [\"\"]\n":                  "a targets entry is a directory or pattern",
-		"targets:\n  - {dir: x}\n":           "a targets entry is a directory or pattern",
-		"params: [a]\n":                      "c.yaml:1: cannot unmarshal",
+		"targets: [\"\"]\n":                 "a targets entry is a directory or pattern",
+		"targets:\n  - {dir: x}\n":          "a targets entry is a directory or pattern",
+		"params: [a]\n":                     "c.yaml:1: cannot unmarshal",
 		"template_params:\n  t: {X: [1]}\n": "c.yaml:2: cannot unmarshal",
 	} {
 		if _, err := ParseFile("c.yaml", []byte(in)); err == nil || !strings.Contains(err.Error(), want) {
