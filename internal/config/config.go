@@ -33,6 +33,8 @@ type File struct {
 	Limits LimitsConfig `yaml:"limits"`
 	// RenderFile holds targets, params and template_params (render.go).
 	RenderFile `yaml:",inline"`
+	// Reference configures the reference comparison (compare.go).
+	Reference ReferenceFile `yaml:"reference"`
 }
 
 // LimitsConfig is the limits section of .plumb.yaml.
@@ -59,6 +61,8 @@ type Config struct {
 	// byte-identical across runs.
 	Reproducible bool
 	Render       RenderConfig
+	// Reference is the reference comparison (compare.go).
+	Reference Reference
 }
 
 // FailOn is the exit-code threshold.
@@ -181,6 +185,10 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	var renderErrs []error
 	cfg.Render, renderErrs = resolveRender(file, fl)
 	errs = append(errs, renderErrs...)
+	if cfg.Reference, err = resolveReference(file.Reference, fl, root, cwd); err != nil {
+		errs = append(errs, err)
+	}
+	cfg.Exclude = append(cfg.Exclude, cfg.Reference.Exclude...)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
