@@ -219,7 +219,7 @@ func (x *recordIndex) pop(key string, hashed bool) *tres {
 }
 
 // matchDirs expands a targets: entry into kustomization directories.
-func matchDirs(fsys fs.FS, pattern string, _ []string) []string {
+func matchDirs(fsys fs.FS, pattern string) []string {
 	pattern = strings.TrimSuffix(path.Clean(pattern), "/")
 	var candidates []string
 	if strings.ContainsAny(pattern, "*?[{") {

@@ -175,7 +175,7 @@ func (r *renderer) run(ctx context.Context) *Result {
 	var targets []string
 	if len(r.opts.Targets) > 0 {
 		var bad []manifest.Problem
-		targets, bad = r.explicitTargets(tree)
+		targets, bad = r.explicitTargets()
 		problems.add(bad...)
 	} else {
 		for _, dir := range tree {
@@ -204,12 +204,12 @@ func (r *renderer) run(ctx context.Context) *Result {
 
 // explicitTargets expands .plumb.yaml targets: entries into kustomization
 // directories.
-func (r *renderer) explicitTargets(tree []string) ([]string, []manifest.Problem) {
+func (r *renderer) explicitTargets() ([]string, []manifest.Problem) {
 	var out []string
 	var problems []manifest.Problem
 	seen := map[string]bool{}
 	for _, spec := range r.opts.Targets {
-		dirs := matchDirs(r.files.fsys, spec.Pattern, tree)
+		dirs := matchDirs(r.files.fsys, spec.Pattern)
 		if len(dirs) == 0 {
 			problems = append(problems, manifest.Problem{Rule: RuleTarget, Level: "error", Location: spec.At, Input: true, Key: spec.Pattern,
 				Message: "targets: " + spec.Pattern + " names no kustomization directory"})
@@ -225,6 +225,10 @@ func (r *renderer) explicitTargets(tree []string) ([]string, []manifest.Problem)
 	return out, problems
 }
 
+// openapiMu serialises builds that change kyaml's global OpenAPI schema
+// (a kustomization with openapi:) against all others, across renders.
+var openapiMu sync.RWMutex
+
 // buildAll builds the kustomize targets concurrently; the result keeps the
 // targets' order.
 func (r *renderer) buildAll(ctx context.Context, dirs []string, closures map[string]*closure, problems *problemSet) []*Target {
@@ -236,7 +240,6 @@ func (r *renderer) buildAll(ctx context.Context, dirs []string, closures map[str
 	}
 	restore := silenceStderr()
 	defer restore()
-	var openapiMu sync.RWMutex
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
