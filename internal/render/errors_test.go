@@ -172,3 +172,20 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestBrokenKustomizationYAML: a kustomization the loader cannot parse is
+// reported once (by the loader, at its line); its target does not render
+// and its files are not taken for plain objects.
+func TestBrokenKustomizationYAML(t *testing.T) {
+	root, err := os.OpenRoot("testdata/bad")
+	must(t, err)
+	defer root.Close()
+	set := manifest.Load(root.FS(), []string{"syntax"}, manifest.LoadOptions{})
+	if len(set.Problems) != 1 || set.Problems[0].Rule != manifest.RuleYAMLSyntax {
+		t.Fatalf("loader problems %v", set.Problems)
+	}
+	res := Render(t.Context(), root.FS(), set, Options{})
+	if len(res.Problems) != 0 || len(res.Targets) != 0 {
+		t.Errorf("problems %v, targets %v", res.Problems, res.Targets)
+	}
+}

@@ -193,3 +193,38 @@ func TestInlinePatchForms(t *testing.T) {
 		t.Error("target name")
 	}
 }
+
+// TestProvenanceThroughLayers: a diamond of bases with different prefixes,
+// an inline patchesStrategicMerge with $patch: delete, labels with
+// includeTemplates, a JSON patch appending to a list, and a replacement.
+func TestProvenanceThroughLayers(t *testing.T) {
+	res := renderRepo(t, "testdata/complex", Options{})
+	for _, p := range res.Problems {
+		if p.Input {
+			t.Fatalf("problem %s", p.Error())
+		}
+	}
+	for _, c := range []struct{ kind, name, path, want string }{
+		{"Deployment", "a-app", "metadata.name", "mid-a/kustomization.yaml:1:1"},
+		{"Deployment", "b-app", "metadata.name", "mid-b/kustomization.yaml:1:1"},
+		{"Deployment", "a-app", "metadata.namespace", "top/kustomization.yaml:1:1"},
+		{"Deployment", "a-app", "spec.template.spec.containers[0].env[0].value", "top/kustomization.yaml:25:13"},
+		{"Deployment", "b-app", "spec.template.spec.containers[0].env[0].value", "base/app.yaml:17:15"},
+		{"Deployment", "b-app", "spec.template.spec.containers[0].env[2].name", "top/kustomization.yaml:13:11"},
+		{"Deployment", "b-app", "spec.template.spec.containers[0].env[2]", "top/kustomization.yaml:12:9"},
+		{"Deployment", "b-app", "spec.template.metadata.labels.side", "mid-b/kustomization.yaml:6:7"},
+		{"Deployment", "b-app", "spec.template.metadata.labels.role", "base/app.yaml:10:9"},
+		{"ConfigMap", "b-settings", "metadata.labels.side", "mid-b/kustomization.yaml:6:7"},
+		{"ConfigMap", "a-settings", "data.url", "base/app.yaml:26:3"},
+	} {
+		o := object(t, res, "top", c.kind, c.name)
+		loc, _ := o.Locate(manifest.MustParsePath(c.path))
+		if got := manifest.FormatLocation(manifest.Location{File: loc.File, Line: loc.Line, Column: loc.Column}); got != c.want {
+			t.Errorf("%s %s %s: %s, want %s", c.kind, c.name, c.path, got, c.want)
+		}
+	}
+	a := object(t, res, "top", "Deployment", "a-app")
+	if env, _ := a.Get(manifest.MustParsePath("spec.template.spec.containers[0].env")); len(env.([]any)) != 1 {
+		t.Errorf("$patch: delete not applied: %v", env)
+	}
+}
