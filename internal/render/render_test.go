@@ -3,10 +3,13 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -222,4 +225,28 @@ func TestUntracedObjects(t *testing.T) {
 		}
 	}
 	t.Errorf("no generated object among %v", names)
+}
+
+// TestInMemoryRepository: rendering reads only through the fs.FS it is
+// given (in PR mode, a git revision held in memory), never the OS.
+func TestInMemoryRepository(t *testing.T) {
+	mem := fstest.MapFS{}
+	must(t, filepath.WalkDir("testdata/repo", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel("testdata/repo", p)
+		mem[filepath.ToSlash(rel)] = &fstest.MapFile{Data: data}
+		return err
+	}))
+	set := manifest.Load(mem, []string{"."}, manifest.LoadOptions{})
+	res := Render(t.Context(), mem, set, fixtureOptions())
+	disk := renderRepo(t, "testdata/repo", fixtureOptions())
+	var a, b bytes.Buffer
+	must(t, Write(&a, res.Targets, WriteOptions{ShowOrigin: true}))
+	must(t, Write(&b, disk.Targets, WriteOptions{ShowOrigin: true}))
+	if a.String() != b.String() || len(res.Targets) != 4 {
+		t.Errorf("in-memory render differs:\n%s", a.String())
+	}
 }
