@@ -169,7 +169,7 @@ var virtualRootRE = regexp.MustCompile(regexp.QuoteMeta(virtualRoot) + `/?`)
 // krustyMessage makes krusty's error readable: repository-relative paths.
 func krustyMessage(err error) string {
 	msg := virtualRootRE.ReplaceAllString(err.Error(), "")
-	return strings.TrimSpace(msg)
+	return strings.Join(strings.Fields(msg), " ")
 }
 
 // locateKrustyError finds the entry of the closure's kustomizations that a
