@@ -112,13 +112,12 @@ func (t *tracer) generate(k *kustomization, ra []*tres, field string, i int, kin
 		}
 		dataKey(key, !utf8.Valid(data), fileStart(full))
 	}
-	for j, src := range args.EnvSources {
+	for _, src := range args.EnvSources {
 		full := resolvedPath(k, src)
 		data, err := t.docs.files.read(full)
 		if full == "" || err != nil {
 			continue
 		}
-		_ = j
 		for _, kv := range envKeys(data) {
 			dataKey(kv.key, false, manifest.Location{File: full, Line: kv.line, Column: kv.col, EndLine: kv.line, EndColumn: kv.col + len(kv.text)})
 		}

@@ -259,5 +259,3 @@ func resolve(dir, entry string) (string, error) {
 func inDir(p, dir string) bool {
 	return dir == "." || p == dir || strings.HasPrefix(p, dir+"/")
 }
-
-func manifestLimits() manifest.Limits { return manifest.DefaultLimits }

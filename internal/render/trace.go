@@ -1,7 +1,6 @@
 package render
 
 import (
-	"path"
 	"strings"
 	"sync"
 
@@ -431,6 +430,3 @@ func expand(ws []writer, content map[string]any) []writer {
 	}
 	return out
 }
-
-// entryDir is the directory of a path entry, for generator file sources.
-func entryDir(file string) string { return path.Dir(file) }
