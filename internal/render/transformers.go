@@ -41,42 +41,44 @@ func (t *tracer) transform(k *kustomization, ra []*tres) {
 		docs := t.patchDocs(k, pt.Path, key("patches", i, "patch"))
 		t.applyPatch(docs, pt, ra, k.at(key("patches", i)))
 	}
+	// Writers that do not depend on the resource are made once and shared.
 	if ns := k.K.Namespace; ns != "" {
 		at := k.at(key("namespace"))
+		nsName := &leafWriter{at: at, match: exactly(key("metadata", "name")), verify: stringIs(ns)}
+		subjects := &leafWriter{at: at, match: fieldSpecMatch("subjects/namespace", ""), verify: stringIs(ns)}
+		namespace := &leafWriter{at: at, match: exactly(key("metadata", "namespace")), verify: stringIs(ns)}
 		for _, r := range ra {
 			if r.gvk.Kind == "Namespace" {
-				r.writers = append(r.writers, &leafWriter{at: at, match: exactly(key("metadata", "name")), verify: stringIs(ns)})
+				r.writers = append(r.writers, nsName)
 			}
 			if r.gvk.Kind == "RoleBinding" || r.gvk.Kind == "ClusterRoleBinding" {
-				r.writers = append(r.writers, &leafWriter{at: at, match: fieldSpecMatch("subjects/namespace", ""), verify: stringIs(ns)})
+				r.writers = append(r.writers, subjects)
 			}
 			if r.clusterScoped() {
 				continue
 			}
-			r.writers = append(r.writers, &leafWriter{at: at, match: exactly(key("metadata", "namespace")), verify: stringIs(ns)})
+			r.writers = append(r.writers, namespace)
 			r.setNamespace(ns)
 		}
 	}
 	if p := k.K.NamePrefix; p != "" {
-		at := k.at(key("namePrefix"))
+		w := &leafWriter{at: k.at(key("namePrefix")), match: exactly(key("metadata", "name")),
+			verify: func(v any) bool { s, _ := v.(string); return strings.HasPrefix(s, p) }}
 		for _, r := range ra {
-			if skipsPrefixSuffix(r.gvk) {
-				continue
+			if !skipsPrefixSuffix(r.gvk) {
+				r.writers = append(r.writers, w)
+				r.rename(p + r.name())
 			}
-			r.writers = append(r.writers, &leafWriter{at: at, match: exactly(key("metadata", "name")),
-				verify: func(v any) bool { s, _ := v.(string); return strings.HasPrefix(s, p) }})
-			r.rename(p + r.name())
 		}
 	}
 	if s := k.K.NameSuffix; s != "" {
-		at := k.at(key("nameSuffix"))
+		w := &leafWriter{at: k.at(key("nameSuffix")), match: exactly(key("metadata", "name")),
+			verify: func(v any) bool { x, _ := v.(string); return strings.Contains(x, s) }}
 		for _, r := range ra {
-			if skipsPrefixSuffix(r.gvk) {
-				continue
+			if !skipsPrefixSuffix(r.gvk) {
+				r.writers = append(r.writers, w)
+				r.rename(r.name() + s)
 			}
-			r.writers = append(r.writers, &leafWriter{at: at, match: exactly(key("metadata", "name")),
-				verify: func(v any) bool { x, _ := v.(string); return strings.Contains(x, s) }})
-			r.rename(r.name() + s)
 		}
 	}
 	for i, l := range k.K.Labels {
@@ -105,14 +107,13 @@ func (t *tracer) transform(k *kustomization, ra []*tres) {
 		t.applyPatch(docs, pt, ra, k.at(key("patchesJson6902", i)))
 	}
 	for i, rep := range k.K.Replicas {
-		at := k.at(key("replicas", i, "count"))
 		count := rep.Count
+		w := &leafWriter{at: k.at(key("replicas", i, "count")), match: exactly(key("spec", "replicas")),
+			verify: func(v any) bool { n, ok := v.(int64); return ok && n == count }}
 		for _, r := range ra {
-			if !r.hasName(rep.Name) || !replicaKinds[r.gvk.Kind] {
-				continue
+			if r.hasName(rep.Name) && replicaKinds[r.gvk.Kind] {
+				r.writers = append(r.writers, w)
 			}
-			r.writers = append(r.writers, &leafWriter{at: at, match: exactly(key("spec", "replicas")),
-				verify: func(v any) bool { n, ok := v.(int64); return ok && n == count }})
 		}
 	}
 	for i, img := range k.K.Images {
@@ -193,39 +194,57 @@ func (t *tracer) patchRenames(sd *srcDoc, opts *types.PatchArgs, r *tres) {
 }
 
 // addMapEntries records a label or annotation written into the field specs
-// that apply to each resource.
+// that apply to each resource. Resources of one kind share one writer.
 func (t *tracer) addMapEntries(ra []*tres, specs []fieldSpec, name, value string, at manifest.Location, label bool) {
+	byKind := map[resid.Gvk]writer{}
 	for _, r := range ra {
-		// A transformer that creates the labels (or annotations) mapping,
-		// or the selector holding it, is also its source when nothing
-		// earlier had it.
-		var matches []func(manifest.Path) bool
-		for _, fs := range specs {
-			if fs.applies(r.gvk) {
-				matches = append(matches, fieldSpecMatch(fs.path, name))
-				keys := strings.Split(fs.path, "/")
-				for i := len(keys); i > 0; i-- {
-					matches = append(matches, fieldSpecMatch(strings.Join(keys[:i], "/"), ""))
-				}
-			}
+		w, seen := byKind[r.gvk]
+		if !seen {
+			w = mapEntryWriter(specs, r.gvk, name, value, at)
+			byKind[r.gvk] = w
 		}
-		if len(matches) == 0 {
+		if w == nil {
 			continue
 		}
-		r.writers = append(r.writers, &leafWriter{at: at, verify: stringIs(value), match: func(q manifest.Path) bool {
-			for _, m := range matches {
-				if m(q) {
-					return true
-				}
-			}
-			return false
-		}})
+		r.writers = append(r.writers, w)
 		if label {
 			r.labels[name] = value
 		} else {
 			r.annots[name] = value
 		}
 	}
+}
+
+// mapEntryWriter is the writer of one label (or annotation) for one kind:
+// the entry in every field spec that applies, and the mappings along those
+// specs (a transformer that creates the labels mapping, or the selector
+// holding it, is their source when nothing earlier had them).
+func mapEntryWriter(specs []fieldSpec, g resid.Gvk, name, value string, at manifest.Location) writer {
+	var matches []func(manifest.Path) bool
+	for _, fs := range specs {
+		if !fs.applies(g) {
+			continue
+		}
+		keys := strings.Split(fs.path, "/")
+		for i, k := range keys {
+			keys[i] = strings.TrimSuffix(k, "[]")
+		}
+		matches = append(matches, keysMatch(append(keys[:len(keys):len(keys)], name)))
+		for i := len(keys); i > 0; i-- {
+			matches = append(matches, keysMatch(keys[:i]))
+		}
+	}
+	if len(matches) == 0 {
+		return nil
+	}
+	return &leafWriter{at: at, verify: stringIs(value), match: func(q manifest.Path) bool {
+		for _, m := range matches {
+			if m(q) {
+				return true
+			}
+		}
+		return false
+	}}
 }
 
 // skipsPrefixSuffix are the kinds whose names krusty's prefix and suffix
