@@ -33,6 +33,8 @@ type File struct {
 	Limits LimitsConfig `yaml:"limits"`
 	// RenderFile holds targets, params and template_params (render.go).
 	RenderFile `yaml:",inline"`
+	// KubeVirt configures the KubeVirt validations engine (kubevirt.go).
+	KubeVirt KubeVirtConfig `yaml:"kubevirt"`
 	// Reference configures the reference comparison (compare.go).
 	Reference ReferenceFile `yaml:"reference"`
 }
@@ -61,6 +63,7 @@ type Config struct {
 	// byte-identical across runs.
 	Reproducible bool
 	Render       RenderConfig
+	KubeVirt     KubeVirtSettings
 	// Reference is the reference comparison (compare.go).
 	Reference Reference
 }
@@ -185,6 +188,7 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	var renderErrs []error
 	cfg.Render, renderErrs = resolveRender(file, fl)
 	errs = append(errs, renderErrs...)
+	cfg.KubeVirt = resolveKubeVirt(file, fl)
 	if cfg.Reference, err = resolveReference(file.Reference, fl, root, cwd); err != nil {
 		errs = append(errs, err)
 	}
