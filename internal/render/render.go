@@ -141,6 +141,7 @@ func (r *renderer) run(ctx context.Context) *Result {
 			tree = append(tree, path.Dir(f))
 		}
 	}
+	slices.Sort(tree)
 	tree = slices.Compact(tree)
 	closures := map[string]*closure{}
 	used := map[string]bool{}
