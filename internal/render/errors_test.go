@@ -27,6 +27,7 @@ func TestBadInput(t *testing.T) {
 		{RuleKustomize, "helm/kustomization.yaml:1:1", "helmCharts: not supported"},
 		{RuleKustomize, "unknownfield/kustomization.yaml:3:1", `unknown field "namePrefx"`},
 		{RuleKustomize, "compres/kustomization.yaml:2:5", `"comp" is a Component`},
+		{RuleKustomize, "twofiles/kustomization.yml:1:1", "twofiles has several kustomization files"},
 		{RuleTemplate, "templates/template.yaml:11:5", "parameter NAME is required and has no value"},
 		{RuleTemplate, "templates/template.yaml:15:5", "range must be within [1-255] characters"},
 	}

@@ -123,7 +123,7 @@ func kustomizationFile(fsys fs.FS, dir string) (string, error) {
 	case 1:
 		return found[0], nil
 	}
-	return "", fmt.Errorf("%s has several kustomization files (%s); kustomize requires exactly one", dir, strings.Join(found, ", "))
+	return found[len(found)-1], fmt.Errorf("%s has several kustomization files (%s); kustomize requires exactly one", dir, strings.Join(found, ", "))
 }
 
 // get loads the kustomization of dir; nil when dir has none.
@@ -142,8 +142,10 @@ func (c *kustomizationCache) get(dir string) *kustomization {
 func (c *kustomizationCache) load(dir string) *kustomization {
 	file, err := kustomizationFile(c.files.fsys, dir)
 	if err != nil {
-		k := &kustomization{Dir: dir, File: path.Join(dir, "kustomization.yaml")}
-		k.problem = kustProblem(manifest.Location{File: dir}, "%v", err)
+		// Several kustomization files: reported at the one kustomize
+		// would not pick.
+		k := &kustomization{Dir: dir, File: file}
+		k.problem = kustProblem(manifest.Location{File: file, Line: 1, Column: 1}, "%v", err)
 		return k
 	}
 	if file == "" {

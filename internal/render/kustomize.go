@@ -233,7 +233,7 @@ func matchDirs(fsys fs.FS, pattern string) []string {
 		if st, err := fs.Stat(fsys, c); err != nil || !st.IsDir() {
 			continue
 		}
-		if f, err := kustomizationFile(fsys, c); err == nil && f != "" {
+		if f, _ := kustomizationFile(fsys, c); f != "" {
 			out = append(out, c)
 		}
 	}
