@@ -32,6 +32,8 @@ type File struct {
 	Format []string     `yaml:"format"`
 	Limits LimitsConfig `yaml:"limits"`
 	Rules  RulesConfig  `yaml:"rules"`
+	// RenderFile holds targets, params and template_params (render.go).
+	RenderFile `yaml:",inline"`
 	// KubeVirt configures the KubeVirt validations engine (kubevirt.go).
 	KubeVirt KubeVirtConfig `yaml:"kubevirt"`
 	// Reference configures the reference comparison (compare.go).
@@ -62,6 +64,7 @@ type Config struct {
 	// Reproducible zeroes run-dependent values (duration_ms) so reports are
 	// byte-identical across runs.
 	Reproducible bool
+	Render       RenderConfig
 	KubeVirt     KubeVirtSettings
 	// Reference is the reference comparison (compare.go).
 	Reference Reference
@@ -187,6 +190,9 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	if cfg.Rules, err = resolveRules(file.Rules, fl, root, cwd); err != nil {
 		errs = append(errs, err)
 	}
+	var renderErrs []error
+	cfg.Render, renderErrs = resolveRender(file, fl)
+	errs = append(errs, renderErrs...)
 	cfg.KubeVirt = resolveKubeVirt(file, fl)
 	if cfg.Reference, err = resolveReference(file.Reference, fl, root, cwd); err != nil {
 		errs = append(errs, err)

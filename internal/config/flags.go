@@ -22,6 +22,8 @@ type Flags struct {
 	Reproducible  bool
 	Rules         []string // --rules
 	Explain       bool
+	Params        []string
+	AllowRemote   bool
 	// KubeVirtTemplates are --kubevirt-templates directories.
 	KubeVirtTemplates []string
 	// Reference and DiffConfig are the reference comparison (compare.go).
@@ -39,6 +41,8 @@ func BindInputFlags(fs *pflag.FlagSet) *Flags {
 	fs.IntVar(&fl.MaxDepth, "max-depth", 500, "deepest nesting of YAML mappings and sequences accepted")
 	fs.IntVar(&fl.MaxAliasNodes, "max-alias-nodes", 100000, "most nodes YAML aliases may expand to in one document")
 	bindRulesInputFlags(fs, fl)
+	fs.StringArrayVar(&fl.Params, "param", nil, "OpenShift Template parameter value NAME=VALUE, for every template that declares NAME (repeatable)")
+	fs.BoolVar(&fl.AllowRemote, "allow-remote", false, "let kustomize fetch remote bases and resources (refused by default)")
 	return fl
 }
 
