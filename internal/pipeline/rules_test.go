@@ -10,6 +10,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/hygiene"
+	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/rules"
 )
 
@@ -301,5 +302,55 @@ func TestPreprocessRuleChangesKubeVirtValidation(t *testing.T) {
 	}
 	if n := memory(rulesFile); n != 0 {
 		t.Errorf("findings with the rule: %d", n)
+	}
+}
+
+// Kustomize overlays share their base's objects: a rule that changes the
+// prod overlay's Deployment leaves dev's alone; plugin data an early rule
+// sets on the base document reaches both overlays' objects; the built-in
+// rule names each overlay's environment.
+func TestRulesOnKustomizeOverlays(t *testing.T) {
+	root := repo(t, map[string]string{
+		"apps/web/base/deploy.yaml":                 "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n  template:\n    spec:\n      containers:\n        - {name: web, image: \"nginx:1.25\"}\n",
+		"apps/web/base/kustomization.yaml":          "resources: [deploy.yaml]\n",
+		"apps/web/overlays/prod/kustomization.yaml": "resources: [../../base]\nnamePrefix: prod-\n",
+		"apps/web/overlays/dev/kustomization.yaml":  "resources: [../../base]\nnamePrefix: dev-\n",
+		"rules.yaml": `- uuid: prod-replicas
+  phase: preprocess
+  conditions:
+    - {op: eq, args: {values: ["{plugin_data[environment]}", prod]}}
+    - {op: lt, args: {values: ["{node.spec.replicas}", 3]}}
+  actions:
+    - {op: set-attribute, args: {path: /spec/replicas, value: 3}}
+    - {op: log, args: {msg: "{node.metadata.name} from {inventory[source][file]}", path: spec.replicas}}
+- uuid: team
+  phase: early
+  conditions: [{op: eq, args: {values: ["{inventory[source][kind]}", Deployment]}}]
+  actions: [{op: set-plugin-data, args: {path: team, value: web}}]
+`,
+	})
+	cfg := configFor(t, root, nil, &config.Flags{Rules: []string{"rules.yaml"}, Paths: []string{"apps"}})
+	rendered, err := Load(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replicas := map[string]any{}
+	for _, tg := range rendered.Render.Targets {
+		for _, o := range tg.Objects {
+			v, _ := o.Get(manifest.MustParsePath("spec.replicas"))
+			replicas[o.ID.Name] = v
+		}
+	}
+	if replicas["prod-web"] != int64(3) || replicas["dev-web"] != int64(1) {
+		t.Errorf("replicas %v", replicas)
+	}
+	in := analyzerInput(rendered, map[string]any{})
+	prod, dev := in.EnvFor("apps/web/overlays/prod"), in.EnvFor("apps/web/overlays/dev")
+	if prod["environment"] != "prod" || dev["environment"] != "dev" || prod["team"] != "web" || dev["team"] != "web" {
+		t.Errorf("env prod %v dev %v", prod, dev)
+	}
+	logs := findingsOf(rendered.Findings, "rule/prod-replicas")
+	if len(logs) != 1 || logs[0].Message != "prod-web from apps/web/base/deploy.yaml" || logs[0].Location.File != "rules.yaml" || logs[0].Location.Line != 7 {
+		t.Errorf("findings %+v", logs)
 	}
 }
