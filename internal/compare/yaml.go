@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	yamlv2 "go.yaml.in/yaml/v2"
 	"go.yaml.in/yaml/v3"
@@ -44,7 +45,8 @@ func yamlText(v any) string {
 // trip through goyaml.v2 types them: encoding/json prints a whole float
 // below 1e21 as digits, which goyaml.v2 reads back as an integer when it
 // fits in 64 bits. The tree is copied only where a number changes. ok is
-// false when v holds anything but a value tree's types.
+// false when v holds anything but a value tree's types, or text that is not
+// UTF-8.
 func jsonTyped(v any) (out any, ok bool) {
 	out, _, ok = retypeNumbers(v)
 	return out, ok
@@ -52,8 +54,11 @@ func jsonTyped(v any) (out any, ok bool) {
 
 func retypeNumbers(v any) (out any, changed, ok bool) {
 	switch t := v.(type) {
-	case nil, string, bool, int64:
+	case nil, bool, int64:
 		return v, false, true
+	case string:
+		// encoding/json replaces invalid UTF-8, goyaml.v2 would print binary.
+		return v, false, utf8.ValidString(t)
 	case float64:
 		if t != math.Trunc(t) || math.Abs(t) >= 1e21 {
 			return v, false, true // NaN and the infinities included
@@ -70,7 +75,7 @@ func retypeNumbers(v any) (out any, changed, ok bool) {
 		var copied map[string]any
 		for k, x := range t {
 			y, c, ok := retypeNumbers(x)
-			if !ok {
+			if !ok || !utf8.ValidString(k) {
 				return nil, false, false
 			}
 			if c {

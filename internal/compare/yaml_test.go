@@ -75,6 +75,8 @@ func TestYAMLTextIsWhatKubectlPrints(t *testing.T) {
 	for seed := 1; seed < 500; seed++ {
 		check("generated tree", map[string]any{"root": genTree(0, seed), yamlWords[seed%len(yamlWords)]: genTree(1, seed+1)})
 	}
+	// Text that is not UTF-8 (trees never hold it: every source is UTF-8).
+	check("invalid UTF-8", map[string]any{"bad \xff key": "bad \xfe value", "l": []any{"\xc3"}})
 	// Values that are not trees (what a template function may build).
 	check("struct", struct {
 		B []string `json:"b"`
