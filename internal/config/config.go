@@ -31,6 +31,8 @@ type File struct {
 	// Format lists report outputs, as --format takes them (F or F=FILE).
 	Format []string     `yaml:"format"`
 	Limits LimitsConfig `yaml:"limits"`
+	// KubeVirt configures the KubeVirt validations engine (kubevirt.go).
+	KubeVirt KubeVirtConfig `yaml:"kubevirt"`
 	// Reference configures the reference comparison (compare.go).
 	Reference ReferenceFile `yaml:"reference"`
 }
@@ -58,6 +60,7 @@ type Config struct {
 	// Reproducible zeroes run-dependent values (duration_ms) so reports are
 	// byte-identical across runs.
 	Reproducible bool
+	KubeVirt     KubeVirtSettings
 	// Reference is the reference comparison (compare.go).
 	Reference Reference
 }
@@ -179,6 +182,7 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	if fl.changed("max-alias-nodes") {
 		cfg.Limits.MaxAliasNodes = fl.MaxAliasNodes
 	}
+	cfg.KubeVirt = resolveKubeVirt(file, fl)
 	if cfg.Reference, err = resolveReference(file.Reference, fl, root, cwd); err != nil {
 		errs = append(errs, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/hygiene"
+	"github.com/plumb-ci/plumb/internal/kubevirt"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
 	"github.com/plumb-ci/plumb/internal/report"
@@ -76,6 +77,11 @@ func repoFS(root string) (fs.FS, error) {
 func Analyzers(_ context.Context, cfg *config.Config, _ fs.FS) ([]analyzer.Analyzer, []finding.Finding) {
 	engines := []analyzer.Analyzer{hygiene.Analyzer{}}
 	var setup []finding.Finding
+	templates, problems := kubevirt.LoadTemplates(cfg.KubeVirt.TemplateDirs, cfg.Limits)
+	for _, p := range problems {
+		setup = append(setup, hygiene.FromProblem(p))
+	}
+	engines = append(engines, &kubevirt.Analyzer{Templates: templates})
 	if r := cfg.Reference; r.Path != "" {
 		a, fs := compare.NewAnalyzer(compare.Setup{Reference: r.Path, ReferenceDisplay: r.Display,
 			DiffConfig: r.DiffConfig, DiffConfigDisplay: r.DiffConfigDisplay,
