@@ -10,6 +10,8 @@ import (
 	"strings"
 	"text/template"
 
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
+
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
@@ -38,7 +40,7 @@ type Override struct {
 	Line         int
 
 	patch any           // decoded mergepatch
-	ops   []jsonPatchOp // decoded rfc6902
+	ops   jsonpatch.Patch // decoded rfc6902
 	tmpl  *template.Template
 }
 
