@@ -39,7 +39,7 @@ type Override struct {
 	Reason       string
 	Line         int
 
-	patch any           // decoded mergepatch
+	patch any             // decoded mergepatch
 	ops   jsonpatch.Patch // decoded rfc6902
 	tmpl  *template.Template
 }
