@@ -31,6 +31,7 @@ type File struct {
 	// Format lists report outputs, as --format takes them (F or F=FILE).
 	Format []string     `yaml:"format"`
 	Limits LimitsConfig `yaml:"limits"`
+	Checks ChecksFile   `yaml:"checks"`
 }
 
 // LimitsConfig is the limits section of .plumb.yaml.
@@ -56,6 +57,7 @@ type Config struct {
 	// Reproducible zeroes run-dependent values (duration_ms) so reports are
 	// byte-identical across runs.
 	Reproducible bool
+	Checks       Checks
 }
 
 // FailOn is the exit-code threshold.
@@ -174,6 +176,9 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	}
 	if fl.changed("max-alias-nodes") {
 		cfg.Limits.MaxAliasNodes = fl.MaxAliasNodes
+	}
+	if cfg.Checks, err = resolveChecks(file.Checks, fl, root, cwd, fl.ConfigFile); err != nil {
+		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err

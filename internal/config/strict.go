@@ -31,6 +31,10 @@ func checkKeys(file string, n *yaml.Node, t reflect.Type, section string, errs *
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	// Types that decode themselves (config.CustomValue) validate themselves.
+	if reflect.PointerTo(t).Implements(reflect.TypeFor[yaml.Unmarshaler]()) {
+		return
+	}
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
 		n = n.Alias
 	}

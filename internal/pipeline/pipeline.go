@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/plumb-ci/plumb/internal/analyzer"
+	"github.com/plumb-ci/plumb/internal/checks"
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/hygiene"
@@ -72,8 +73,11 @@ func repoFS(root string) (fs.FS, error) {
 // Problems with an engine's own configuration (a catalog that does not lint,
 // a reference that does not load) come back as InputError findings; the
 // other engines still run.
-func Analyzers(_ context.Context, _ *config.Config, _ fs.FS) ([]analyzer.Analyzer, []finding.Finding) {
-	return []analyzer.Analyzer{hygiene.Analyzer{}}, nil
+func Analyzers(_ context.Context, cfg *config.Config, _ fs.FS) ([]analyzer.Analyzer, []finding.Finding) {
+	var setup []finding.Finding
+	checksEngine, problems := checks.New(cfg.Checks, cfg.File)
+	setup = append(setup, problems...)
+	return []analyzer.Analyzer{hygiene.Analyzer{}, checksEngine}, setup
 }
 
 // Result is a finished run.
@@ -96,7 +100,7 @@ func Check(ctx context.Context, cfg *config.Config) (*Result, error) {
 
 	engines, setup := Analyzers(ctx, cfg, rendered.FS)
 	rep.Findings = append(rep.Findings, setup...)
-	in := &analyzer.Input{Targets: rendered.Render.Targets, Env: map[string]any{}}
+	in := &analyzer.Input{Targets: rendered.Render.Targets, Env: cfg.Checks.Env}
 	outs, errs := analyze(ctx, engines, in)
 	for _, o := range outs {
 		rep.Findings = append(rep.Findings, o.out.Findings...)
