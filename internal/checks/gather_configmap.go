@@ -104,9 +104,13 @@ func (c *configMapFile) gather(s *subject) gathered {
 	dataPath := manifest.Path{manifest.Key("data")}
 	g := gathered{objects: []*manifest.Object{cm}, at: &origin{obj: cm, path: dataPath}}
 	parse := func(key string) (any, *FactError) {
-		raw, ok := data[key].(string)
+		v, ok := data[key]
 		if !ok {
 			return nil, factErr("configmap-file-not-found", "ConfigMap %s has no data key %q", describeObject(cm), key)
+		}
+		raw, ok := v.(string)
+		if !ok {
+			return nil, factErr("configmap-file-parse-error", "ConfigMap %s key %q holds %s, not a string (ConfigMap data values must be strings; quote it)", describeObject(cm), key, display(v))
 		}
 		v, err := parseFile(c.formatFor(key), raw)
 		if err != nil {
