@@ -25,7 +25,11 @@ func (c *Check) lint() {
 			continue
 		}
 		if err := prepareFact(f, tt); err != nil {
-			c.addDiag(LevelError, f.ArgPos, fmt.Sprintf("facts[%d]", i), "%v", err)
+			pos := f.ArgPos
+			if d, rerr := resolveGatherer(f.Gatherer); rerr != nil || tt == TargetGroup && !d.group {
+				pos = f.GathererPos
+			}
+			c.addDiag(LevelError, pos, fmt.Sprintf("facts[%d]", i), "%v", err)
 			c.broken = true
 		}
 	}

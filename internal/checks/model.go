@@ -189,7 +189,9 @@ type Fact struct {
 	Gatherer string
 	Argument string
 	Pos      Pos
-	// ArgPos is the position of the argument (or of the fact).
+	// GathererPos is the position of the gatherer name.
+	GathererPos Pos
+	// ArgPos is the position of the argument (or of the gatherer).
 	ArgPos Pos
 	// gather is the gatherer prepared with the argument at load time.
 	gather gatherFunc

@@ -206,8 +206,17 @@ func (p *parser) value(at manifest.Path) any {
 
 // expr records an expression field for compilation by lint.
 func (p *parser) expr(f field, at string) *Expr {
-	src, ok := p.str(f, at, true)
-	if !ok || f.value == nil {
+	if f.value == nil {
+		return nil
+	}
+	// A scalar YAML types as a number or boolean (expect: true) is a CEL
+	// literal too: use its text.
+	src, ok := p.scalar(f, at)
+	if ok && strings.TrimSpace(src) == "" {
+		p.errorf(f.value, at, "must not be empty")
+		ok = false
+	}
+	if !ok {
 		return nil
 	}
 	return &Expr{Source: src, text: scalarText(f.value, p.doc.LineOffset, p.lines)}
@@ -417,10 +426,11 @@ func (p *parser) facts(f field) {
 			p.errorf(n, at, "missing required key \"gatherer\"")
 		}
 		fact.Argument, _ = p.scalar(fs["argument"], at+".argument")
+		if g := fs["gatherer"].value; g != nil {
+			fact.GathererPos, fact.ArgPos = p.pos(g), p.pos(g)
+		}
 		if a := fs["argument"].value; a != nil {
 			fact.ArgPos = p.pos(a)
-		} else if g := fs["gatherer"].value; g != nil {
-			fact.ArgPos = p.pos(g)
 		}
 		if fact.Name != "" {
 			if prev, dup := seen[fact.Name]; dup {
