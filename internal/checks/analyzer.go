@@ -66,9 +66,9 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 		}
 	}
 
-	envs := map[envKey]*envInfo{}
+	envInfos := map[envKey]*envInfo{}
 	envFor := func(k envKey, base map[string]any, checks []*Check) *envInfo {
-		if e, ok := envs[k]; ok {
+		if e, ok := envInfos[k]; ok {
 			return e
 		}
 		env := NormalizeEnv(base)
@@ -81,22 +81,26 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 			env["target_type"] = string(TargetObject)
 			env["kind"] = k.kind
 		}
-		e := &envInfo{key: len(envs), env: env}
+		e := &envInfo{key: len(envInfos), env: env}
 		ev := celMap(env)
 		for _, c := range checks {
 			if c.Applicable(env, ev) {
 				e.checks = append(e.checks, c)
 			}
 		}
-		envs[k] = e
+		envInfos[k] = e
 		return e
 	}
 
 	x := &Execution{Custom: a.custom}
 	var names []string
+	var indexes []*targetIndex
+	envs := []map[string]any{in.Env}
 	for _, rt := range in.Targets {
 		names = append(names, rt.Name)
 		idx := newTargetIndex(rt)
+		indexes = append(indexes, idx)
+		envs = append(envs, in.TargetEnv[rt.Name])
 		base := in.EnvFor(rt.Name)
 		if len(objectChecks) > 0 {
 			for _, o := range rt.Objects {
@@ -120,6 +124,10 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 			}
 		}
 	}
+	bound := boundOfTargets(indexes, envs)
+	bound.observeChecks(a.checks, a.custom)
+	bound = bound.finish()
+	x.Bound = &bound
 	ids := make([]string, 0, len(a.checks))
 	for _, c := range a.checks {
 		ids = append(ids, c.ID)
@@ -129,7 +137,7 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 	x.Gather = func(t *Target, c *Check) ([]GatheredFact, bool) {
 		facts := make([]GatheredFact, len(c.Facts))
 		for i, f := range c.Facts {
-			facts[i] = GatheredFact{Name: f.Name, g: f.gather(t.subject)}
+			facts[i] = GatheredFact{Name: f.Name, g: t.subject.gather(f)}
 		}
 		return facts, true
 	}
@@ -139,6 +147,7 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 	if err != nil {
 		return nil, err
 	}
+	fb.findings = append(x.Findings, fb.findings...)
 	fb.expectSame(res)
 	finding.Sort(fb.findings)
 	out.Findings = fb.findings
@@ -191,6 +200,7 @@ func stringsToAny(m map[string]string) map[string]any {
 
 // findingBuilder turns evaluated records into findings as they come.
 type findingBuilder struct {
+	// mu guards same, which workers fill concurrently.
 	mu       sync.Mutex
 	findings []finding.Finding
 	// same keeps, per check with expect_same, where each target's value
@@ -198,11 +208,4 @@ type findingBuilder struct {
 	same map[*Check]map[string]*sameTarget
 }
 
-func (fb *findingBuilder) add(fs ...finding.Finding) {
-	if len(fs) == 0 {
-		return
-	}
-	fb.mu.Lock()
-	fb.findings = append(fb.findings, fs...)
-	fb.mu.Unlock()
-}
+

@@ -3,12 +3,14 @@ package checks
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/env"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
@@ -61,8 +63,17 @@ func celEnv(s scope) (*cel.Env, error) {
 	envsOnce.Do(func() {
 		dyn := cel.MapType(cel.StringType, cel.DynType)
 		base := []cel.EnvOption{
-			// Optional types first: the regex library builds on them.
+			// The standard library, with matches() replaced below: with a
+			// pattern that is not a literal (a customizable value) the
+			// standard one compiles the pattern on every call.
+			cel.StdLib(cel.StdLibSubset(env.NewLibrarySubset().AddExcludedFunctions(env.NewFunction("matches")))),
+			cel.EagerlyValidateDeclarations(false),
+			// Optional types before the regex library, which builds on them.
 			cel.OptionalTypes(), cel.CrossTypeNumericComparisons(true),
+			cel.Function("matches",
+				cel.Overload("matches", []*cel.Type{cel.StringType, cel.StringType}, cel.BoolType),
+				cel.MemberOverload("matches_string", []*cel.Type{cel.StringType, cel.StringType}, cel.BoolType),
+				cel.SingletonBinaryBinding(cachedMatches)),
 			ext.Strings(), ext.Lists(), ext.Sets(), ext.Math(), ext.Encoders(),
 			ext.Bindings(), ext.TwoVarComprehensions(), ext.Regex(),
 		}
@@ -72,13 +83,46 @@ func celEnv(s scope) (*cel.Env, error) {
 			scopeExpect: {cel.Variable("facts", dyn), cel.Variable("values", dyn), cel.Variable("env", dyn)},
 		}
 		for i := range envs {
-			envs[i], envsErr = cel.NewEnv(append(append([]cel.EnvOption{}, base...), vars[i]...)...)
+			envs[i], envsErr = cel.NewCustomEnv(append(append([]cel.EnvOption{}, base...), vars[i]...)...)
 			if envsErr != nil {
 				return
 			}
 		}
 	})
 	return envs[s], envsErr
+}
+
+// regexCache holds compiled patterns of matches(); patterns come from
+// check definitions and values, so there are few. It stops growing at
+// maxCachedRegexes (patterns built from facts would be unbounded).
+var (
+	regexCache      sync.Map // pattern → *regexp.Regexp
+	regexCacheCount atomic.Int64
+)
+
+const maxCachedRegexes = 4096
+
+// cachedMatches is the standard matches() with compiled patterns cached.
+func cachedMatches(s, pattern ref.Val) ref.Val {
+	str, ok := s.(types.String)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(s)
+	}
+	pat, ok := pattern.(types.String)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(pattern)
+	}
+	if re, ok := regexCache.Load(string(pat)); ok {
+		return types.Bool(re.(*regexp.Regexp).MatchString(string(str)))
+	}
+	re, err := regexp.Compile(string(pat))
+	if err != nil {
+		return types.WrapErr(err)
+	}
+	if regexCacheCount.Add(1) <= maxCachedRegexes {
+		regexCache.Store(string(pat), re)
+	}
+	return types.Bool(re.MatchString(string(str)))
 }
 
 // compileError is a CEL compile error with its position inside the
@@ -90,9 +134,11 @@ type compileError struct {
 
 // compiled is the outcome of compiling one expression.
 type compiled struct {
-	ast  *cel.Ast
-	prog cel.Program
-	errs []compileError
+	ast   *cel.Ast
+	prog  cel.Program
+	fast  cel.Program
+	scope scope
+	errs  []compileError
 }
 
 // compile parses, type-checks and plans one expression in a scope.
@@ -117,7 +163,14 @@ func compile(s scope, src string) compiled {
 	if err != nil {
 		return compiled{ast: ast, errs: []compileError{{Message: err.Error()}}}
 	}
-	return compiled{ast: ast, prog: prog}
+	// The same plan without cost tracking, for runs whose inputs are small
+	// enough that the expression provably stays under the limit (see
+	// costPlan): tracking costs about a third of the evaluation time.
+	fast, err := env.Program(ast, cel.EvalOptions(cel.OptOptimize))
+	if err != nil {
+		return compiled{ast: ast, errs: []compileError{{Message: err.Error()}}}
+	}
+	return compiled{ast: ast, prog: prog, fast: fast, scope: s}
 }
 
 // errString joins compile errors into one message.
@@ -133,6 +186,8 @@ func (c compiled) errString() string {
 // building a map per call.
 type activation struct {
 	facts, values, env, host ref.Val
+	// plan says which expressions may run without cost tracking.
+	plan *costPlan
 }
 
 func (a *activation) ResolveName(name string) (any, bool) {
@@ -172,7 +227,16 @@ type EvalError struct {
 
 func (e *EvalError) Error() string { return e.Message }
 
-// run evaluates a compiled program; errors come back as *EvalError.
+// eval evaluates a compiled expression; errors come back as *EvalError.
+func (e *Expr) eval(act *activation) (ref.Val, *EvalError) {
+	prog := e.prog
+	if act.plan.isFast(e) {
+		prog = e.fast
+	}
+	return run(prog, act)
+}
+
+// run evaluates a program; errors come back as *EvalError.
 func run(prog cel.Program, act *activation) (ref.Val, *EvalError) {
 	out, _, err := prog.Eval(act)
 	if err != nil {

@@ -269,3 +269,22 @@ func TestDefaultCatalogExercisesTheFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultMessagesAreOneLine: a folded YAML message keeps the newlines
+// around more-indented lines; findings must be single lines.
+func TestDefaultMessagesAreOneLine(t *testing.T) {
+	for _, c := range defaultCatalog(t).Checks {
+		for _, e := range c.Expectations {
+			for _, m := range []*Message{e.FailureMessage, e.WarningMessage} {
+				if m == nil {
+					continue
+				}
+				for _, p := range m.parts {
+					if strings.Contains(p.lit, "\n") {
+						t.Errorf("%s %s: message text has a line break: %q", c.ID, e.Name, p.lit)
+					}
+				}
+			}
+		}
+	}
+}

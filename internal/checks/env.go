@@ -71,7 +71,7 @@ func (c *Check) whenHolds(env map[string]any, envVal ref.Val) bool {
 	if !c.When.Compiled() {
 		return false
 	}
-	v, err := run(c.When.prog, &activation{env: envVal})
+	v, err := c.When.eval(&activation{env: envVal})
 	return err == nil && v == types.True
 }
 

@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/google/cel-go/common/types/ref"
+
+	"github.com/plumb-ci/plumb/internal/finding"
 )
 
 // Target is one target of an execution: an object, a render target, or a
@@ -57,7 +59,9 @@ type Record struct {
 	Target *Target
 	Facts  []GatheredFact
 	Agent  *AgentResult
-	act    *activation
+	// act is the evaluation's scope; it is valid only during OnRecord
+	// (its facts map is reused for the next pair).
+	act *activation
 }
 
 // Execution evaluates checks over targets with Wanda's semantics (research
@@ -70,8 +74,17 @@ type Execution struct {
 	// when the target sent no facts for the check (it is then not part of
 	// the check's result).
 	Gather func(t *Target, c *Check) (facts []GatheredFact, present bool)
-	// OnRecord, when set, sees every evaluated pair (concurrently).
-	OnRecord func(*Record)
+	// OnRecord, when set, sees every evaluated pair (concurrently) and
+	// returns the findings about it; Run collects them in target order.
+	OnRecord func(*Record) []finding.Finding
+	// Findings are what OnRecord returned, after Run.
+	Findings []finding.Finding
+	// Bound, when set, bounds the sizes of everything the expressions can
+	// read in this execution; expressions that provably stay under the
+	// cost limit then run without cost tracking.
+	Bound *sizeBound
+
+	plan *costPlan
 
 	values sync.Map // valuesKey → *resolved
 }
@@ -89,14 +102,33 @@ type resolved struct {
 // pairResult is one (check, target) outcome before aggregation.
 type pairResult struct {
 	check    *Check
-	agent    AgentResult
+	agent    *AgentResult
 	excluded bool
+}
+
+// targetResult is everything one target produced.
+type targetResult struct {
+	pairs    []pairResult
+	findings []finding.Finding
 }
 
 // Run evaluates every target and aggregates the Result.
 func (x *Execution) Run(ctx context.Context) (*Result, error) {
 	slices.SortStableFunc(x.Targets, func(a, b *Target) int { return strings.Compare(a.ID, b.ID) })
-	perTarget := make([][]pairResult, len(x.Targets))
+	if x.Bound != nil {
+		var checks []*Check
+		seen := map[*Check]bool{}
+		for _, t := range x.Targets {
+			for _, c := range t.Checks {
+				if !seen[c] {
+					seen[c] = true
+					checks = append(checks, c)
+				}
+			}
+		}
+		x.plan = newCostPlan(checks, *x.Bound)
+	}
+	perTarget := make([]targetResult, len(x.Targets))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(x.Targets)))
@@ -123,15 +155,27 @@ func (x *Execution) Run(ctx context.Context) (*Result, error) {
 
 	// Bucket by check; targets are in id order, so each bucket is too.
 	type bucket struct {
-		agents, excluded []AgentResult
+		agents, excluded []*AgentResult
 	}
 	buckets := map[*Check]*bucket{}
 	var order []*Check
-	for _, prs := range perTarget {
-		for _, pr := range prs {
+	counts := map[*Check]int{}
+	for _, tr := range perTarget {
+		for _, pr := range tr.pairs {
+			counts[pr.check]++
+		}
+	}
+	nFindings := 0
+	for _, tr := range perTarget {
+		nFindings += len(tr.findings)
+	}
+	x.Findings = make([]finding.Finding, 0, nFindings)
+	for _, tr := range perTarget {
+		x.Findings = append(x.Findings, tr.findings...)
+		for _, pr := range tr.pairs {
 			b := buckets[pr.check]
 			if b == nil {
-				b = &bucket{}
+				b = &bucket{agents: make([]*AgentResult, 0, counts[pr.check])}
 				buckets[pr.check] = b
 				order = append(order, pr.check)
 			}
@@ -170,32 +214,36 @@ func (x *Execution) Run(ctx context.Context) (*Result, error) {
 }
 
 // runTarget applies exclude, gathers and evaluates every check of a target.
-func (x *Execution) runTarget(t *Target) []pairResult {
+func (x *Execution) runTarget(t *Target) targetResult {
 	if t.envVal == nil {
 		t.envVal = celMap(t.Env)
 	}
 	if t.hostVal == nil {
 		t.hostVal = celMap(t.Host)
 	}
-	out := make([]pairResult, 0, len(t.Checks))
+	var out targetResult
+	out.pairs = make([]pairResult, 0, len(t.Checks))
+	// scratch holds the facts of one evaluation: the map is used only
+	// while the pair is evaluated and its findings built.
+	scratch := make(map[string]any, 8)
 	for _, c := range t.Checks {
-		if c.excludes(t) {
+		if c.excludes(t, x.plan) {
 			src := c.Exclude.Source
-			out = append(out, pairResult{check: c, excluded: true, agent: AgentResult{AgentID: t.ID, Status: StatusExcluded, ExcludeExpression: &src}})
+			out.pairs = append(out.pairs, pairResult{check: c, excluded: true, agent: &AgentResult{AgentID: t.ID, Status: StatusExcluded, ExcludeExpression: &src}})
 			continue
 		}
 		if t.Timeout {
-			out = append(out, pairResult{check: c, agent: AgentResult{AgentID: t.ID, ErrorType: ErrTimeout, Message: msgTimeout}})
+			out.pairs = append(out.pairs, pairResult{check: c, agent: &AgentResult{AgentID: t.ID, ErrorType: ErrTimeout, Message: msgTimeout}})
 			continue
 		}
 		facts, present := x.Gather(t, c)
 		if !present {
 			continue
 		}
-		rec := x.evaluate(c, t, facts)
-		out = append(out, pairResult{check: c, agent: *rec.Agent})
+		rec := x.evaluate(c, t, facts, scratch)
+		out.pairs = append(out.pairs, pairResult{check: c, agent: rec.Agent})
 		if x.OnRecord != nil {
-			x.OnRecord(rec)
+			out.findings = append(out.findings, x.OnRecord(rec)...)
 		}
 	}
 	return out
@@ -203,11 +251,11 @@ func (x *Execution) runTarget(t *Target) []pairResult {
 
 // excludes evaluates exclude: only a literal true excludes the target; a
 // false, a non-boolean or an error keeps it (Wanda logs a warning).
-func (c *Check) excludes(t *Target) bool {
+func (c *Check) excludes(t *Target, plan *costPlan) bool {
 	if c.Exclude == nil || !c.Exclude.Compiled() {
 		return false
 	}
-	v, err := run(c.Exclude.prog, &activation{host: t.hostVal})
+	v, err := c.Exclude.eval(&activation{host: t.hostVal, plan: plan})
 	return err == nil && v.Value() == true
 }
 
@@ -227,7 +275,7 @@ func (x *Execution) valuesFor(c *Check, t *Target) *resolved {
 }
 
 // evaluate is Wanda's add_agent_check_result_or_error for one target.
-func (x *Execution) evaluate(c *Check, t *Target, facts []GatheredFact) *Record {
+func (x *Execution) evaluate(c *Check, t *Target, facts []GatheredFact, scratch map[string]any) *Record {
 	agent := &AgentResult{AgentID: t.ID}
 	rec := &Record{Check: c, Target: t, Facts: facts, Agent: agent}
 	agent.Facts = make([]FactResult, len(facts))
@@ -243,11 +291,11 @@ func (x *Execution) evaluate(c *Check, t *Target, facts []GatheredFact) *Record 
 		return rec
 	}
 	vals := x.valuesFor(c, t)
-	fm := make(map[string]any, len(facts))
+	clear(scratch)
 	for _, f := range facts {
-		fm[f.Name] = f.g.value
+		scratch[f.Name] = f.g.value
 	}
-	rec.act = &activation{facts: celMap(fm), values: vals.val, env: t.envVal}
+	rec.act = &activation{facts: celMap(scratch), values: vals.val, env: t.envVal, plan: x.plan}
 	agent.Status = StatusExecuted
 	agent.Values = vals.list
 	agent.Evaluations = make([]Evaluation, len(c.Expectations))
@@ -268,7 +316,7 @@ func evaluateExpectation(e *Expectation, act *activation) Evaluation {
 		ev.Error = &EvalError{Type: "parsing", Message: msg}
 		return ev
 	}
-	v, err := run(e.Expr.prog, act)
+	v, err := e.Expr.eval(act)
 	if err != nil {
 		ev.Error = err
 		return ev
@@ -329,7 +377,7 @@ func messageFor(m *Message, act *activation) string {
 
 // aggregate is Wanda's add_expectation_results and aggregate_check_result
 // for one check over its (non-excluded) targets.
-func aggregate(c *Check, agents []AgentResult) CheckResult {
+func aggregate(c *Check, agents []*AgentResult) CheckResult {
 	byName := map[string][]Evaluation{}
 	anyError, anyTimeout := false, false
 	for _, a := range agents {

@@ -15,7 +15,10 @@ type Expr struct {
 	text textPos
 
 	prog cel.Program
-	ast  *cel.Ast
+	// fast is prog without cost tracking (see costPlan).
+	fast  cel.Program
+	scope scope
+	ast   *cel.Ast
 	// errs are the compile errors; a check with such errors fails lint, and
 	// in lenient evaluation the expression behaves as Wanda's parse errors
 	// do.

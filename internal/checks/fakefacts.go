@@ -402,6 +402,29 @@ func Eval(ctx context.Context, cat *Catalog, ff *FakeFacts, opts EvalOptions) (*
 		}
 		return ordered, true
 	}
+	var bound sizeBound
+	bound.observe(env)
+	bound.lists = max(bound.lists, uint64(len(x.Targets)))
+	for _, t := range ff.Targets {
+		bound.observe(t.Attributes)
+	}
+	for _, byTarget := range ff.Facts {
+		for _, facts := range byTarget {
+			bound.lists = max(bound.lists, uint64(len(facts)))
+			for _, f := range facts {
+				bound.observe(f.g.value)
+			}
+		}
+	}
+	var checks []*Check
+	for _, c := range checkFor {
+		if c != nil {
+			checks = append(checks, c)
+		}
+	}
+	bound.observeChecks(checks, custom)
+	bound = bound.finish()
+	x.Bound = &bound
 	res, err := x.Run(ctx)
 	sortDiagnostics(diags)
 	diags = slices.CompactFunc(diags, func(a, b Diagnostic) bool { return a == b })

@@ -29,7 +29,7 @@ type sameTarget struct {
 	places map[string]place
 }
 
-func (fb *findingBuilder) record(rec *Record) {
+func (fb *findingBuilder) record(rec *Record) []finding.Finding {
 	c := rec.Check
 	var fs []finding.Finding
 	if rec.Agent.IsError() {
@@ -38,8 +38,7 @@ func (fb *findingBuilder) record(rec *Record) {
 				fs = append(fs, factErrorFinding(rec, f))
 			}
 		}
-		fb.add(fs...)
-		return
+		return fs
 	}
 	for i, e := range c.Expectations {
 		ev := rec.Agent.Evaluations[i]
@@ -59,7 +58,7 @@ func (fb *findingBuilder) record(rec *Record) {
 			fs = append(fs, failureFindings(rec, e, ev)...)
 		}
 	}
-	fb.add(fs...)
+	return fs
 }
 
 // failureFindings reports a failing expect or a warning/critical
@@ -74,13 +73,32 @@ func failureFindings(rec *Record, e *Expectation, ev Evaluation) []finding.Findi
 	}
 	p, k := placeIndex(rec, e.factRefs)
 	if k >= 0 {
-		if items := rec.Facts[k].g.items; len(items) > 0 && len(items) <= maxRefine {
+		switch items := rec.Facts[k].g.items; {
+		case len(items) == 1 && aligned(rec, e, k):
+			// One element, and every list it is read with has one too:
+			// narrowing changes nothing, so the element is the culprit.
+			q := placeOf(rec, items[0].at)
+			q.related = p.related
+			return []finding.Finding{newFinding(rec, e, q, level, fmt.Sprintf("%s#%v", e.Name, items[0].key), failureText(rec, e, ev))}
+		case len(items) > 0 && len(items) <= maxRefine:
 			if fs := refine(rec, e, k); len(fs) > 0 {
 				return fs
 			}
 		}
 	}
 	return []finding.Finding{newFinding(rec, e, p, level, e.Name, failureText(rec, e, ev))}
+}
+
+// aligned reports whether every list fact the expectation reads (with
+// per-element origins) has as many elements as fact k.
+func aligned(rec *Record, e *Expectation, k int) bool {
+	n := len(rec.Facts[k].g.items)
+	for _, r := range e.factRefs {
+		if items := rec.Facts[r].g.items; items != nil && len(items) != n {
+			return false
+		}
+	}
+	return true
 }
 
 // refine re-evaluates an expectation with the list fact k (and every other
@@ -95,21 +113,17 @@ func refine(rec *Record, e *Expectation, k int) []finding.Finding {
 			aligned = append(aligned, r)
 		}
 	}
-	base := make(map[string]any, len(rec.Facts))
-	for _, f := range rec.Facts {
-		base[f.Name] = f.g.value
-	}
 	var out []finding.Finding
+	m := make(map[string]any, len(rec.Facts))
 	for i, it := range items {
-		m := make(map[string]any, len(base))
-		for name, v := range base {
-			m[name] = v
+		for _, f := range rec.Facts {
+			m[f.Name] = f.g.value
 		}
 		for _, a := range aligned {
 			f := rec.Facts[a]
 			m[f.Name] = element(f.g, i)
 		}
-		act := &activation{facts: celMap(m), values: rec.act.values, env: rec.act.env}
+		act := &activation{facts: celMap(m), values: rec.act.values, env: rec.act.env, plan: rec.act.plan}
 		ev := evaluateExpectation(e, act)
 		if ev.Error != nil {
 			continue

@@ -54,6 +54,23 @@ type gathered struct {
 type subject struct {
 	obj    *manifest.Object
 	target *targetIndex
+	// facts caches what was gathered from this subject by gatherer and
+	// argument: many checks read the same containers or images. A subject
+	// is handled by one goroutine at a time, so the map needs no lock.
+	facts map[string]gathered
+}
+
+// gather returns a fact of the subject, gathering it on first use.
+func (s *subject) gather(f *Fact) gathered {
+	if g, ok := s.facts[f.key]; ok {
+		return g
+	}
+	g := f.gather(s)
+	if s.facts == nil {
+		s.facts = make(map[string]gathered, 8)
+	}
+	s.facts[f.key] = g
+	return g
 }
 
 // gatherFunc gathers one fact, prepared with its argument at load time.
@@ -162,5 +179,6 @@ func prepareFact(f *Fact, tt TargetType) error {
 		return fmt.Errorf("gatherer %s: %w", f.Gatherer, err)
 	}
 	f.gather = g
+	f.key = fmt.Sprintf("%s@v%d\x00%s\x00%s", d.name, d.version, tt, f.Argument)
 	return nil
 }

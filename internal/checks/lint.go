@@ -62,7 +62,7 @@ func (c *Check) lint() {
 // compileInto compiles an expression and records its compile errors.
 func (c *Check) compileInto(e *Expr, s scope, at string, refs refChecker) bool {
 	res := compile(s, e.Source)
-	e.ast, e.prog, e.errs = res.ast, res.prog, res.errs
+	e.ast, e.prog, e.fast, e.scope, e.errs = res.ast, res.prog, res.fast, s, res.errs
 	for _, ce := range res.errs {
 		msg := ce.Message
 		if strings.Contains(msg, "undeclared reference") {

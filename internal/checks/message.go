@@ -136,7 +136,7 @@ func (m *Message) render(act *activation) (string, bool) {
 		if p.expr.prog == nil {
 			return "", false
 		}
-		v, err := run(p.expr.prog, act)
+		v, err := p.expr.eval(act)
 		if err != nil {
 			return "", false
 		}

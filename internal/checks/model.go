@@ -195,6 +195,9 @@ type Fact struct {
 	ArgPos Pos
 	// gather is the gatherer prepared with the argument at load time.
 	gather gatherFunc
+	// key identifies the gatherer and argument (facts with equal keys
+	// gather the same value).
+	key string
 }
 
 // Value is a named value with a default and env-dependent conditions.

@@ -20,7 +20,7 @@ type CheckResult struct {
 	CheckID            string              `json:"check_id"`
 	Result             string              `json:"result"`
 	Customized         bool                `json:"customized"`
-	AgentsCheckResults []AgentResult       `json:"agents_check_results"`
+	AgentsCheckResults []*AgentResult      `json:"agents_check_results"`
 	ExpectationResults []ExpectationResult `json:"expectation_results"`
 }
 

@@ -146,7 +146,7 @@ func (c *Check) resolveValues(envVal ref.Val, custom map[string]any) []ResolvedV
 			if cond.When == nil || !cond.When.Compiled() {
 				continue
 			}
-			if r, err := run(cond.When.prog, act); err == nil && r == types.True {
+			if r, err := cond.When.eval(act); err == nil && r == types.True {
 				rv.Value = cond.Value
 				break
 			}
