@@ -148,8 +148,9 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 		return nil, err
 	}
 	fb.findings = append(x.Findings, fb.findings...)
+	// Findings come in target order (then check order for expect_same), so
+	// they are deterministic; the report sorts them by location.
 	fb.expectSame(res)
-	finding.Sort(fb.findings)
 	out.Findings = fb.findings
 	out.Section = res
 	return out, nil

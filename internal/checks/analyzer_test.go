@@ -37,6 +37,7 @@ func analyze(t testing.TB, checks []*Check, custom Customizations, in *analyzer.
 	if err != nil {
 		t.Fatal(err)
 	}
+	finding.Sort(out.Findings) // as the report does
 	return out.Section.(*Result), out.Findings
 }
 

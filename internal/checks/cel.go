@@ -349,3 +349,4 @@ func toNative(v ref.Val) (any, error) {
 	}
 	return v.Value(), nil
 }
+

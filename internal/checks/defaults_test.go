@@ -261,8 +261,8 @@ func TestDefaultCatalogExercisesTheFormat(t *testing.T) {
 		all.Write(data)
 	}
 	for lib, marker := range map[string]string{
-		"Strings": ".join(", "Lists": "lists.range(", "Sets": "sets.intersects(", "Math": "math.greatest(",
-		"Bindings": "cel.bind(", "TwoVarComprehensions": ".all(k, v,", "Regex": "regex.extract(", "optional types": ".orValue(",
+		"Strings": ".join(", "Lists": ".flatten()", "Sets": "sets.intersects(", "Math": "math.greatest(",
+		"Bindings": "cel.bind(", "TwoVarComprehensions": ".all(i, request,", "Regex": "regex.extract(", "optional types": ".orValue(",
 	} {
 		if !strings.Contains(all.String(), marker) {
 			t.Errorf("no default check uses the %s library (%s)", lib, marker)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/google/cel-go/common/types/ref"
 
@@ -75,8 +76,9 @@ type Execution struct {
 	// the check's result).
 	Gather func(t *Target, c *Check) (facts []GatheredFact, present bool)
 	// OnRecord, when set, sees every evaluated pair (concurrently) and
-	// returns the findings about it; Run collects them in target order.
-	OnRecord func(*Record) []finding.Finding
+	// appends the findings about it to dst; Run collects them in target
+	// order.
+	OnRecord func(rec *Record, dst *[]finding.Finding)
 	// Findings are what OnRecord returned, after Run.
 	Findings []finding.Finding
 	// Bound, when set, bounds the sizes of everything the expressions can
@@ -129,26 +131,11 @@ func (x *Execution) Run(ctx context.Context) (*Result, error) {
 		x.plan = newCostPlan(checks, *x.Bound)
 	}
 	perTarget := make([]targetResult, len(x.Targets))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(x.Targets)))
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if ctx.Err() != nil {
-					continue
-				}
-				perTarget[i] = x.runTarget(x.Targets[i])
-			}
-		}()
-	}
-	for i := range x.Targets {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	forEach(len(x.Targets), func(i int) {
+		if ctx.Err() == nil {
+			perTarget[i] = x.runTarget(x.Targets[i])
+		}
+	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -189,20 +176,27 @@ func (x *Execution) Run(ctx context.Context) (*Result, error) {
 	slices.SortFunc(order, func(a, b *Check) int { return strings.Compare(a.ID, b.ID) })
 
 	res := &Result{ExecutionID: x.ID, GroupID: x.GroupID, Result: Passing, CheckResults: []CheckResult{}, Timeout: []string{}}
-	var fullyExcluded []CheckResult
-	for _, c := range order {
+	// Aggregation is independent per check: spread it over the cores.
+	crs := make([]CheckResult, len(order))
+	forEach(len(order), func(i int) {
+		c := order[i]
 		b := buckets[c]
-		customized := len(x.Custom[c.ID]) > 0
 		if len(b.agents) == 0 {
-			fullyExcluded = append(fullyExcluded, CheckResult{CheckID: c.ID, Result: Passing, Customized: customized,
-				AgentsCheckResults: b.excluded, ExpectationResults: []ExpectationResult{}})
+			crs[i] = CheckResult{CheckID: c.ID, Result: Passing, AgentsCheckResults: b.excluded, ExpectationResults: []ExpectationResult{}}
+		} else {
+			crs[i] = aggregate(c, b.agents)
+			crs[i].AgentsCheckResults = append(crs[i].AgentsCheckResults, b.excluded...)
+		}
+		crs[i].Customized = len(x.Custom[c.ID]) > 0
+	})
+	var fullyExcluded []CheckResult
+	for i, c := range order {
+		if len(buckets[c].agents) == 0 {
+			fullyExcluded = append(fullyExcluded, crs[i])
 			continue
 		}
-		cr := aggregate(c, b.agents)
-		cr.Customized = customized
-		cr.AgentsCheckResults = append(cr.AgentsCheckResults, b.excluded...)
-		res.CheckResults = append(res.CheckResults, cr)
-		res.Result = worst(res.Result, cr.Result)
+		res.CheckResults = append(res.CheckResults, crs[i])
+		res.Result = worst(res.Result, crs[i].Result)
 	}
 	res.CheckResults = append(res.CheckResults, fullyExcluded...)
 	for _, t := range x.Targets {
@@ -243,7 +237,7 @@ func (x *Execution) runTarget(t *Target) targetResult {
 		rec := x.evaluate(c, t, facts, scratch)
 		out.pairs = append(out.pairs, pairResult{check: c, agent: rec.Agent})
 		if x.OnRecord != nil {
-			out.findings = append(out.findings, x.OnRecord(rec)...)
+			x.OnRecord(rec, &out.findings)
 		}
 	}
 	return out
@@ -378,7 +372,12 @@ func messageFor(m *Message, act *activation) string {
 // aggregate is Wanda's add_expectation_results and aggregate_check_result
 // for one check over its (non-excluded) targets.
 func aggregate(c *Check, agents []*AgentResult) CheckResult {
-	byName := map[string][]Evaluation{}
+	byName := make(map[string][]*Evaluation, len(c.Expectations))
+	for _, e := range c.Expectations {
+		if byName[e.Name] == nil {
+			byName[e.Name] = make([]*Evaluation, 0, len(agents))
+		}
+	}
 	anyError, anyTimeout := false, false
 	for _, a := range agents {
 		if a.IsError() {
@@ -386,8 +385,14 @@ func aggregate(c *Check, agents []*AgentResult) CheckResult {
 			anyTimeout = anyTimeout || a.ErrorType == ErrTimeout
 			continue
 		}
-		for _, ev := range a.Evaluations {
+		for i := range a.Evaluations {
+			ev := &a.Evaluations[i]
 			byName[ev.Name] = append(byName[ev.Name], ev)
+		}
+	}
+	for n, evs := range byName {
+		if len(evs) == 0 {
+			delete(byName, n)
 		}
 	}
 	names := make([]string, 0, len(byName))
@@ -516,4 +521,31 @@ func writeCanonical(b *strings.Builder, v any) {
 	default:
 		b.WriteString("?" + strconv.Quote(display(t)))
 	}
+}
+
+// forEach calls fn(0..n-1) on as many goroutines as there are cores.
+func forEach(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -29,16 +29,20 @@ type sameTarget struct {
 	places map[string]place
 }
 
-func (fb *findingBuilder) record(rec *Record) []finding.Finding {
+func (fb *findingBuilder) record(rec *Record, dst *[]finding.Finding) {
 	c := rec.Check
-	var fs []finding.Finding
+	fs := *dst
+	if fs == nil {
+		fs = make([]finding.Finding, 0, 8)
+	}
+	defer func() { *dst = fs }()
 	if rec.Agent.IsError() {
 		for _, f := range rec.Facts {
 			if f.g.err != nil {
 				fs = append(fs, factErrorFinding(rec, f))
 			}
 		}
-		return fs
+		return
 	}
 	for i, e := range c.Expectations {
 		ev := rec.Agent.Evaluations[i]
@@ -55,17 +59,16 @@ func (fb *findingBuilder) record(rec *Record) []finding.Finding {
 			fs = append(fs, newFinding(rec, e, p, c.Severity.Level(), e.Name+"#type",
 				fmt.Sprintf("%s: expectation %s returned %s, not a boolean, so it is not met", c.Name, e.Name, short(ev.ReturnValue))))
 		default:
-			fs = append(fs, failureFindings(rec, e, ev)...)
+			fs = failureFindings(fs, rec, e, ev)
 		}
 	}
-	return fs
 }
 
 // failureFindings reports a failing expect or a warning/critical
 // expect_enum. When the fact the finding points at is a list (containers,
 // images, references), each element is re-evaluated on its own, and every
 // element that fails alone gets its own finding at its own line.
-func failureFindings(rec *Record, e *Expectation, ev Evaluation) []finding.Finding {
+func failureFindings(dst []finding.Finding, rec *Record, e *Expectation, ev Evaluation) []finding.Finding {
 	c := rec.Check
 	level := c.Severity.Level()
 	if e.Type == ExpectEnum {
@@ -79,14 +82,15 @@ func failureFindings(rec *Record, e *Expectation, ev Evaluation) []finding.Findi
 			// narrowing changes nothing, so the element is the culprit.
 			q := placeOf(rec, items[0].at)
 			q.related = p.related
-			return []finding.Finding{newFinding(rec, e, q, level, fmt.Sprintf("%s#%v", e.Name, items[0].key), failureText(rec, e, ev))}
+			return append(dst, newFinding(rec, e, q, level, fmt.Sprintf("%s#%v", e.Name, items[0].key), failureText(rec, e, ev)))
 		case len(items) > 0 && len(items) <= maxRefine:
-			if fs := refine(rec, e, k); len(fs) > 0 {
-				return fs
+			n := len(dst)
+			if dst = refine(dst, rec, e, k); len(dst) > n {
+				return dst
 			}
 		}
 	}
-	return []finding.Finding{newFinding(rec, e, p, level, e.Name, failureText(rec, e, ev))}
+	return append(dst, newFinding(rec, e, p, level, e.Name, failureText(rec, e, ev)))
 }
 
 // aligned reports whether every list fact the expectation reads (with
@@ -104,7 +108,7 @@ func aligned(rec *Record, e *Expectation, k int) bool {
 // refine re-evaluates an expectation with the list fact k (and every other
 // fact it reads that is a list of the same length, element by element)
 // narrowed to one element.
-func refine(rec *Record, e *Expectation, k int) []finding.Finding {
+func refine(out []finding.Finding, rec *Record, e *Expectation, k int) []finding.Finding {
 	c := rec.Check
 	items := rec.Facts[k].g.items
 	aligned := []int{k}
@@ -113,7 +117,6 @@ func refine(rec *Record, e *Expectation, k int) []finding.Finding {
 			aligned = append(aligned, r)
 		}
 	}
-	var out []finding.Finding
 	m := make(map[string]any, len(rec.Facts))
 	for i, it := range items {
 		for _, f := range rec.Facts {
@@ -309,26 +312,33 @@ func (fb *findingBuilder) rememberSame(rec *Record, e *Expectation) {
 // others: those outside the strict majority, or every target when no value
 // has one.
 func (fb *findingBuilder) expectSame(res *Result) {
-	for check, byTarget := range fb.same {
-		var cr *CheckResult
-		for i := range res.CheckResults {
-			if res.CheckResults[i].CheckID == check.ID {
-				cr = &res.CheckResults[i]
+	type job struct {
+		check *Check
+		cr    *CheckResult
+	}
+	var jobs []job
+	for i := range res.CheckResults {
+		cr := &res.CheckResults[i]
+		for check := range fb.same {
+			if check.ID == cr.CheckID {
+				jobs = append(jobs, job{check, cr})
 			}
 		}
-		if cr == nil {
-			continue
-		}
-		for _, e := range check.Expectations {
-			if e.Type != ExpectSame {
-				continue
+	}
+	out := make([][]finding.Finding, len(jobs))
+	forEach(len(jobs), func(i int) {
+		for _, e := range jobs[i].check.Expectations {
+			if e.Type == ExpectSame {
+				out[i] = append(out[i], sameFindings(jobs[i].check, e, jobs[i].cr, fb.same[jobs[i].check])...)
 			}
-			fb.sameFindings(check, e, cr, byTarget)
 		}
+	})
+	for _, fs := range out {
+		fb.findings = append(fb.findings, fs...)
 	}
 }
 
-func (fb *findingBuilder) sameFindings(c *Check, e *Expectation, cr *CheckResult, byTarget map[string]*sameTarget) {
+func sameFindings(c *Check, e *Expectation, cr *CheckResult, byTarget map[string]*sameTarget) []finding.Finding {
 	type val struct {
 		agent string
 		value any
@@ -353,7 +363,7 @@ func (fb *findingBuilder) sameFindings(c *Check, e *Expectation, cr *CheckResult
 		}
 	}
 	if len(groups) < 2 {
-		return
+		return nil
 	}
 	sort.SliceStable(order, func(i, j int) bool { return len(groups[order[i]]) > len(groups[order[j]]) })
 	majority := ""
@@ -364,6 +374,7 @@ func (fb *findingBuilder) sameFindings(c *Check, e *Expectation, cr *CheckResult
 	if e.FailureMessage != nil {
 		text = e.FailureMessage.Raw
 	}
+	var out []finding.Finding
 	for _, k := range order {
 		if k == majority {
 			continue
@@ -381,9 +392,10 @@ func (fb *findingBuilder) sameFindings(c *Check, e *Expectation, cr *CheckResult
 				others = append(others, fmt.Sprintf("%s (%d of %d)", short(groups[ok][0].value), len(groups[ok]), total))
 			}
 			msg := fmt.Sprintf("%s: %s returns %s here, but %s elsewhere", text, e.Name, short(v.value), strings.Join(others, ", "))
-			fb.findings = append(fb.findings, newFinding(st.rec, e, st.places[e.Name], c.Severity.Level(), e.Name, msg))
+			out = append(out, newFinding(st.rec, e, st.places[e.Name], c.Severity.Level(), e.Name, msg))
 		}
 	}
+	return out
 }
 
 // short prints a value for a message, cut to a readable length.

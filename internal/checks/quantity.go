@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // quantitySuffixes are Kubernetes' binary and decimal SI suffixes.
@@ -60,6 +62,13 @@ func parseQuantity(s string) (*big.Rat, error) {
 	return nil, fmt.Errorf("%q has an unknown suffix %q (want m, k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi, Ei or an exponent)", orig, suffix)
 }
 
+var (
+	quantityCache     sync.Map // string → int64 or float64
+	quantityCacheSize atomic.Int64
+)
+
+const maxCachedQuantities = 1 << 16
+
 // quantityValue converts a quantity (string or number) to a number of base
 // units: an int64 when whole and in range, a float64 otherwise.
 func quantityValue(v any) (any, error) {
@@ -69,15 +78,24 @@ func quantityValue(v any) (any, error) {
 	case float64:
 		return normalizeNumber(t), nil
 	case string:
+		// Manifests repeat a handful of quantities ("100m", "128Mi").
+		if q, ok := quantityCache.Load(t); ok {
+			return q, nil
+		}
 		r, err := parseQuantity(t)
 		if err != nil {
 			return nil, err
 		}
+		var q any
 		if r.IsInt() && r.Num().IsInt64() {
-			return r.Num().Int64(), nil
+			q = r.Num().Int64()
+		} else {
+			q, _ = r.Float64()
 		}
-		f, _ := r.Float64()
-		return f, nil
+		if quantityCacheSize.Add(1) <= maxCachedQuantities {
+			quantityCache.Store(t, q)
+		}
+		return q, nil
 	}
 	return nil, fmt.Errorf("%v is a %T, not a quantity", v, v)
 }
