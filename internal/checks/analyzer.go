@@ -208,5 +208,3 @@ type findingBuilder struct {
 	// came from.
 	same map[*Check]map[string]*sameTarget
 }
-
-

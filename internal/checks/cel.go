@@ -349,4 +349,3 @@ func toNative(v ref.Val) (any, error) {
 	}
 	return v.Value(), nil
 }
-
