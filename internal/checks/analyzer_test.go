@@ -399,17 +399,27 @@ func TestNewReportsCatalogAndConfigurationProblems(t *testing.T) {
 	}
 }
 
-// benchTargets builds n objects over 10 render targets: Deployments (most
-// fail several checks), Services, ConfigMaps, Namespaces.
+// benchTargets builds n objects over 10 render targets in which every
+// workload breaks about half of the default checks (the worst case).
 func benchTargets(t testing.TB, n int) []*render.Target {
+	return benchTargetsMixed(t, n, 1)
+}
+
+// benchTargetsMixed builds n objects over 10 render targets of 50-object
+// blocks: Deployments, the Services selecting them, ConfigMaps they read,
+// and Namespaces or PodDisruptionBudgets. One Deployment in badEvery (and
+// its neighbours) is written carelessly and fails about half of the checks;
+// the others follow every default check.
+func benchTargetsMixed(t testing.TB, n, badEvery int) []*render.Target {
 	t.Helper()
 	files := map[string]string{}
 	for i := 0; i < n; i++ {
-		dir := fmt.Sprintf("t%02d", i%10)
-		ns := fmt.Sprintf("ns%d", i%7)
+		dir := fmt.Sprintf("t%02d", (i/50)%10)
+		ns := fmt.Sprintf("ns%d", (i/5)%7)
+		bad := (i/5)%badEvery == 0
 		var doc string
-		switch i % 5 {
-		case 0, 1:
+		switch {
+		case i%5 <= 1 && bad:
 			doc = fmt.Sprintf(`apiVersion: apps/v1
 kind: Deployment
 metadata: {name: app%d, namespace: %s, labels: {app.kubernetes.io/name: app%d}}
@@ -429,12 +439,40 @@ spec:
         - name: sidecar
           image: proxy:latest
 `, i, ns, i, 1+i%4, i, i, i, i, i-1)
-		case 2:
+		case i%5 <= 1:
+			doc = fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: app%d, namespace: %s, labels: {app.kubernetes.io/name: app%d}}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: app%d}}
+  template:
+    metadata: {labels: {app: app%d, app.kubernetes.io/part-of: shop}}
+    spec:
+      securityContext: {runAsNonRoot: true, seccompProfile: {type: RuntimeDefault}}
+      containers:
+        - name: main
+          image: registry.example.com/app%d:1.%d
+          envFrom: [{configMapRef: {name: cfg%d}}]
+          resources: {requests: {cpu: 100m, memory: 128Mi}, limits: {cpu: "1", memory: 256Mi}}
+          livenessProbe: {httpGet: {path: /healthz, port: 8080}}
+          readinessProbe: {httpGet: {path: /ready, port: 8080}}
+          securityContext:
+            readOnlyRootFilesystem: true
+            allowPrivilegeEscalation: false
+            capabilities: {drop: [ALL]}
+`, i, ns, i, i, i, i, i, i-i%5+3)
+		case i%5 == 2:
 			doc = fmt.Sprintf("apiVersion: v1\nkind: Service\nmetadata: {name: svc%d, namespace: %s}\nspec:\n  selector: {app: app%d}\n  ports: [{port: 80}]\n", i, ns, i-2)
-		case 3:
+		case i%5 == 3:
 			doc = fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg%d, namespace: %s}\ndata:\n  LOG_LEVEL: info\n  app.properties: |\n    a=b\n    db.password=x%d\n", i, ns, i)
-		case 4:
+			if !bad {
+				doc = strings.Replace(doc, "db.password=", "db.user=", 1)
+			}
+		case bad:
 			doc = fmt.Sprintf("apiVersion: v1\nkind: Namespace\nmetadata: {name: n%d}\n", i)
+		default:
+			doc = fmt.Sprintf("apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: pdb%d, namespace: %s}\nspec:\n  maxUnavailable: 1\n  selector: {matchLabels: {app.kubernetes.io/part-of: shop}}\n", i, ns)
 		}
 		files[fmt.Sprintf("%s/o%05d.yaml", dir, i)] = doc
 	}
