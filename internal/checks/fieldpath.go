@@ -72,6 +72,13 @@ func (fp *fieldPath) resolve(o *manifest.Object, content map[string]any, errType
 		base = pp
 		v, found := manifest.Lookup(content, pp)
 		if !found {
+			if fp.optional {
+				// A workload without a pod spec has none of its fields.
+				if fp.wildcard() {
+					return []match{}, base, nil
+				}
+				return []match{{path: base.Child(fp.pieces[0]...)}}, base.Child(fp.pieces[0]...), nil
+			}
 			return nil, base, factErr(errType+"-value-not-found", "%s has no pod spec at %s", o.ID.Kind, pp)
 		}
 		root = v

@@ -462,3 +462,16 @@ func TestGathererRegistry(t *testing.T) {
 		}
 	}
 }
+
+func TestOptionalPodPathsOnAWorkloadWithoutPodSpec(t *testing.T) {
+	targets := renderFiles(t, map[string]string{"app/d.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: bare}\n"})
+	if g := gatherOn(t, targets, "manifest@v1", "$pod.hostNetwork?", TargetObject, "bare"); g.err != nil || g.value != nil {
+		t.Errorf("optional scalar: %v %v", g.value, g.err)
+	}
+	if g := gatherOn(t, targets, "quantity@v1", "$pod.containers[*].resources.limits.cpu?", TargetObject, "bare"); g.err != nil || len(g.value.([]any)) != 0 {
+		t.Errorf("optional wildcard: %v %v", g.value, g.err)
+	}
+	if g := gatherOn(t, targets, "manifest@v1", "$pod.hostNetwork", TargetObject, "bare"); g.err == nil {
+		t.Error("required path on a workload without pod spec")
+	}
+}

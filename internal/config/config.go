@@ -31,7 +31,11 @@ type File struct {
 	// Format lists report outputs, as --format takes them (F or F=FILE).
 	Format []string     `yaml:"format"`
 	Limits LimitsConfig `yaml:"limits"`
-	Checks ChecksFile   `yaml:"checks"`
+	// KubeVirt configures the KubeVirt validations engine (kubevirt.go).
+	KubeVirt KubeVirtConfig `yaml:"kubevirt"`
+	// Reference configures the reference comparison (compare.go).
+	Reference ReferenceFile `yaml:"reference"`
+	Checks    ChecksFile    `yaml:"checks"`
 }
 
 // LimitsConfig is the limits section of .plumb.yaml.
@@ -57,7 +61,10 @@ type Config struct {
 	// Reproducible zeroes run-dependent values (duration_ms) so reports are
 	// byte-identical across runs.
 	Reproducible bool
-	Checks       Checks
+	KubeVirt     KubeVirtSettings
+	// Reference is the reference comparison (compare.go).
+	Reference Reference
+	Checks    Checks
 }
 
 // FailOn is the exit-code threshold.
@@ -177,6 +184,11 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	if fl.changed("max-alias-nodes") {
 		cfg.Limits.MaxAliasNodes = fl.MaxAliasNodes
 	}
+	cfg.KubeVirt = resolveKubeVirt(file, fl)
+	if cfg.Reference, err = resolveReference(file.Reference, fl, root, cwd); err != nil {
+		errs = append(errs, err)
+	}
+	cfg.Exclude = append(cfg.Exclude, cfg.Reference.Exclude...)
 	if cfg.Checks, err = resolveChecks(file.Checks, fl, root, cwd, fl.ConfigFile); err != nil {
 		errs = append(errs, err)
 	}

@@ -13,9 +13,11 @@ import (
 
 	"github.com/plumb-ci/plumb/internal/analyzer"
 	"github.com/plumb-ci/plumb/internal/checks"
+	"github.com/plumb-ci/plumb/internal/compare"
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/hygiene"
+	"github.com/plumb-ci/plumb/internal/kubevirt"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
 	"github.com/plumb-ci/plumb/internal/report"
@@ -74,10 +76,24 @@ func repoFS(root string) (fs.FS, error) {
 // a reference that does not load) come back as InputError findings; the
 // other engines still run.
 func Analyzers(_ context.Context, cfg *config.Config, _ fs.FS) ([]analyzer.Analyzer, []finding.Finding) {
+	engines := []analyzer.Analyzer{hygiene.Analyzer{}}
 	var setup []finding.Finding
-	checksEngine, problems := checks.New(cfg.Checks, cfg.File)
-	setup = append(setup, problems...)
-	return []analyzer.Analyzer{hygiene.Analyzer{}, checksEngine}, setup
+	templates, problems := kubevirt.LoadTemplates(cfg.KubeVirt.TemplateDirs, cfg.Limits)
+	for _, p := range problems {
+		setup = append(setup, hygiene.FromProblem(p))
+	}
+	engines = append(engines, &kubevirt.Analyzer{Templates: templates})
+	checksEngine, checkProblems := checks.New(cfg.Checks, cfg.File)
+	setup = append(setup, checkProblems...)
+	engines = append(engines, checksEngine)
+	if r := cfg.Reference; r.Path != "" {
+		a, fs := compare.NewAnalyzer(compare.Setup{Reference: r.Path, ReferenceDisplay: r.Display,
+			DiffConfig: r.DiffConfig, DiffConfigDisplay: r.DiffConfigDisplay,
+			Overrides: r.Overrides, OverridesDisplay: r.OverridesDisplay, Targets: r.Targets})
+		setup = append(setup, fs...)
+		engines = append(engines, a)
+	}
+	return engines, setup
 }
 
 // Result is a finished run.
