@@ -56,7 +56,7 @@ func TestChecksSectionIsTheWandaResult(t *testing.T) {
 	}
 	for _, cr := range c.CheckResults {
 		if cr.CheckID == "C10001" {
-			if cr.Result != "critical" || len(cr.AgentsCheckResults) != 3 || len(cr.ExpectationResults) != 1 {
+			if cr.Result != "critical" || len(cr.AgentsCheckResults) < 3 || len(cr.ExpectationResults) != 1 {
 				t.Errorf("C10001: %+v", cr)
 			}
 		}

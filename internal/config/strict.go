@@ -31,9 +31,8 @@ func checkKeys(file string, n *yaml.Node, t reflect.Type, section string, errs *
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	// Types that decode themselves (config.CustomValue) validate themselves.
-	if reflect.PointerTo(t).Implements(reflect.TypeFor[yaml.Unmarshaler]()) {
-		return
+	if reflect.PointerTo(t).Implements(unmarshalerType) {
+		return // a type that decodes itself checks its own input
 	}
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
 		n = n.Alias
@@ -68,6 +67,8 @@ func checkKeys(file string, n *yaml.Node, t reflect.Type, section string, errs *
 		}
 	}
 }
+
+var unmarshalerType = reflect.TypeOf((*yaml.Unmarshaler)(nil)).Elem()
 
 func inSection(s string) string {
 	if s == "" {

@@ -50,15 +50,36 @@ func Load(ctx context.Context, cfg *config.Config) (*Rendered, error) {
 		return nil, err
 	}
 	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude})
-	res := render.Render(ctx, fsys, set, render.Options{})
+	restoreGC := renderGC()
+	res := render.Render(ctx, fsys, set, renderOptions(cfg))
+	restoreGC()
 	out := &Rendered{FS: fsys, Set: set, Render: res}
 	for _, p := range set.Problems {
 		out.Findings = append(out.Findings, hygiene.FromProblem(p))
 	}
 	for _, p := range res.Problems {
-		out.Findings = append(out.Findings, hygiene.FromProblem(p))
+		f := hygiene.FromProblem(p)
+		render.Describe(&f)
+		out.Findings = append(out.Findings, f)
 	}
 	return out, nil
+}
+
+// renderOptions carries the rendering configuration to the render stage.
+func renderOptions(cfg *config.Config) render.Options {
+	opts := render.Options{
+		Limits:      cfg.Limits,
+		AllowRemote: cfg.Render.AllowRemote,
+		Params:      render.TemplateParams{Global: cfg.Render.Params, PerTemplate: cfg.Render.TemplateParams},
+	}
+	if cfg.File != "" && (len(cfg.Render.TemplateParams) > 0 || len(cfg.Render.Targets) > 0) {
+		opts.ParamsAt = manifest.Location{File: cfg.File}
+	}
+	for _, t := range cfg.Render.Targets {
+		opts.Targets = append(opts.Targets, render.TargetSpec{Pattern: t.Pattern,
+			At: manifest.Location{File: cfg.File, Line: t.Line, Column: t.Column}})
+	}
+	return opts
 }
 
 // repoFS opens the repository root so that no path, symlinks included, can
@@ -113,6 +134,7 @@ func Check(ctx context.Context, cfg *config.Config) (*Result, error) {
 	rep := &report.Report{Version: Version, Sections: map[string]any{}}
 	rep.Findings = append(rep.Findings, rendered.Findings...)
 	rep.Rules = append(rep.Rules, hygiene.Rules()...)
+	rep.Rules = append(rep.Rules, render.Rules()...)
 
 	engines, setup := Analyzers(ctx, cfg, rendered.FS)
 	rep.Findings = append(rep.Findings, setup...)
