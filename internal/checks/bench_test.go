@@ -64,3 +64,13 @@ func processCPU() time.Duration {
 	}
 	return time.Duration(r.Utime.Nano() + r.Stime.Nano())
 }
+
+// BenchmarkLoadDefaultCatalog measures reading, linting and compiling the
+// default catalog (done once per run).
+func BenchmarkLoadDefaultCatalog(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if cat := Load(DefaultSource()); len(cat.Usable()) != 40 {
+			b.Fatal("catalog does not load")
+		}
+	}
+}
