@@ -20,7 +20,12 @@ directories named by --checks or checks.dirs in .plumb.yaml. Each check is a
 file <id>.yaml in the Trento checks format with CEL expressions.`,
 	}
 	cmd.AddCommand(newChecksListCommand(stdout), newChecksShowCommand(stdout),
-		newChecksLintCommand(stdout), newChecksEvalCommand(stdout, stderr))
+		newChecksLintCommand(stdout), newChecksEvalCommand(stdout, stderr), &cobra.Command{
+			Use:   "gatherers",
+			Short: "List the gatherers facts can use, with their arguments",
+			Args:  cobra.NoArgs,
+			RunE:  func(*cobra.Command, []string) error { return checks.WriteGatherers(stdout) },
+		})
 	return cmd
 }
 

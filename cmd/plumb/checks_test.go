@@ -172,6 +172,9 @@ func TestChecksListShowLint(t *testing.T) {
 	if code, _, errOut := plumb(t, "checks", "show", "NOPE"); code != 2 || !strings.Contains(errOut, `there is no check "NOPE"`) {
 		t.Errorf("show NOPE: exit %d %s", code, errOut)
 	}
+	if code, out, _ := plumb(t, "checks", "gatherers"); code != 0 || !strings.Contains(out, "manifest@v1 (object checks)") || !strings.Contains(out, "objects@v1 (object and group checks)") {
+		t.Errorf("gatherers: exit %d\n%s", code, out)
+	}
 	if code, out, _ := plumb(t, "checks", "lint"); code != 0 || !strings.Contains(out, "40 checks: 0 with errors; 0 errors, 0 warnings") {
 		t.Errorf("lint: exit %d\n%s", code, out)
 	}

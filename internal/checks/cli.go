@@ -335,3 +335,38 @@ func WriteResultText(w io.Writer, r *Result) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// WriteGatherers prints the gatherers a check can use, with their
+// arguments, for check authors.
+func WriteGatherers(w io.Writer) error {
+	var b strings.Builder
+	for _, g := range Gatherers() {
+		targets := "object checks"
+		if g.Group {
+			targets = "object and group checks"
+		}
+		fmt.Fprintf(&b, "%s (%s)\n%s\n  argument: %s\n\n", g.Name, targets, indent(wrap(g.Summary, 76), "  "), g.Argument)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// wrap breaks text into lines of at most width characters.
+func wrap(text string, width int) string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(word) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}

@@ -145,7 +145,3 @@ func podSpecPath(kind string) (manifest.Path, bool) {
 	}
 	return nil, false
 }
-
-// WorkloadKinds are the kinds $pod, containers@v1, image@v1 and
-// references@v1 understand.
-var WorkloadKinds = []string{"CronJob", "DaemonSet", "Deployment", "DeploymentConfig", "Job", "Pod", "PodTemplate", "ReplicaSet", "ReplicationController", "StatefulSet"}
