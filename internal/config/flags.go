@@ -26,6 +26,7 @@ type Flags struct {
 	KubeVirtTemplates []string
 	// Reference and DiffConfig are the reference comparison (compare.go).
 	Reference, DiffConfig string
+	ChecksFlags
 }
 
 // BindInputFlags registers the flags that say what to read: configuration,
@@ -53,6 +54,7 @@ func BindCheckFlags(fs *pflag.FlagSet) *Flags {
 	fs.BoolVar(&fl.Reproducible, "reproducible", false, "write duration_ms as 0 so identical inputs give byte-identical reports (also on when SOURCE_DATE_EPOCH is set)")
 	fs.StringVar(&fl.Reference, "reference", "", "compare every render target with this kube-compare reference (its metadata.yaml or directory)")
 	fs.StringVar(&fl.DiffConfig, "diff-config", "", "kube-compare diff configuration for --reference (manual correlation pairs)")
+	bindChecksFlags(fs, fl)
 	return fl
 }
 

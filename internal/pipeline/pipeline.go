@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/plumb-ci/plumb/internal/analyzer"
+	"github.com/plumb-ci/plumb/internal/checks"
 	"github.com/plumb-ci/plumb/internal/compare"
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
@@ -103,6 +104,9 @@ func Analyzers(_ context.Context, cfg *config.Config, _ fs.FS) ([]analyzer.Analy
 		setup = append(setup, hygiene.FromProblem(p))
 	}
 	engines = append(engines, &kubevirt.Analyzer{Templates: templates})
+	checksEngine, checkProblems := checks.New(cfg.Checks, cfg.File)
+	setup = append(setup, checkProblems...)
+	engines = append(engines, checksEngine)
 	if r := cfg.Reference; r.Path != "" {
 		a, fs := compare.NewAnalyzer(compare.Setup{Reference: r.Path, ReferenceDisplay: r.Display,
 			DiffConfig: r.DiffConfig, DiffConfigDisplay: r.DiffConfigDisplay,
@@ -134,7 +138,7 @@ func Check(ctx context.Context, cfg *config.Config) (*Result, error) {
 
 	engines, setup := Analyzers(ctx, cfg, rendered.FS)
 	rep.Findings = append(rep.Findings, setup...)
-	in := &analyzer.Input{Targets: rendered.Render.Targets, Env: map[string]any{}}
+	in := &analyzer.Input{Targets: rendered.Render.Targets, Env: cfg.Checks.Env}
 	outs, errs := analyze(ctx, engines, in)
 	for _, o := range outs {
 		rep.Findings = append(rep.Findings, o.out.Findings...)
