@@ -38,6 +38,7 @@ type File struct {
 	KubeVirt KubeVirtConfig `yaml:"kubevirt"`
 	// Reference configures the reference comparison (compare.go).
 	Reference ReferenceFile `yaml:"reference"`
+	Checks    ChecksFile    `yaml:"checks"`
 }
 
 // LimitsConfig is the limits section of .plumb.yaml.
@@ -68,6 +69,7 @@ type Config struct {
 	KubeVirt     KubeVirtSettings
 	// Reference is the reference comparison (compare.go).
 	Reference Reference
+	Checks    Checks
 }
 
 // FailOn is the exit-code threshold.
@@ -198,6 +200,9 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 		errs = append(errs, err)
 	}
 	cfg.Exclude = append(cfg.Exclude, cfg.Reference.Exclude...)
+	if cfg.Checks, err = resolveChecks(file.Checks, fl, root, cwd, fl.ConfigFile); err != nil {
+		errs = append(errs, err)
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}

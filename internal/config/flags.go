@@ -28,6 +28,7 @@ type Flags struct {
 	KubeVirtTemplates []string
 	// Reference and DiffConfig are the reference comparison (compare.go).
 	Reference, DiffConfig string
+	ChecksFlags
 }
 
 // BindInputFlags registers the flags that say what to read: configuration,
@@ -57,6 +58,7 @@ func BindCheckFlags(fs *pflag.FlagSet) *Flags {
 	bindRulesCheckFlags(fs, fl)
 	fs.StringVar(&fl.Reference, "reference", "", "compare every render target with this kube-compare reference (its metadata.yaml or directory)")
 	fs.StringVar(&fl.DiffConfig, "diff-config", "", "kube-compare diff configuration for --reference (manual correlation pairs)")
+	bindChecksFlags(fs, fl)
 	return fl
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/plumb-ci/plumb/internal/analyzer"
+	"github.com/plumb-ci/plumb/internal/checks"
 	"github.com/plumb-ci/plumb/internal/compare"
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
@@ -116,6 +117,9 @@ func Analyzers(_ context.Context, cfg *config.Config, _ fs.FS) ([]analyzer.Analy
 		setup = append(setup, hygiene.FromProblem(p))
 	}
 	engines = append(engines, &kubevirt.Analyzer{Templates: templates})
+	checksEngine, checkProblems := checks.New(cfg.Checks, cfg.File)
+	setup = append(setup, checkProblems...)
+	engines = append(engines, checksEngine)
 	if r := cfg.Reference; r.Path != "" {
 		a, fs := compare.NewAnalyzer(compare.Setup{Reference: r.Path, ReferenceDisplay: r.Display,
 			DiffConfig: r.DiffConfig, DiffConfigDisplay: r.DiffConfigDisplay,
@@ -149,7 +153,7 @@ func Check(ctx context.Context, cfg *config.Config) (*Result, error) {
 
 	engines, setup := Analyzers(ctx, cfg, rendered.FS)
 	rep.Findings = append(rep.Findings, setup...)
-	in := analyzerInput(rendered, map[string]any{})
+	in := analyzerInput(rendered, cfg.Checks.Env)
 	outs, errs := analyze(ctx, engines, in)
 	for _, o := range outs {
 		rep.Findings = append(rep.Findings, o.out.Findings...)

@@ -143,6 +143,6 @@ func mainRules(rendered *Rendered, rep *report.Report) []finding.Finding {
 	return found
 }
 
-// userEnv is the environment the user gives the checks (none yet: the
-// checks engine adds --env and checks.env); rules read it as inventory[env].
-func userEnv(*config.Config) map[string]any { return nil }
+// userEnv is the environment the user gives the checks (--env and
+// checks.env); rules read it as inventory[env].
+func userEnv(cfg *config.Config) map[string]any { return cfg.Checks.Env }
