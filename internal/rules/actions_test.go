@@ -254,7 +254,7 @@ func TestPluginDataActions(t *testing.T) {
 	}
 	// Values are copied: changing plugin data does not change inventory.
 	s.pluginData["a"].(map[string]any)["b"].(map[string]any)["c"].(map[string]any)["count"] = int64(99)
-	if s.inventory["cpu"].(map[string]any)["count"] != int64(4) {
+	if s.fixedInventory["cpu"].(map[string]any)["count"] != int64(4) {
 		t.Error("plugin data aliases inventory")
 	}
 }

@@ -321,7 +321,18 @@ func (e *Engine) runPhase(s *subject, phase Phase, rules []*Rule) {
 	s.phase = phase
 	// One evaluation context serves every rule of the phase: rules run one
 	// after the other, and reusing it saves an allocation per rule.
-	x := &evalCtx{e: e, s: s}
+	x := evalCtxPool.Get().(*evalCtx)
+	x.e, x.s = e, s
+	defer func() {
+		// The scratch buffers stay with the context; nothing that refers
+		// to the subject does.
+		x.e, x.s, x.rule, x.item, x.lines = nil, nil, nil, nil, nil
+		clear(x.argBuf[:cap(x.argBuf)])
+		clear(x.listBuf[:cap(x.listBuf)])
+		clear(x.lists[:cap(x.lists)])
+		x.call = condCall{}
+		evalCtxPool.Put(x)
+	}()
 	for _, rule := range rules {
 		if s.stopped {
 			if e.opts.Explain {
@@ -332,6 +343,10 @@ func (e *Engine) runPhase(s *subject, phase Phase, rules []*Rule) {
 		e.runRule(x, rule, phase)
 	}
 }
+
+// evalCtxPool reuses evaluation contexts and their scratch buffers from one
+// subject to the next.
+var evalCtxPool = sync.Pool{New: func() any { return new(evalCtx) }}
 
 // runRule evaluates one rule's conditions and, when they all hold, runs its
 // actions (Ironic: check, then apply, rule by rule).

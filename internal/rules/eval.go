@@ -69,7 +69,7 @@ func (x *evalCtx) resolve(r *ref) (any, bool) {
 			level = levelSecretRoot
 		}
 	case rootInventory:
-		v = x.s.inventoryMap()
+		v = inventoryRoot{x.s}
 	case rootPluginData:
 		v = x.s.pluginData
 	case rootItem:
@@ -79,9 +79,16 @@ func (x *evalCtx) resolve(r *ref) (any, bool) {
 		v = x.item
 	}
 	for _, a := range r.path {
+		var next any
+		var ok bool
 		switch t := v.(type) {
 		case map[string]any:
-			next, ok := t[a.key]
+			next, ok = t[a.key]
+		case lazyMap:
+			next, ok = t.field(a.key)
+		}
+		switch t := v.(type) {
+		case map[string]any, lazyMap:
 			if !ok {
 				return nil, false
 			}
@@ -108,11 +115,20 @@ func (x *evalCtx) resolve(r *ref) (any, bool) {
 			v = Masked
 		}
 	}
+	if lm, ok := v.(lazyMap); ok {
+		v = lm.materialize()
+	}
 	if x.mask {
 		v = x.e.masker.tree(v, level)
 	}
 	return v, true
 }
+
+// inventoryRoot is the inventory as rules read it: entry by entry.
+type inventoryRoot struct{ s *subject }
+
+func (i inventoryRoot) field(key string) (any, bool) { return i.s.inventoryField(key) }
+func (i inventoryRoot) materialize() map[string]any  { return i.s.inventoryMap() }
 
 // unresolved notes a field that did not resolve: the text is kept as
 // written (D7). Fields in actions become a warning on the subject; fields in

@@ -51,7 +51,7 @@ func newTestSubject(e *Engine, node, inventory, pluginData map[string]any) *subj
 	if inventory == nil {
 		inventory = map[string]any{}
 	}
-	s := &subject{run: run, content: node, inventory: inventory, pluginData: pluginData}
+	s := &subject{run: run, content: node, fixedInventory: inventory, pluginData: pluginData}
 	if node != nil {
 		s.secret = manifest.IsSecret(node)
 		s.id = manifest.IDOf(node, "t")

@@ -25,27 +25,69 @@ import (
 //	                    checks.env), without what rules add
 //
 // Early rules see only inventory[source] and inventory[env].
+//
+// Rules read single entries ({inventory[source][file]}) far more often than
+// the whole inventory, so entries are looked up one by one (inventoryField,
+// sourceFacts.field) and mappings are built only for a rule that reads a
+// whole mapping ({inventory}, {inventory[source]}).
 func (s *subject) inventoryMap() map[string]any {
+	if s.fixedInventory != nil {
+		return s.fixedInventory
+	}
 	if s.inventory == nil {
 		inv := map[string]any{}
-		if s.facts != nil {
-			inv["source"] = s.facts.get()
+		for _, k := range inventoryKeys {
+			if v, ok := s.inventoryField(k); ok {
+				if lm, isLazy := v.(lazyMap); isLazy {
+					v = lm.materialize()
+				}
+				inv[k] = v
+			}
 		}
-		if s.target != nil {
-			inv["target"] = s.target.facts
-			inv["index"] = s.target.index
-		}
-		if s.findingFacts != nil {
-			inv["findings"] = s.findingFacts
-		}
-		env := s.run.e.opts.Env
-		if env == nil {
-			env = noEnv
-		}
-		inv["env"] = env
 		s.inventory = inv
 	}
 	return s.inventory
+}
+
+var inventoryKeys = []string{"source", "target", "index", "findings", "env"}
+
+// inventoryField reads one top-level inventory entry; inventory[source] is
+// returned as a lazyMap.
+func (s *subject) inventoryField(key string) (any, bool) {
+	if s.fixedInventory != nil {
+		v, ok := s.fixedInventory[key]
+		return v, ok
+	}
+	switch key {
+	case "source":
+		if s.facts != nil {
+			return s.facts, true
+		}
+	case "target":
+		if s.target != nil {
+			return s.target.facts, true
+		}
+	case "index":
+		if s.target != nil {
+			return s.target.index, true
+		}
+	case "findings":
+		if s.findingFacts != nil {
+			return s.findingFacts, true
+		}
+	case "env":
+		if env := s.run.e.opts.Env; env != nil {
+			return env, true
+		}
+		return noEnv, true
+	}
+	return nil, false
+}
+
+// lazyMap is a mapping whose entries are computed when a rule reads them.
+type lazyMap interface {
+	field(key string) (any, bool)
+	materialize() map[string]any
 }
 
 // noEnv stands for an empty user environment (never written).
@@ -58,7 +100,65 @@ type sourceFacts struct {
 	loc  manifest.Location // when the document is unknown
 	once sync.Once
 	m    map[string]any
+	// keysOnce guards keys, the private-key paths (a walk of the document).
+	keysOnce sync.Once
+	keys     []any
 }
+
+// field reads one entry without building the mapping.
+func (f *sourceFacts) field(key string) (any, bool) {
+	d := f.doc
+	if d == nil {
+		switch key {
+		case "file":
+			return f.loc.File, true
+		case "line":
+			return int64(f.loc.Line), true
+		}
+		return nil, false
+	}
+	switch key {
+	case "file":
+		return d.File, true
+	case "document":
+		return int64(d.Index), true
+	case "line":
+		return int64(d.Start().Line), true
+	case "kustomization":
+		return d.IsKustomizeConfig(), true
+	case "private_keys":
+		return f.privateKeys(), true
+	case "api_version", "kind", "namespace", "name":
+		content, ok := d.Value.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		id := manifest.IDOf(content, "")
+		switch key {
+		case "api_version":
+			return id.APIVersion, true
+		case "kind":
+			return id.Kind, true
+		case "namespace":
+			return id.Namespace, true
+		}
+		return id.Name, true
+	}
+	return nil, false
+}
+
+func (f *sourceFacts) privateKeys() []any {
+	f.keysOnce.Do(func() {
+		paths := privateKeyPaths(f.doc.Value)
+		f.keys = make([]any, len(paths))
+		for i, k := range paths {
+			f.keys[i] = k
+		}
+	})
+	return f.keys
+}
+
+func (f *sourceFacts) materialize() map[string]any { return f.get() }
 
 func (f *sourceFacts) get() map[string]any {
 	f.once.Do(func() {
@@ -78,12 +178,7 @@ func (f *sourceFacts) get() map[string]any {
 			id := manifest.IDOf(content, "")
 			m["api_version"], m["kind"], m["namespace"], m["name"] = id.APIVersion, id.Kind, id.Namespace, id.Name
 		}
-		keys := privateKeyPaths(d.Value)
-		list := make([]any, len(keys))
-		for i, k := range keys {
-			list[i] = k
-		}
-		m["private_keys"] = list
+		m["private_keys"] = f.privateKeys()
 		f.m = m
 	})
 	return f.m

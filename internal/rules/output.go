@@ -56,7 +56,13 @@ func (r *Run) Main(targets []*render.Target, findings []finding.Finding) {
 // fingerprints set, in subject order.
 func (r *Run) Findings(phases ...Phase) []finding.Finding {
 	want := func(p Phase) bool { return len(phases) == 0 || slices.Contains(phases, p) }
-	var out []finding.Finding
+	n := len(r.conflicts)
+	for _, subjects := range [][]*subject{r.docOrder, r.objOrder} {
+		for _, s := range subjects {
+			n += len(s.findings)
+		}
+	}
+	out := make([]finding.Finding, 0, n)
 	add := func(f finding.Finding) {
 		f.Message = r.redactText(f.Message)
 		f.SetFingerprint()

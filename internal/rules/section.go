@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"bytes"
+	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -104,21 +107,18 @@ func (r *Run) entry(s *subject, matched map[*Rule]int) (SectionEntry, bool) {
 		return SectionEntry{}, false
 	}
 	loc := s.locate(nil)
-	e := SectionEntry{File: loc.File, Line: loc.Line, Scope: s.scope, Rules: []SectionApplied{}, Traits: s.traits, Stopped: s.stoppedBy}
+	e := SectionEntry{File: loc.File, Line: loc.Line, Scope: s.scope, Rules: make([]SectionApplied, 0, len(s.applied)), Traits: s.traits, Stopped: s.stoppedBy}
 	for _, a := range s.applied {
 		matched[a.rule]++
 		sa := SectionApplied{UUID: a.rule.UUID, Phase: a.phase, Sensitive: a.rule.Sensitive}
 		if !a.rule.Sensitive {
-			sa.Actions = []ActionTaken{}
+			sa.Actions = make([]ActionTaken, 0, len(a.actions))
 			for _, act := range a.actions {
-				args := make(map[string]any, len(act.params))
-				for i, p := range act.params {
-					if i < len(act.args) {
-						args[p.name] = act.args[i]
-					}
+				values := make([]any, len(act.args))
+				for i, v := range act.args {
+					values[i] = r.outputValue(v)
 				}
-				args, _ = r.outputValue(args).(map[string]any)
-				sa.Actions = append(sa.Actions, ActionTaken{Op: act.op, Args: args})
+				sa.Actions = append(sa.Actions, ActionTaken{Op: act.op, Args: ActionArgs{params: act.params, values: values}})
 			}
 		}
 		e.Rules = append(e.Rules, sa)
@@ -168,4 +168,78 @@ func hideData(data map[string]any, paths []string) {
 			}
 		}
 	}
+}
+
+// ActionArgs are an action's resolved arguments by name. They print as a
+// JSON object with sorted keys, like a map, without building one for every
+// action of every object.
+type ActionArgs struct {
+	params []param
+	values []any
+}
+
+// Get returns the argument called name.
+func (a ActionArgs) Get(name string) (any, bool) {
+	for i, p := range a.params {
+		if p.name == name && i < len(a.values) {
+			return a.values[i], true
+		}
+	}
+	return nil, false
+}
+
+// Map returns the arguments as a map.
+func (a ActionArgs) Map() map[string]any {
+	out := make(map[string]any, len(a.values))
+	for i, p := range a.params {
+		if i < len(a.values) {
+			out[p.name] = a.values[i]
+		}
+	}
+	return out
+}
+
+// MarshalJSON prints the arguments as an object with sorted keys.
+func (a ActionArgs) MarshalJSON() ([]byte, error) {
+	n := min(len(a.params), len(a.values))
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(x, y int) int { return strings.Compare(a.params[x].name, a.params[y].name) })
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	// The report's encoder decides about HTML escaping.
+	enc.SetEscapeHTML(false)
+	buf.WriteByte('{')
+	for k, i := range order {
+		if k > 0 {
+			buf.WriteByte(',')
+		}
+		if err := enc.Encode(a.params[i].name); err != nil {
+			return nil, err
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+		buf.WriteByte(':')
+		if err := enc.Encode(a.values[i]); err != nil {
+			return nil, err
+		}
+		buf.Truncate(buf.Len() - 1)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// UnmarshalJSON reads arguments printed by MarshalJSON (a merged report).
+func (a *ActionArgs) UnmarshalJSON(b []byte) error {
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	a.params, a.values = nil, nil
+	for _, k := range sortedKeys(m) {
+		a.params = append(a.params, param{name: k})
+		a.values = append(a.values, m[k])
+	}
+	return nil
 }

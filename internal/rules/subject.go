@@ -46,8 +46,11 @@ type subject struct {
 	// phase is the phase running on the subject.
 	phase Phase
 
-	// inventory is built on first use; findingFacts feed it in main.
-	inventory    map[string]any
+	// inventory is built when a rule reads it whole; findingFacts feed
+	// inventory[findings] in main. fixedInventory replaces the facts (the
+	// Ironic fixture in tests).
+	inventory      map[string]any
+	fixedInventory map[string]any
 	findingFacts []any
 }
 
@@ -60,8 +63,8 @@ type appliedRule struct {
 
 // ActionTaken is one executed action (arguments as resolved, masked).
 type ActionTaken struct {
-	Op   string         `json:"op"`
-	Args map[string]any `json:"args,omitempty"`
+	Op   string     `json:"op"`
+	Args ActionArgs `json:"args"`
 }
 
 // takenAction is an executed action as recorded while rules run; the
