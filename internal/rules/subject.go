@@ -51,7 +51,7 @@ type subject struct {
 	// Ironic fixture in tests).
 	inventory      map[string]any
 	fixedInventory map[string]any
-	findingFacts []any
+	findingFacts   []any
 }
 
 // appliedRule is a rule whose conditions held on the subject.
