@@ -14,6 +14,11 @@ import (
 // DefaultScopeAnnotation is the annotation that gives an object its scope.
 const DefaultScopeAnnotation = "plumb-ci.github.io/scope"
 
+// DefaultMaxLoopItems is the most items a loop may run over: far more than
+// any real object has containers, ports or volumes, and few enough that a
+// rule over a list blown up by mistake (or on purpose) stays fast.
+const DefaultMaxLoopItems = 10_000
+
 // Options configure an Engine (the rules: section of .plumb.yaml).
 type Options struct {
 	// Mask is mask_secrets (default always).
@@ -33,6 +38,9 @@ type Options struct {
 	Explain bool
 	// Workers bounds parallelism (default GOMAXPROCS).
 	Workers int
+	// MaxLoopItems bounds the iterations of one loop (default
+	// DefaultMaxLoopItems); a longer loop is a rule error.
+	MaxLoopItems int
 	// Env is the environment the checks are given by the user (--env,
 	// checks.env), which rules read as inventory[env]: a rule that derives
 	// a value can leave one the user set alone.
@@ -55,6 +63,9 @@ func NewEngine(set *Set, opts Options) *Engine {
 	}
 	if opts.ScopeAnnotation == "" {
 		opts.ScopeAnnotation = DefaultScopeAnnotation
+	}
+	if opts.MaxLoopItems <= 0 {
+		opts.MaxLoopItems = DefaultMaxLoopItems
 	}
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)

@@ -309,13 +309,28 @@ func (x *evalCtx) loopItems(v *value) ([]any, error) {
 	}
 	switch t := got.(type) {
 	case []any:
+		if max := x.e.opts.MaxLoopItems; len(t) > max {
+			// A loop runs its condition or action once per item: an
+			// object with a huge list must not stall the run.
+			return nil, fmt.Errorf("loop %s has %d items, over the limit of %d iterations; loop over a smaller list or test the list as a whole",
+				loopName(v), len(t), max)
+		}
 		return t, nil
 	case map[string]any:
 		return []any{t}, nil
 	case nil:
 		return nil, nil
 	}
-	return nil, fmt.Errorf("loop %s resolved to %s %s, not a list or mapping", v.t.src, typeName(got), quoteValue(got))
+	return nil, fmt.Errorf("loop %s resolved to %s %s, not a list or mapping", loopName(v), typeName(got), quoteValue(got))
+}
+
+// loopName names a loop in messages: its field, or "of the rule" for a
+// literal list.
+func loopName(v *value) string {
+	if v.t != nil {
+		return v.t.src
+	}
+	return "of the rule"
 }
 
 // action runs actions[i], once or once per loop item. An error (or a fail)

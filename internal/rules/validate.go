@@ -155,7 +155,13 @@ func (r *ruleReader) readLoop(m map[string]any, at func(...manifest.Segment) man
 	}
 	loc := at(manifest.Key("loop"))
 	switch t := v.(type) {
-	case []any, map[string]any:
+	case []any:
+		if len(t) > DefaultMaxLoopItems {
+			r.errorf(loc, "loop has %d items, over the limit of %d iterations", len(t), DefaultMaxLoopItems)
+			return nil, v, true
+		}
+		return constValue(t), t, true
+	case map[string]any:
 		return constValue(t), t, true
 	case string:
 		tmpl, _, err := parseTemplate(t)
@@ -347,14 +353,15 @@ type compiledRegex struct {
 }
 
 func compileRegex(src string, full bool) (*compiledRegex, error) {
-	expr := src
-	if full {
-		expr = `^(?:` + src + `)$`
-	}
-	re, err := regexp.Compile(expr)
+	// The expression as written is compiled first, so that an error
+	// quotes the user's text rather than the anchored form.
+	re, err := regexp.Compile(src)
 	if err != nil {
 		// Go's RE2 syntax lacks Python's look-around and back-references.
 		return nil, fmt.Errorf("invalid regular expression %q (RE2 syntax): %v", src, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+	}
+	if full {
+		re = regexp.MustCompile(`^(?:` + src + `)$`)
 	}
 	return &compiledRegex{src: src, re: re}, nil
 }
