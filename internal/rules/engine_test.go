@@ -311,20 +311,6 @@ func TestSourceByLocation(t *testing.T) {
 	}
 }
 
-// Ironic test_apply_rules_no_rules: without rules nothing is evaluated and
-// nothing is reported.
-func TestNoRules(t *testing.T) {
-	tg := target(t, "app", twoObjects)
-	run := runAll(t, &Set{}, Options{Explain: true}, tg)
-	sec := run.Section()
-	if len(run.Findings()) != 0 || len(sec.Objects) != 0 || len(sec.Documents) != 0 || len(sec.Rules) != 0 || len(run.TargetEnv()) != 0 {
-		t.Errorf("something happened: %+v", sec)
-	}
-	if tg.Objects[0].Node == nil {
-		t.Error("an unchanged object lost its YAML node")
-	}
-}
-
 // The report section and the --explain text, as golden files.
 func TestSectionAndExplanationGolden(t *testing.T) {
 	set := withBuiltIns(t, `

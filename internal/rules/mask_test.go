@@ -21,38 +21,6 @@ func maskedRead(t *testing.T, mode MaskMode, sensitive bool, node map[string]any
 	return got
 }
 
-// Ironic TestCheckRule.test_check_rule_mask_*: always masks every rule,
-// never masks none, sensitive unmasks sensitive rules only.
-func TestMaskSecretsModes(t *testing.T) {
-	for _, c := range []struct {
-		mode      MaskMode
-		sensitive bool
-		masked    bool
-	}{
-		{MaskAlways, false, true},
-		{MaskAlways, true, true},
-		{MaskNever, false, false},
-		{MaskNever, true, false},
-		{MaskSensitive, false, true},
-		{MaskSensitive, true, false},
-	} {
-		got := maskedRead(t, c.mode, c.sensitive, ironicNode(), "{inventory[bmc_password]}")
-		if (got == Masked) != c.masked {
-			t.Errorf("%s, sensitive %v: bmc_password reads %v", c.mode, c.sensitive, got)
-		}
-		got = maskedRead(t, c.mode, c.sensitive, ironicNode(), "{plugin_data[password]}")
-		if (got == Masked) != c.masked {
-			t.Errorf("%s, sensitive %v: plugin_data password reads %v", c.mode, c.sensitive, got)
-		}
-	}
-	if m, ok := ParseMaskMode(""); !ok || m != MaskAlways {
-		t.Error("default mode")
-	}
-	if _, ok := ParseMaskMode("sometimes"); ok {
-		t.Error("bad mode accepted")
-	}
-}
-
 // Ironic TestShallowMask: masked keys at any depth, in lists of mappings, in
 // whole renderings; other keys clear. D10: the node is masked too, and so
 // are a Secret's data and stringData values.
@@ -107,19 +75,6 @@ func TestMaskedReads(t *testing.T) {
 	x := &evalCtx{e: e, s: s, rule: &Rule{}, mask: true}
 	if v, _ := x.resolve(&ref{root: rootNode, path: []accessor{{key: "sshkey"}}}); v != Masked {
 		t.Errorf("extra mask key: %v", v)
-	}
-}
-
-// Writes go through the mask (Ironic): a masked value copied by an action
-// stores "***", and writing under a masked key stores the real value.
-func TestMaskedWrites(t *testing.T) {
-	s := runOn(t, `
-- actions:
-    - {op: set-plugin-data, args: {path: copied, value: "{inventory[bmc_password]}"}}
-    - {op: set-plugin-data, args: {path: password, value: new-secret}}
-`, Options{}, ironicNode(), ironicInventory(), ironicPluginData())
-	if s.pluginData["copied"] != Masked || s.pluginData["password"] != "new-secret" {
-		t.Errorf("plugin data %v", s.pluginData)
 	}
 }
 
