@@ -132,4 +132,3 @@ func TestUnresolvedFieldInActionWarns(t *testing.T) {
 		t.Errorf("%v\n%s", s.pluginData, messages(fs))
 	}
 }
-
