@@ -169,3 +169,69 @@ func TestCheckBadRulesExitTwo(t *testing.T) {
 		t.Errorf("exit %d %s", code, errOut)
 	}
 }
+
+// Bad rules input: each case exits 2 with a message at file:line:col, the
+// other rules (in the same file, when it parses, and in another file) still
+// run, and the manifests are still checked.
+func TestCheckBadRulesInput(t *testing.T) {
+	const good = "- {uuid: other-file, actions: [{op: log, args: {msg: other file ran, level: warning}}]}\n"
+	const sameFile = "- {uuid: same-file, actions: [{op: log, args: {msg: same file ran, level: warning}}]}\n"
+	huge := strings.Repeat("1, ", 10_000) + "0"
+	cases := []struct {
+		name, rules string
+		// manifest replaces the default ConfigMap.
+		manifest string
+		want     string
+		sameFile bool
+	}{
+		{"malformed YAML", "- uuid: broken\n  actions: [{op: log, args: {msg: x}\n", "",
+			"bad.yaml:2:3: error: YAML syntax error: did not find expected ',' or '}' [rule/invalid]", false},
+		{"unknown op", sameFile + "- uuid: bad\n  conditions: [{op: bogus, args: {value: 1}}]\n  actions: [{op: log, args: {msg: x}}]\n", "",
+			`bad.yaml:3:17: error: conditions[0]: unknown operator "bogus" (operators: contains, eq, gt, in-net, is-empty, is-false, is-none, is-true, lt, matches, one-of) [rule/invalid]`, true},
+		{"bad argument shape", sameFile + "- uuid: bad\n  conditions: [{op: eq, args: {values: 3}}]\n  actions: [{op: log, args: {msg: x}}]\n", "",
+			"bad.yaml:3:32: error: conditions[0] (eq): argument values: must be a list, found number 3 [rule/invalid]", true},
+		{"out-of-range priority", sameFile + "- uuid: bad\n  priority: 10000\n  actions: [{op: log, args: {msg: x}}]\n", "",
+			"bad.yaml:3:3: error: priority 10000 is out of range: user rules use 0 to 9999 (below 0 and above 9999 are reserved for built-in rules) [rule/invalid]", true},
+		{"built-in uuid reuse", sameFile + "- uuid: plumb-private-key\n  actions: [{op: log, args: {msg: x}}]\n", "",
+			`bad.yaml:2:3: error: uuid "plumb-private-key" belongs to a built-in rule; built-in rules cannot be replaced or overridden: choose another uuid [rule/invalid]`, true},
+		{"bad regex", sameFile + "- uuid: bad\n  conditions: [{op: matches, args: {value: x, regex: 'a(b'}}]\n  actions: [{op: log, args: {msg: x}}]\n", "",
+			"bad.yaml:3:47: error: conditions[0] (matches): argument regex: invalid regular expression \"a(b\" (RE2 syntax): missing closing ): `a(b` [rule/invalid]", true},
+		// The loop is bounded at run time: the rule error stops the rules
+		// on the object with the huge list only.
+		{"huge loop", sameFile + "- uuid: huge\n  conditions: [{op: eq, args: {values: ['{item}', 0]}, loop: '{node.spec.items}'}]\n  actions: [{op: log, args: {msg: x}}]\n",
+			"apiVersion: example.com/v1\nkind: List\nmetadata: {name: big}\nspec: {items: [" + huge + "]}\n---\napiVersion: example.com/v1\nkind: List\nmetadata: {name: small}\nspec: {items: [1]}\n",
+			"app/objects.yaml:1:1: error: inspection rule huge could not be applied to List big [app]: conditions[0] (eq) at bad.yaml:3:16: loop {node.spec.items} has 10001 items, over the limit of 10000 iterations", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			manifest := c.manifest
+			if manifest == "" {
+				manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: b}\n"
+			}
+			for name, data := range map[string]string{"bad.yaml": c.rules, "good.yaml": good, "app/objects.yaml": manifest} {
+				p := filepath.Join(dir, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			code, out, errOut := plumb(t, "check", "--root", dir, "--no-default-checks", "--rules", filepath.Join(dir, "bad.yaml"),
+				"--rules", filepath.Join(dir, "good.yaml"), filepath.Join(dir, "app"))
+			if code != 2 || !strings.Contains(out, c.want) {
+				t.Errorf("exit %d, want 2 and %q in\n%s\n%s", code, c.want, out, errOut)
+			}
+			if !strings.Contains(out, "other file ran") {
+				t.Errorf("the rule of the other file did not run:\n%s", out)
+			}
+			if c.sameFile && !strings.Contains(out, "same file ran") {
+				t.Errorf("the valid rule of the same file did not run:\n%s", out)
+			}
+			if !strings.Contains(out, "app/objects.yaml") {
+				t.Errorf("the manifests were not checked:\n%s", out)
+			}
+		})
+	}
+}

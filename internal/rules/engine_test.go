@@ -371,3 +371,37 @@ func TestDescriptors(t *testing.T) {
 		t.Errorf("%+v", fs)
 	}
 }
+
+// A loop over a huge list is bounded: on the object that has it the rule
+// is a rule error (an input error naming the rule's condition and the
+// limit); other objects, and the other rules of the set, still run.
+func TestHugeLoopIsBounded(t *testing.T) {
+	set := loadRules(t, `
+- uuid: each-item
+  priority: 10
+  conditions:
+    - op: eq
+      args: {values: ["{item}", 0]}
+      loop: "{node.spec.items}"
+  actions: [{op: add-trait, args: {name: has-zero}}]
+- uuid: still-runs
+  actions: [{op: add-trait, args: {name: seen}}]
+`)
+	huge := strings.Repeat("1, ", 20) + "0"
+	tg := target(t, "app", "apiVersion: example.com/v1\nkind: List\nmetadata: {name: big}\nspec: {items: ["+huge+"]}\n---\n"+
+		"apiVersion: example.com/v1\nkind: List\nmetadata: {name: small}\nspec: {items: [1, 0]}\n")
+	run := runAll(t, set, Options{MaxLoopItems: 20}, tg)
+	fs := run.Findings()
+	if len(fs) != 1 || !fs[0].InputError || fs[0].Object.Name != "big" || fs[0].Location.Line != 1 ||
+		!strings.Contains(fs[0].Message, "conditions[0] (eq) at rules.yaml:5:7: loop {node.spec.items} has 21 items, over the limit of 20 iterations") {
+		t.Fatalf("findings:\n%s", messages(fs))
+	}
+	big, small := run.objOrder[0], run.objOrder[1]
+	if len(big.traits) != 0 || strings.Join(small.traits, ",") != "has-zero,seen" {
+		t.Errorf("traits: big %v, small %v", big.traits, small.traits)
+	}
+	// The default limit.
+	if NewEngine(set, Options{}).opts.MaxLoopItems != DefaultMaxLoopItems {
+		t.Error("default limit")
+	}
+}

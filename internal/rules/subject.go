@@ -181,9 +181,14 @@ func (s *subject) ruleError(r *Rule, stage string, i int, op string, at manifest
 	if r.Sensitive {
 		msg = fmt.Sprintf("inspection rule %s could not be applied to %s: %s error (details hidden: the rule is sensitive); the remaining rules were not run on it",
 			r.UUID, describeSubject(s), stage)
-	} else {
+	} else if r.BuiltIn {
 		msg = fmt.Sprintf("inspection rule %s could not be applied to %s: %ss[%d] (%s): %v; the remaining rules were not run on it",
 			r.UUID, describeSubject(s), stage, i, op, err)
+	} else {
+		// The finding sits at the object; the message says where the rule
+		// is, for readers of plain text output.
+		msg = fmt.Sprintf("inspection rule %s could not be applied to %s: %ss[%d] (%s) at %s: %v; the remaining rules were not run on it",
+			r.UUID, describeSubject(s), stage, i, op, manifest.FormatLocation(at), err)
 	}
 	f := s.newFinding(r, finding.Error, msg, nil, "error")
 	f.Title = "Inspection rule error"
