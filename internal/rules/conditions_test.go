@@ -124,3 +124,40 @@ func TestInversionWithSpace(t *testing.T) {
 		}
 	}
 }
+
+// is-none is true for null only: a field that resolves to null is none; a
+// field that does not resolve is kept as written (a string, D7), so it is
+// not none — write is-empty to test for a missing field.
+func TestIsNone(t *testing.T) {
+	node := ironicNode()
+	node["spec"] = map[string]any{"nothing": nil, "zero": int64(0)}
+	for cond, want := range map[string]bool{
+		`{op: is-none, args: {value: null}}`:                   true,
+		`{op: is-none, args: {value: "{node.spec.nothing}"}}`:  true,
+		`{op: is-none, args: {value: "{node.spec.zero}"}}`:     false,
+		`{op: is-none, args: {value: "{node.spec.missing}"}}`:  false,
+		`{op: is-none, args: {value: ""}}`:                     false,
+		`{op: "!is-none", args: {value: "{node.spec.zero}"}}`:  true,
+		`{op: is-empty, args: {value: "{node.spec.missing}"}}`: true,
+	} {
+		got, err := conditionOn(t, cond, node, ironicInventory(), nil)
+		if err != nil || got != want {
+			t.Errorf("%s = %v, %v; want %v", cond, got, err, want)
+		}
+	}
+}
+
+// in-net with interpolated arguments; host bits in the subnet are allowed
+// (Ironic), and IPv4-mapped IPv6 addresses count as IPv4.
+func TestInNetInterpolated(t *testing.T) {
+	for cond, want := range map[string]bool{
+		`{op: in-net, args: {address: "{inventory[bmc_address]}", subnet: 192.168.1.1/24}}`: true,
+		`{op: in-net, args: {address: "{inventory[bmc_address]}", subnet: 10.0.0.0/8}}`:     false,
+		`{op: in-net, args: {address: "::ffff:192.168.1.7", subnet: 192.168.1.0/24}}`:       true,
+		`{op: "! in-net", args: {address: "{inventory[bmc_address]}", subnet: 10.0.0.0/8}}`: true,
+	} {
+		if got := mustCondition(t, cond); got != want {
+			t.Errorf("%s = %v, want %v", cond, got, want)
+		}
+	}
+}
