@@ -33,6 +33,16 @@ func TestRulesList(t *testing.T) {
 		strings.Contains(out, "pa55w0rd") {
 		t.Errorf("--long:\n%s", out)
 	}
+	// --scope lists the rules of exactly that scope (with default_scope
+	// applied to user rules that set none).
+	scoped := filepath.Join(t.TempDir(), "scoped.yaml")
+	if err := os.WriteFile(scoped, []byte("- {uuid: pay, scope: payments, actions: [{op: add-trait, args: {name: p}}]}\n- {uuid: any, actions: [{op: add-trait, args: {name: a}}]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ = plumb(t, "rules", "list", "--rules", scoped, "--scope", "payments")
+	if strings.Count(out, "\n") != 2 || !strings.Contains(out, "\npay ") {
+		t.Errorf("--scope payments:\n%s", out)
+	}
 	if code, _, errOut := plumb(t, "rules", "list", "--phase", "late"); code != 2 || !strings.Contains(errOut, `invalid phase "late"`) {
 		t.Errorf("bad --phase: exit %d %s", code, errOut)
 	}
