@@ -69,7 +69,7 @@ type SectionApplied struct {
 
 // Section builds the report section.
 func (r *Run) Section() *Section {
-	sec := &Section{Documents: []SectionEntry{}, Objects: []SectionEntry{}}
+	sec := &Section{Documents: []SectionEntry{}, Objects: make([]SectionEntry, 0, len(r.objOrder))}
 	matched := map[*Rule]int{}
 	for _, s := range r.docOrder {
 		if e, ok := r.entry(s, matched); ok {
