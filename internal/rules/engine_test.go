@@ -405,3 +405,34 @@ func TestHugeLoopIsBounded(t *testing.T) {
 		t.Error("default limit")
 	}
 }
+
+// The report section reads back from its JSON (plumb merge joins shard
+// reports): action arguments keep their names and values.
+func TestSectionJSONRoundTrip(t *testing.T) {
+	set := loadRules(t, `
+- uuid: tag
+  actions:
+    - {op: log, args: {msg: "<b>{node.metadata.name}</b>", level: warning}}
+    - {op: set-plugin-data, args: {path: owner, value: {team: web, size: 3}}}
+`)
+	run := runAll(t, set, Options{}, target(t, "app", twoObjects))
+	b, err := json.Marshal(run.Section())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"args":{"level":"warning","msg":"\u003cb\u003eweb\u003c/b\u003e","path":""}`) {
+		t.Errorf("arguments are not an object with sorted keys:\n%s", b)
+	}
+	var back Section
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	args := back.Objects[0].Rules[0].Actions[1].Args
+	if v, ok := args.Get("value"); !ok || compactJSON(v) != `{"size":3,"team":"web"}` {
+		t.Errorf("value %v %v", v, ok)
+	}
+	again, _ := json.Marshal(&back)
+	if string(again) != string(b) {
+		t.Errorf("not the same after a round trip:\n%s\n%s", b, again)
+	}
+}

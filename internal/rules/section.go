@@ -188,17 +188,6 @@ func (a ActionArgs) Get(name string) (any, bool) {
 	return nil, false
 }
 
-// Map returns the arguments as a map.
-func (a ActionArgs) Map() map[string]any {
-	out := make(map[string]any, len(a.values))
-	for i, p := range a.params {
-		if i < len(a.values) {
-			out[p.name] = a.values[i]
-		}
-	}
-	return out
-}
-
 // MarshalJSON prints the arguments as an object with sorted keys.
 func (a ActionArgs) MarshalJSON() ([]byte, error) {
 	n := min(len(a.params), len(a.values))
