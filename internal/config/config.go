@@ -11,10 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/shard"
 )
 
 // DefaultFile is the configuration file looked for in the working directory.
@@ -31,6 +33,10 @@ type File struct {
 	// Format lists report outputs, as --format takes them (F or F=FILE).
 	Format []string     `yaml:"format"`
 	Limits LimitsConfig `yaml:"limits"`
+	// BaseRef, Gate and Suppressions: pull-request mode (prmode.go).
+	BaseRef      string        `yaml:"base_ref"`
+	Gate         string        `yaml:"gate"`
+	Suppressions []Suppression `yaml:"suppressions"`
 }
 
 // LimitsConfig is the limits section of .plumb.yaml.
@@ -56,6 +62,16 @@ type Config struct {
 	// Reproducible zeroes run-dependent values (duration_ms) so reports are
 	// byte-identical across runs.
 	Reproducible bool
+	// BaseRef is the git revision to compare with ("" outside pull-request
+	// mode); Gate says which findings --fail-on applies to there.
+	BaseRef string
+	Gate    Gate
+	// Shard is the share of the render targets to check (zero: all).
+	Shard        shard.Spec
+	Suppressions []Suppression
+	// Now is the clock suppression expiry dates are read against (nil:
+	// time.Now); tests set it.
+	Now func() time.Time
 }
 
 // FailOn is the exit-code threshold.
@@ -91,6 +107,9 @@ func ParseFile(name string, data []byte) (*File, error) {
 		return f, nil
 	}
 	if err := decodeStrict(name, n.Content[0], f); err != nil {
+		return nil, err
+	}
+	if err := validateSuppressions(name, f.Suppressions); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -175,6 +194,7 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	if fl.changed("max-alias-nodes") {
 		cfg.Limits.MaxAliasNodes = fl.MaxAliasNodes
 	}
+	errs = append(errs, resolvePRMode(cfg, file, fl)...)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}

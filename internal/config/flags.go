@@ -20,6 +20,7 @@ type Flags struct {
 	MaxDepth      int
 	MaxAliasNodes int
 	Reproducible  bool
+	prFlags
 }
 
 // BindInputFlags registers the flags that say what to read: configuration,
@@ -42,6 +43,7 @@ func BindCheckFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringArrayVar(&fl.Formats, "format", []string{"text"}, "report format and optional file: text, json (F or F=FILE; repeatable)")
 	fs.StringVar(&fl.FailOn, "fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or never")
 	fs.BoolVar(&fl.Reproducible, "reproducible", false, "write duration_ms as 0 so identical inputs give byte-identical reports (also on when SOURCE_DATE_EPOCH is set)")
+	bindPRFlags(fs, fl)
 	return fl
 }
 
