@@ -125,8 +125,8 @@ func apply(f *finding.Finding, candidates []*suppression, today string) {
 type suppression struct {
 	kind     string
 	reason   string
-	noReason bool // reason is a placeholder: the annotation gave none
-	until  string // YYYY-MM-DD, "" for none
+	noReason bool   // reason is a placeholder: the annotation gave none
+	until    string // YYYY-MM-DD, "" for none
 	// source is where it is declared; untilSource is where its date is.
 	source, untilSource manifest.Location
 
