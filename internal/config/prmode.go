@@ -27,6 +27,10 @@ func ParseGate(s string) (Gate, error) {
 	return "", fmt.Errorf("gate %q: want new or all", s)
 }
 
+// ParseFailOn accepts error, warning and never (plumb merge takes
+// --fail-on too).
+func ParseFailOn(s string) (FailOn, error) { return parseFailOn(s) }
+
 // prFlags are the pull-request-mode flags of `plumb check`.
 type prFlags struct {
 	BaseRef string

@@ -58,12 +58,16 @@ func (r *Result) Objects() []*manifest.Object {
 }
 
 // Options configures rendering.
-type Options struct{}
+type Options struct {
+	// Select, when set, renders only the targets whose name it accepts
+	// (a --shard share); the others are skipped, problems included.
+	Select func(target string) bool
+}
 
 // Render groups the loaded documents into targets. Plain documents form one
 // target per directory; kustomize configuration is not an object and is left
 // to the kustomize renderer.
-func Render(_ context.Context, _ fs.FS, set *manifest.Set, _ Options) *Result {
+func Render(_ context.Context, _ fs.FS, set *manifest.Set, opts Options) *Result {
 	byDir := map[string]*Target{}
 	res := &Result{}
 	for _, doc := range set.Documents {
@@ -71,6 +75,9 @@ func Render(_ context.Context, _ fs.FS, set *manifest.Set, _ Options) *Result {
 			continue
 		}
 		dir := path.Dir(doc.File)
+		if opts.Select != nil && !opts.Select(dir) {
+			continue
+		}
 		t := byDir[dir]
 		if t == nil {
 			t = &Target{Name: dir, Kind: KindPlain}
