@@ -53,7 +53,12 @@ func Load(ctx context.Context, cfg *config.Config) (*Rendered, error) {
 // tree, or a git revision in pull-request mode. With --shard, only the
 // shard's render targets are rendered.
 func LoadFS(ctx context.Context, cfg *config.Config, fsys fs.FS) *Rendered {
-	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude})
+	return loadFS(ctx, cfg, fsys, nil)
+}
+
+// loadFS is LoadFS sharing parsed files through cache (pull-request mode).
+func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, cache *manifest.ParseCache) *Rendered {
+	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude, Cache: cache})
 	res := render.Render(ctx, fsys, set, render.Options{Select: cfg.Shard.Owns})
 	out := &Rendered{FS: fsys, Set: set, Render: res}
 	for _, p := range set.Problems {

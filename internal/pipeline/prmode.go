@@ -14,6 +14,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/gitrev"
+	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
 	"github.com/plumb-ci/plumb/internal/renderdiff"
 	"github.com/plumb-ci/plumb/internal/report"
@@ -37,10 +38,12 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory) (*R
 		baseErr                error
 		baseRef, baseCommitted string
 	)
+	// Files the pull request does not change are parsed once for both.
+	cache := manifest.NewParseCache()
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		head = LoadFS(ctx, cfg, headFS)
+		head = loadFS(ctx, cfg, headFS, cache)
 		headRes = checkRevision(ctx, cfg, head, headFS, engines)
 	}()
 	go func() {
@@ -54,7 +57,7 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory) (*R
 		baseRef, baseCommitted = tree.Ref, tree.Commit
 		baseCfg := *cfg
 		baseCfg.Paths = basePaths(tree, cfg.Paths)
-		base = LoadFS(ctx, &baseCfg, tree)
+		base = loadFS(ctx, &baseCfg, tree, cache)
 		// The engines are configured from the working tree: both revisions
 		// are judged by the pull request's rules, so a finding is new
 		// because the manifests changed, not because a rule did.

@@ -57,7 +57,7 @@ func withLatestTag(ctx context.Context, cfg *config.Config, fsys fs.FS) ([]analy
 
 // testConfig resolves a configuration for the repository in dir as the CLI
 // would, with a fixed clock and reproducible output.
-func testConfig(t *testing.T, dir string, file *config.File, args ...string) *config.Config {
+func testConfig(t testing.TB, dir string, file *config.File, args ...string) *config.Config {
 	t.Helper()
 	fset := pflag.NewFlagSet("check", pflag.ContinueOnError)
 	fl := config.BindCheckFlags(fset)

@@ -7,13 +7,9 @@
 package renderdiff
 
 import (
-	"bytes"
-	"fmt"
 	"reflect"
 	"slices"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/plumb-ci/plumb/internal/diff"
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -155,11 +151,11 @@ func diffTarget(name string, base, head []*manifest.Object) Target {
 		var a, b string
 		from, to := "/dev/null", "/dev/null"
 		if p.base != nil {
-			a = normalise(maskBase(p.base), p.base.ID)
+			a = normalise(maskBase(p.base))
 			from = "base/" + label(p.base.ID)
 		}
 		if p.head != nil {
-			b = normalise(maskHead(p.base, p.head), p.head.ID)
+			b = normalise(maskHead(p.base, p.head))
 			to = "head/" + label(p.head.ID)
 		}
 		lines := diff.Lines(a, b)
@@ -204,17 +200,10 @@ func label(id manifest.ObjectID) string {
 
 // normalise prints an object as YAML with sorted keys and two-space
 // indentation, so that only real changes differ.
-func normalise(content map[string]any, id manifest.ObjectID) string {
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(content); err != nil {
-		// Content is a JSON-compatible tree; this cannot happen, but a
-		// diff must never fail the run.
-		return fmt.Sprintf("# %s could not be printed: %v\n", id, err)
-	}
-	enc.Close()
-	return buf.String()
+func normalise(content map[string]any) string {
+	var b strings.Builder
+	writeYAML(&b, content)
+	return b.String()
 }
 
 // equal compares two JSON-compatible trees.
@@ -224,6 +213,9 @@ func equal(a, b any) bool {
 		y, ok := b.(map[string]any)
 		if !ok || len(x) != len(y) {
 			return false
+		}
+		if reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() {
+			return true // one parsed file shared by both revisions
 		}
 		for k, v := range x {
 			w, ok := y[k]

@@ -1,0 +1,152 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/plumb-ci/plumb/internal/config"
+	"github.com/plumb-ci/plumb/internal/gitrev/gittest"
+)
+
+// benchObject writes one realistic object (a Deployment, a Service or a
+// ConfigMap); version changes the Deployment's image and replicas.
+func benchObject(b *strings.Builder, i, version int) {
+	switch i % 3 {
+	case 0:
+		fmt.Fprintf(b, `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: app-%[1]d
+  namespace: team-%[2]d
+  labels:
+    app.kubernetes.io/name: app-%[1]d
+spec:
+  replicas: %[3]d
+  selector:
+    matchLabels:
+      app.kubernetes.io/name: app-%[1]d
+  template:
+    metadata:
+      labels:
+        app.kubernetes.io/name: app-%[1]d
+    spec:
+      containers:
+        - name: app
+          image: registry.example.com/shop/app-%[1]d:1.%[3]d.0
+          ports:
+            - containerPort: 8080
+          resources:
+            requests: {cpu: 100m, memory: 128Mi}
+            limits: {memory: 256Mi}
+          securityContext:
+            runAsNonRoot: true
+            readOnlyRootFilesystem: true
+`, i, i%20, version+1)
+	case 1:
+		fmt.Fprintf(b, `apiVersion: v1
+kind: Service
+metadata:
+  name: app-%[1]d
+  namespace: team-%[2]d
+spec:
+  selector:
+    app.kubernetes.io/name: app-%[1]d
+  ports:
+    - name: http
+      port: 80
+      targetPort: 8080
+`, i, i%20)
+	default:
+		fmt.Fprintf(b, `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: app-%[1]d
+  namespace: team-%[2]d
+data:
+  LOG_LEVEL: info
+  config.yaml: |
+    server:
+      port: 8080
+`, i, i%20)
+	}
+}
+
+// benchRepo commits n objects (50 per file, 5 files per directory: one
+// render target per 250 objects) and then changes every changeEvery-th file
+// in the working tree, as a pull request would.
+func benchRepo(b *testing.B, n, changeEvery int) (*gittest.Repo, string) {
+	r := gittest.New(b)
+	write := func(version func(file int) int) {
+		files := map[string]string{}
+		var sb strings.Builder
+		for i := 0; i < n; i++ {
+			if i%50 != 0 {
+				sb.WriteString("---\n")
+			}
+			benchObject(&sb, i, version(i/50))
+			if i%50 == 49 || i == n-1 {
+				files[fmt.Sprintf("apps/dir%03d/f%05d.yaml", i/250, i/50)] = sb.String()
+				sb.Reset()
+			}
+		}
+		r.Write(files)
+	}
+	write(func(int) int { return 0 })
+	base := r.Commit("base")
+	write(func(file int) int {
+		if file%changeEvery == 0 {
+			return 1
+		}
+		return 0
+	})
+	return r, base
+}
+
+// BenchmarkPullRequestMode compares a pull-request run (base from git and
+// head, with classification and the rendered diff) with a single-revision
+// run on the same 10,000 objects. The issue's target: PR mode takes at most
+// 2.1× the single run. The ratio is reported as "x-single".
+func BenchmarkPullRequestMode(b *testing.B) {
+	const n = 10000
+	r, base := benchRepo(b, n, 10)
+	single := testConfig(b, r.Dir, nil)
+	pr := testConfig(b, r.Dir, nil, "--base-ref", base)
+	ctx := context.Background()
+	run := func(cfg *config.Config) time.Duration {
+		start := time.Now()
+		res, err := Check(ctx, cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Report.Objects) != n {
+			b.Fatalf("%d objects", len(res.Report.Objects))
+		}
+		return time.Since(start)
+	}
+	run(single) // warm the page cache and git's object store
+	run(pr)
+	b.Run("single", func(b *testing.B) {
+		for b.Loop() {
+			run(single)
+		}
+		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "objects/s")
+	})
+	b.Run("pr", func(b *testing.B) {
+		for b.Loop() {
+			run(pr)
+		}
+		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "objects/s")
+	})
+	// Alternate the two so that both see the same machine load.
+	b.Run("ratio", func(b *testing.B) {
+		var s, p time.Duration
+		for b.Loop() {
+			s += run(single)
+			p += run(pr)
+		}
+		b.ReportMetric(float64(p)/float64(s), "x-single")
+	})
+}
