@@ -76,10 +76,33 @@ func splitDocuments(data []byte) []chunk {
 			out = append(out, chunk{line: startLine, data: data[start:i]})
 			start, startLine = i, line
 		}
-		line++
+		line += 1 + extraBreaks(data[i:next])
 		i = next
 	}
 	return append(out, chunk{line: startLine, data: data[start:]})
+}
+
+// extraBreaks counts the line breaks other than "\n" in data: yaml.v3
+// also breaks lines at a lone "\r" and at NEL, LS and PS, and its positions
+// count them.
+func extraBreaks(line []byte) int {
+	n := 0
+	for i := 0; i < len(line); i++ {
+		switch {
+		case line[i] == '\r' && (i+1 == len(line) || line[i+1] != '\n'):
+			n++
+		case line[i] == 0xC2 && i+1 < len(line) && line[i+1] == 0x85:
+			n++
+		case line[i] == 0xE2 && i+2 < len(line) && line[i+1] == 0x80 && (line[i+2] == 0xA8 || line[i+2] == 0xA9):
+			n++
+		}
+	}
+	return n
+}
+
+// CountLines counts lines the way yaml.v3 does.
+func CountLines(data []byte) int {
+	return bytes.Count(data, []byte("\n")) + extraBreaks(data) + 1
 }
 
 func isDocumentStart(line []byte) bool {
@@ -106,7 +129,7 @@ func invalidUTF8Offset(b []byte) int {
 
 // lineCol converts a byte offset into 0-based line and 1-based column.
 func lineCol(b []byte, off int) (int, int) {
-	line := bytes.Count(b[:off], []byte("\n"))
+	line := CountLines(b[:off]) - 1
 	col := off - (bytes.LastIndexByte(b[:off], '\n') + 1)
 	return line, utf8.RuneCount(b[off-col:off]) + 1
 }
@@ -175,7 +198,7 @@ func syntaxProblem(name string, c chunk, err error) Problem {
 	if slices.Contains(contextErrors, msg) {
 		line++
 	}
-	if n := bytes.Count(c.data, []byte("\n")) + 1; line > n {
+	if n := CountLines(c.data); line > n {
 		line = n
 	}
 	col := firstColumn(c.data, line)
