@@ -31,12 +31,20 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory) (*R
 	if err != nil {
 		return nil, err
 	}
+	// Listing the base is quick; doing it first means a missing base
+	// commit is reported before any work is done.
+	tree, err := gitrev.Open(ctx, cfg.Root, cfg.BaseRef, gitrev.Options{MaxFileBytes: cfg.Limits.MaxFileBytes})
+	if err != nil {
+		return nil, fmt.Errorf("--base-ref: %w", err)
+	}
+	defer tree.Close()
+	baseCfg := *cfg
+	baseCfg.Paths = basePaths(tree, cfg.Paths)
+
 	var (
-		wg                     sync.WaitGroup
-		head, base             *Rendered
-		headRes, baseRes       *Result
-		baseErr                error
-		baseRef, baseCommitted string
+		wg               sync.WaitGroup
+		head, base       *Rendered
+		headRes, baseRes *Result
 	)
 	// Files the pull request does not change are parsed once for both.
 	cache := manifest.NewParseCache()
@@ -48,15 +56,6 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory) (*R
 	}()
 	go func() {
 		defer wg.Done()
-		tree, err := gitrev.Open(ctx, cfg.Root, cfg.BaseRef, gitrev.Options{MaxFileBytes: cfg.Limits.MaxFileBytes})
-		if err != nil {
-			baseErr = fmt.Errorf("--base-ref: %w", err)
-			return
-		}
-		defer tree.Close()
-		baseRef, baseCommitted = tree.Ref, tree.Commit
-		baseCfg := *cfg
-		baseCfg.Paths = basePaths(tree, cfg.Paths)
 		base = loadFS(ctx, &baseCfg, tree, cache)
 		// The engines are configured from the working tree: both revisions
 		// are judged by the pull request's rules, so a finding is new
@@ -64,14 +63,11 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory) (*R
 		baseRes = checkRevision(ctx, cfg, base, headFS, engines)
 	}()
 	wg.Wait()
-	if baseErr != nil {
-		return nil, baseErr
-	}
 
 	rep := headRes.Report
 	rep.Findings = classify(rep.Findings, baseRes.Report.Findings)
 	rep.Rules = append(rep.Rules, baseRes.Report.Rules...) // describes the fixed findings' rules
-	sec := &renderdiff.Section{BaseRef: baseRef, BaseCommit: baseCommitted,
+	sec := &renderdiff.Section{BaseRef: tree.Ref, BaseCommit: tree.Commit,
 		Targets: renderdiff.Compute(base.Render.Targets, head.Render.Targets)}
 	if sec.Targets == nil {
 		sec.Targets = []renderdiff.Target{}
