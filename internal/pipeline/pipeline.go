@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -60,6 +61,9 @@ func LoadFS(ctx context.Context, cfg *config.Config, fsys fs.FS) *Rendered {
 func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, cache *manifest.ParseCache) *Rendered {
 	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude, Cache: cache})
 	res := render.Render(ctx, fsys, set, render.Options{Select: cfg.Shard.Owns})
+	if cfg.Shard.Enabled() {
+		res.Targets = slices.DeleteFunc(res.Targets, func(t *render.Target) bool { return !cfg.Shard.Owns(t.Name) })
+	}
 	out := &Rendered{FS: fsys, Set: set, Render: res}
 	for _, p := range set.Problems {
 		out.Findings = append(out.Findings, hygiene.FromProblem(p))
