@@ -20,7 +20,7 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(actionArgs(os.Args[1:]), os.Stdout, os.Stderr))
 }
 
 // run executes the CLI and returns the process exit code.
@@ -59,7 +59,8 @@ Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newCheckCommand(stdout, stderr), newRenderCommand(stdout, stderr), newVersionCommand(stdout))
+	root.AddCommand(newCheckCommand(stdout, stderr), newRenderCommand(stdout, stderr), newVersionCommand(stdout),
+		newActionCommand(stdout))
 	root.AddCommand(newMergeCommand(stdout))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w\nRun '%s --help' for usage", err, c.CommandPath())

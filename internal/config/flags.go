@@ -40,7 +40,7 @@ func BindInputFlags(fs *pflag.FlagSet) *Flags {
 // flags.
 func BindCheckFlags(fs *pflag.FlagSet) *Flags {
 	fl := BindInputFlags(fs)
-	fs.StringArrayVar(&fl.Formats, "format", []string{"text"}, "report format and optional file: text, json (F or F=FILE; repeatable)")
+	fs.StringArrayVar(&fl.Formats, "format", []string{"text"}, "report format and optional file: text, json, sarif, markdown, annotations (F or F=FILE; repeatable)")
 	fs.StringVar(&fl.FailOn, "fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or never")
 	fs.BoolVar(&fl.Reproducible, "reproducible", false, "write duration_ms as 0 so identical inputs give byte-identical reports (also on when SOURCE_DATE_EPOCH is set)")
 	bindPRFlags(fs, fl)

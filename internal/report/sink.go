@@ -24,8 +24,11 @@ type Output struct {
 // sinks maps format names to constructors; color says whether the output is
 // a terminal.
 var sinks = map[string]func(color bool) Sink{
-	"text": func(color bool) Sink { return Text{Color: color} },
-	"json": func(bool) Sink { return JSON{} },
+	"text":        func(color bool) Sink { return Text{Color: color} },
+	"json":        func(bool) Sink { return JSON{} },
+	"sarif":       func(bool) Sink { return SARIF{} },
+	"markdown":    func(bool) Sink { return Markdown{} },
+	"annotations": func(bool) Sink { return Annotations{} },
 }
 
 // Formats lists the supported format names.

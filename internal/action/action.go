@@ -1,0 +1,287 @@
+// Package action is plumb as a GitHub Action: it reads the action's inputs
+// and the workflow's event, runs the same pipeline as `plumb check`, and
+// reports on every surface GitHub offers — the SARIF file for code
+// scanning, workflow-command annotations, review comments on the changed
+// lines, one summary comment edited in place, the job summary and the
+// step's outputs. Posting to the pull request degrades, never fails the
+// step: when the token cannot write (a fork, a read-only token) the
+// findings are still in the annotations and the job summary.
+package action
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/plumb-ci/plumb/internal/config"
+	"github.com/plumb-ci/plumb/internal/github"
+	"github.com/plumb-ci/plumb/internal/pipeline"
+	"github.com/plumb-ci/plumb/internal/report"
+)
+
+// Env is the world the action runs in; tests build their own.
+type Env struct {
+	// LookupEnv reads the environment (INPUT_*, GITHUB_*).
+	LookupEnv func(string) (string, bool)
+	// Stdout receives the log and the workflow commands.
+	Stdout io.Writer
+	// HTTP is the base transport of GitHub API calls (nil: the default).
+	HTTP http.RoundTripper
+	// Clock paces and delays API retries (nil: real time).
+	Clock github.Clock
+}
+
+// OSEnv is the process environment.
+func OSEnv(stdout io.Writer) Env {
+	return Env{LookupEnv: os.LookupEnv, Stdout: stdout}
+}
+
+func (e Env) getenv(k string) string {
+	v, _ := e.LookupEnv(k)
+	return v
+}
+
+// Detected reports whether the process runs as a GitHub Action step (the
+// runner sets GITHUB_ACTIONS and passes inputs as INPUT_* variables), so the
+// binary can start in action mode without arguments.
+func Detected(environ []string) bool {
+	actions, input := false, false
+	for _, kv := range environ {
+		switch {
+		case kv == "GITHUB_ACTIONS=true":
+			actions = true
+		case strings.HasPrefix(kv, "INPUT_"):
+			input = true
+		}
+	}
+	return actions && input
+}
+
+// runner holds one run's state.
+type runner struct {
+	env   Env
+	out   io.Writer
+	gha   *githubactions.Action
+	in    inputs
+	ai    actionInputs
+	ghctx *github.Context
+	root  string
+}
+
+// Run runs the action and returns the exit code: the `plumb check` code
+// (1 for findings at or above fail-on, 2 for input errors), never non-zero
+// because posting to GitHub failed.
+func Run(ctx context.Context, env Env) int {
+	r := &runner{env: env, out: env.Stdout}
+	r.gha = githubactions.New(githubactions.WithWriter(env.Stdout), githubactions.WithGetenv(env.getenv))
+	r.in = inputs{lookup: func(name string) (string, bool) {
+		if _, ok := env.LookupEnv(name); !ok {
+			return "", false
+		}
+		return r.gha.Getenv(name), true
+	}}
+	return r.run(ctx)
+}
+
+func (r *runner) run(ctx context.Context) int {
+	// Mask the token before anything else is printed.
+	token := r.in.str("token", "")
+	if token != "" {
+		if strings.ContainsAny(token, "\r\n") {
+			r.command("error", "the token input holds a line break; it cannot be a GitHub token")
+			return pipeline.ExitError
+		}
+		r.gha.AddMask(token)
+	}
+	ai, err := readActionInputs(r.in)
+	if err != nil {
+		r.errorLines(err)
+		return pipeline.ExitError
+	}
+	r.ai = ai
+
+	ghctx, err := github.LoadContext(r.env.getenv)
+	if err != nil {
+		// Report all the same, without the pull request.
+		r.command("warning", fmt.Sprintf("%v; reporting without the pull request", err))
+		ghctx.PR, ghctx.WorkflowRun = nil, nil
+	}
+	r.ghctx = ghctx
+	r.root = ghctx.Workspace
+	if r.root == "" {
+		if r.root, err = os.Getwd(); err != nil {
+			r.command("error", err.Error())
+			return pipeline.ExitError
+		}
+	}
+	if ai.postReport != "" {
+		return r.post(ctx)
+	}
+	return r.analyze(ctx)
+}
+
+// analyze is the normal mode: check the workspace, then report.
+func (r *runner) analyze(ctx context.Context) int {
+	fl, err := bindCheckInputs(r.in)
+	if err != nil {
+		r.errorLines(err)
+		return pipeline.ExitError
+	}
+	fl.Root = r.root
+	cfg, err := config.Load(fl, r.root)
+	if err != nil {
+		r.errorLines(err)
+		return pipeline.ExitError
+	}
+	// The action's own output files are not manifests.
+	for _, f := range []string{r.ai.sarifFile, r.ai.reportFile} {
+		if f != "" {
+			if rel, err := config.RepoPath(cfg.Root, r.root, f); err == nil {
+				cfg.Exclude = append(cfg.Exclude, rel)
+			}
+		}
+	}
+	res, err := pipeline.Check(ctx, cfg)
+	if err != nil {
+		r.errorLines(err)
+		return pipeline.ExitError
+	}
+	rep := res.Report
+	r.logReport(rep)
+	for _, e := range res.Errors {
+		r.command("error", e.Error())
+	}
+
+	var outs []report.Output
+	if r.ai.sarifFile != "" {
+		outs = append(outs, report.Output{Format: "sarif", File: r.abs(r.ai.sarifFile)})
+	}
+	if r.ai.reportFile != "" {
+		outs = append(outs, report.Output{Format: "json", File: r.abs(r.ai.reportFile)})
+	}
+	code := res.ExitCode(cfg.FailOn)
+	sarifFile, reportFile := r.ai.sarifFile, r.ai.reportFile
+	if err := report.WriteAll(outs, rep, io.Discard); err != nil {
+		// The findings still go to the other surfaces; the step fails as
+		// for any unusable input.
+		r.errorLines(err)
+		code = pipeline.ExitError
+		sarifFile, reportFile = existing(r.abs(sarifFile), sarifFile), existing(r.abs(reportFile), reportFile)
+	}
+
+	pr := r.ghctx.PR
+	if pr != nil && r.ghctx.EventName != "pull_request" && r.ghctx.EventName != "pull_request_target" {
+		pr = nil // review events: report, but the PR is discussed elsewhere
+	}
+	r.publish(ctx, rep, pr)
+	r.setOutputs(rep, sarifFile, reportFile)
+	return code
+}
+
+// existing returns name when the file abs exists, "" otherwise (an output
+// must not name a file that was not written).
+func existing(abs, name string) string {
+	if name == "" {
+		return ""
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return ""
+	}
+	return name
+}
+
+// abs resolves an output path against the workspace.
+func (r *runner) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(r.root, p)
+}
+
+// logReport prints the text report in a collapsed group. Finding text is
+// repository content: between stop-commands markers (with a token nobody
+// can guess) the runner treats nothing as a workflow command.
+func (r *runner) logReport(rep *report.Report) {
+	stop := randomToken()
+	fmt.Fprintf(r.out, "::group::plumb report\n::stop-commands::%s\n", stop)
+	report.Text{}.Write(r.out, rep)
+	fmt.Fprintf(r.out, "::%s::\n::endgroup::\n", stop)
+}
+
+func randomToken() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return "plumb-" + hex.EncodeToString(b)
+}
+
+// command prints one workflow command with an escaped message.
+func (r *runner) command(name, msg string) {
+	var props map[string]string
+	if name != "debug" {
+		props = map[string]string{"title": "plumb"}
+	}
+	fmt.Fprintln(r.out, report.WorkflowCommand(name, props, msg))
+}
+
+// errorLines prints an error of several lines as one error per line.
+func (r *runner) errorLines(err error) {
+	for _, line := range strings.Split(err.Error(), "\n") {
+		if strings.TrimSpace(line) != "" {
+			r.command("error", line)
+		}
+	}
+}
+
+// setOutputs writes the step's outputs (when the runner gave an outputs
+// file).
+func (r *runner) setOutputs(rep *report.Report, sarifFile, reportFile string) {
+	if r.env.getenv("GITHUB_OUTPUT") == "" {
+		return
+	}
+	var counts report.LevelCounts
+	total, fresh := 0, 0
+	for i := range rep.Findings {
+		f := &rep.Findings[i]
+		if !report.IsOpen(f) {
+			continue
+		}
+		total++
+		counts.Add(f.Level)
+		if f.Status == "new" {
+			fresh++
+		}
+	}
+	outputs := []struct{ k, v string }{
+		{"findings", fmt.Sprint(total)},
+		{"errors", fmt.Sprint(counts.Errors)},
+		{"warnings", fmt.Sprint(counts.Warnings)},
+		{"new", fmt.Sprint(fresh)},
+		{"sarif-file", sarifFile},
+		{"report-file", reportFile},
+	}
+	for _, o := range outputs {
+		if err := safely(func() { r.gha.SetOutput(o.k, o.v) }); err != nil {
+			r.command("warning", fmt.Sprintf("could not set the %s output: %v", o.k, err))
+			return
+		}
+	}
+}
+
+// safely runs a go-githubactions call that panics on I/O errors.
+func safely(f func()) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%v", p)
+		}
+	}()
+	f()
+	return nil
+}

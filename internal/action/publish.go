@@ -1,0 +1,209 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/plumb-ci/plumb/internal/github"
+	"github.com/plumb-ci/plumb/internal/report"
+)
+
+// Markdown budgets.
+const (
+	// stepSummaryLimit is the runner's limit on one step's job summary.
+	stepSummaryLimit = 1 << 20
+	// commentFindings and summaryFindings bound the findings tables.
+	commentFindings = 50
+	summaryFindings = 1000
+)
+
+// publish reports rep on the annotations, the pull request (review
+// comments and the summary comment, when pr is set) and the job summary.
+// Posting failures degrade: they are said once, and the job summary still
+// has everything.
+func (r *runner) publish(ctx context.Context, rep *report.Report, pr *github.PullRequest) {
+	if r.ai.annotations {
+		more := "The job summary lists every finding."
+		if !r.ai.jobSummary {
+			more = "The SARIF and JSON reports list every finding."
+		}
+		report.Annotations{More: more}.Write(r.out, rep)
+	}
+
+	var jobNotes []string
+	if pr != nil && (r.ai.reviewComments || r.ai.summaryComment) {
+		jobNotes = r.postToPR(ctx, rep, pr)
+	}
+	if r.ai.jobSummary {
+		r.writeJobSummary(rep, pr, jobNotes)
+	}
+}
+
+// postToPR posts the review comments and the summary comment, and returns
+// the notes for the job summary: what was posted, or why nothing could be.
+func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.PullRequest) (jobNotes []string) {
+	var commentNotes []string
+	degrade := func(err error) {
+		reason := err.Error()
+		if github.IsNoPermission(err) {
+			reason = "the token may not write to this pull request (a pull request from a fork, or a token without pull-requests: write)"
+			if pr.FromFork() {
+				reason = "pull requests from forks get a read-only token; see the README for the workflow_run pattern that posts from a trusted workflow"
+			}
+		}
+		msg := fmt.Sprintf("plumb could not post to pull request %s: %s. The findings are in the annotations and the job summary.", pr, reason)
+		r.command("notice", msg)
+		jobNotes = append(jobNotes, "> [!NOTE]\n> "+report.MarkdownText(msg))
+	}
+	token := r.in.str("token", "")
+	if token == "" {
+		degrade(fmt.Errorf("no token was given (the token input is empty)"))
+		return jobNotes
+	}
+	client, err := github.NewClient(r.ghctx.APIURL, token, r.ghctx.Owner, r.ghctx.Repo, r.transport())
+	if err != nil {
+		degrade(err)
+		return jobNotes
+	}
+
+	if r.ai.reviewComments {
+		open := report.ByImportance(rep.Findings, report.IsOpen)
+		diff, err := client.Diff(ctx, pr.Number)
+		var res *github.ReviewResult
+		if err == nil {
+			res, err = client.SyncReview(ctx, pr, diff, open, github.DefaultMaxComments)
+		}
+		if res != nil && (err == nil || res.Posted+res.Deleted > 0) {
+			note := reviewNote(res)
+			commentNotes = append(commentNotes, note)
+			jobNotes = append(jobNotes, note)
+		}
+		if err != nil {
+			degrade(err)
+			return jobNotes
+		}
+	}
+
+	if r.ai.summaryComment {
+		md := report.Markdown{
+			MaxBytes:    github.SummaryBudget,
+			MaxFindings: commentFindings,
+			BlobURL:     r.ghctx.BlobURL(pr.HeadSHA),
+			Context:     r.contextLine(pr.HeadSHA),
+			Notes:       commentNotes,
+			Truncated:   r.jobSummaryPointer(),
+		}.Render(rep)
+		what, url, err := client.UpsertSummary(ctx, pr, md)
+		if err != nil {
+			degrade(err)
+			return jobNotes
+		}
+		link := "Summary comment " + what
+		if url != "" {
+			link = fmt.Sprintf("[Summary comment](%s) %s", url, what)
+		}
+		jobNotes = append(jobNotes, link+".")
+	}
+	return jobNotes
+}
+
+// reviewNote says what happened to the review comments.
+func reviewNote(res *github.ReviewResult) string {
+	var parts []string
+	add := func(n int, what string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	add(res.Posted, "posted")
+	add(res.Kept, "already there")
+	add(res.Deleted, "outdated removed")
+	add(res.Rejected, "refused by GitHub")
+	msg := "Review comments: "
+	if len(parts) == 0 {
+		msg += "none"
+	} else {
+		msg += strings.Join(parts, ", ")
+	}
+	msg += "."
+	if res.OutsideDiff > 0 {
+		msg += fmt.Sprintf(" %d %s on lines this pull request did not change, so not commented.", res.OutsideDiff, noun(res.OutsideDiff, "finding is", "findings are"))
+	}
+	if res.OverLimit > 0 {
+		msg += fmt.Sprintf(" %d more %s not commented, to keep the review readable.", res.OverLimit, noun(res.OverLimit, "finding was", "findings were"))
+	}
+	return msg
+}
+
+func noun(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// contextLine is the line under the summary's title: the commit and the
+// run.
+func (r *runner) contextLine(sha string) string {
+	var parts []string
+	if sha != "" {
+		parts = append(parts, "Commit `"+shortSHA(sha)+"`")
+	}
+	if u := r.ghctx.RunURL(); u != "" {
+		parts = append(parts, "[workflow run]("+u+")")
+	}
+	return strings.Join(parts, " · ")
+}
+
+func shortSHA(s string) string {
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
+}
+
+func (r *runner) jobSummaryPointer() string {
+	if u := r.ghctx.RunURL(); u != "" && r.ai.jobSummary {
+		return "The [job summary](" + u + ") lists every finding."
+	}
+	return "The SARIF and JSON reports list every finding."
+}
+
+// writeJobSummary appends the summary to $GITHUB_STEP_SUMMARY within the
+// runner's 1 MiB per step.
+func (r *runner) writeJobSummary(rep *report.Report, pr *github.PullRequest, notes []string) {
+	path := r.env.getenv("GITHUB_STEP_SUMMARY")
+	if path == "" {
+		return
+	}
+	used := 0
+	if st, err := os.Stat(path); err == nil {
+		used = int(st.Size())
+	}
+	sha := r.ghctx.SHA
+	if pr != nil {
+		sha = pr.HeadSHA
+	}
+	md := report.Markdown{
+		MaxBytes:    stepSummaryLimit - used - 1024,
+		MaxFindings: summaryFindings,
+		BlobURL:     r.ghctx.BlobURL(sha),
+		Context:     r.contextLine(sha),
+		Notes:       notes,
+		Truncated:   "The JSON report (the report-file output) lists every finding.",
+	}.Render(rep)
+	if err := safely(func() { r.gha.AddStepSummary(md) }); err != nil {
+		r.command("warning", fmt.Sprintf("could not write the job summary: %v", err))
+	}
+}
+
+// transport is the GitHub API transport: retries, pacing, debug log.
+func (r *runner) transport() *github.Transport {
+	return &github.Transport{
+		Base:  r.env.HTTP,
+		Clock: r.env.Clock,
+		Log:   func(msg string) { r.command("debug", msg) },
+	}
+}

@@ -1,0 +1,165 @@
+package github
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Diff is what a pull request changed, as far as review comments care: for
+// each file, the hunks of its patch and the new-side (RIGHT) lines each hunk
+// shows. GitHub accepts a review comment only on such a line, and a
+// multi-line comment only when both ends are in the same hunk; one anchor
+// outside makes it reject the whole review.
+type Diff struct {
+	files map[string]*FileDiff
+}
+
+// FileDiff is one changed file.
+type FileDiff struct {
+	Path   string
+	Status string // added, modified, renamed, removed, ...
+	Hunks  []Hunk
+}
+
+// Hunk is one @@ block of a patch.
+type Hunk struct {
+	// NewStart and NewLines are the +start,lines of the header.
+	NewStart, NewLines int
+	// right holds the new-side line numbers shown in the hunk (added and
+	// context lines).
+	right map[int]bool
+	// added holds the lines the pull request added or changed.
+	added map[int]bool
+}
+
+// NewDiff builds a Diff from files.
+func NewDiff(files []*FileDiff) *Diff {
+	d := &Diff{files: map[string]*FileDiff{}}
+	for _, f := range files {
+		d.files[f.Path] = f
+	}
+	return d
+}
+
+// ParsePatch reads the hunks of one file's patch as GitHub's pull request
+// files API returns it (hunks only, no ---/+++ header).
+func ParsePatch(patch string) ([]Hunk, error) {
+	var hunks []Hunk
+	var cur *Hunk
+	newLine := 0
+	for i, line := range strings.Split(patch, "\n") {
+		if strings.HasPrefix(line, "@@") {
+			start, count, err := parseHunkHeader(line)
+			if err != nil {
+				return nil, fmt.Errorf("patch line %d: %w", i+1, err)
+			}
+			hunks = append(hunks, Hunk{NewStart: start, NewLines: count, right: map[int]bool{}, added: map[int]bool{}})
+			cur = &hunks[len(hunks)-1]
+			newLine = start
+			continue
+		}
+		if cur == nil {
+			if line == "" || strings.HasPrefix(line, "diff ") || strings.HasPrefix(line, "---") || strings.HasPrefix(line, "+++") || strings.HasPrefix(line, "index ") {
+				continue // a full git diff header; tolerate it
+			}
+			return nil, fmt.Errorf("patch line %d: content before the first @@ hunk header", i+1)
+		}
+		if line == "" {
+			// A trailing newline at the end of the patch text.
+			continue
+		}
+		switch line[0] {
+		case '+':
+			cur.right[newLine] = true
+			cur.added[newLine] = true
+			newLine++
+		case ' ':
+			cur.right[newLine] = true
+			newLine++
+		case '-', '\\': // removed line; "\ No newline at end of file"
+		default:
+			return nil, fmt.Errorf("patch line %d: unexpected line %q", i+1, truncate(line, 40))
+		}
+	}
+	return hunks, nil
+}
+
+// parseHunkHeader reads "@@ -a,b +c,d @@ ..." and returns c and d.
+func parseHunkHeader(line string) (int, int, error) {
+	fields := strings.Fields(line)
+	if len(fields) < 4 || fields[0] != "@@" || !strings.HasPrefix(fields[2], "+") {
+		return 0, 0, fmt.Errorf("malformed hunk header %q", truncate(line, 60))
+	}
+	spec := strings.TrimPrefix(fields[2], "+")
+	startText, countText, hasCount := strings.Cut(spec, ",")
+	start, err := strconv.Atoi(startText)
+	if err != nil {
+		return 0, 0, fmt.Errorf("malformed hunk header %q", truncate(line, 60))
+	}
+	count := 1
+	if hasCount {
+		if count, err = strconv.Atoi(countText); err != nil {
+			return 0, 0, fmt.Errorf("malformed hunk header %q", truncate(line, 60))
+		}
+	}
+	return start, count, nil
+}
+
+// File returns the diff of one file, nil when the pull request did not
+// change it.
+func (d *Diff) File(path string) *FileDiff {
+	if d == nil {
+		return nil
+	}
+	return d.files[path]
+}
+
+// Anchor is where a review comment goes: Line on the RIGHT side, and
+// StartLine (0 for a one-line comment) in the same hunk.
+type Anchor struct {
+	Path            string
+	StartLine, Line int
+}
+
+// Anchor finds where a finding spanning lines start..end of path can be
+// commented: its first line must be shown in a hunk; the comment spans to
+// end when end is in the same hunk.
+func (d *Diff) Anchor(path string, start, end int) (Anchor, bool) {
+	f := d.File(path)
+	if f == nil || start <= 0 {
+		return Anchor{}, false
+	}
+	for _, h := range f.Hunks {
+		if !h.right[start] {
+			continue
+		}
+		a := Anchor{Path: path, Line: start}
+		if end > start && h.right[end] {
+			a.StartLine, a.Line = start, end
+		}
+		return a, true
+	}
+	return Anchor{}, false
+}
+
+// Changed reports whether the pull request added or changed line of path.
+func (d *Diff) Changed(path string, line int) bool {
+	f := d.File(path)
+	if f == nil {
+		return false
+	}
+	for _, h := range f.Hunks {
+		if h.added[line] {
+			return true
+		}
+	}
+	return false
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

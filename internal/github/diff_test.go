@@ -1,0 +1,91 @@
+package github
+
+import (
+	"strings"
+	"testing"
+)
+
+// A patch as GitHub's files API returns it: two hunks of one file.
+const samplePatch = `@@ -1,4 +1,5 @@
+ apiVersion: apps/v1
+ kind: Deployment
+-metadata: {}
++metadata:
++  name: web
+ spec:
+@@ -20,3 +21,4 @@ spec:
+       containers:
+       - name: web
++        image: web:latest
+         ports:
+\ No newline at end of file`
+
+func TestParsePatch(t *testing.T) {
+	hunks, err := ParsePatch(samplePatch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hunks) != 2 || hunks[0].NewStart != 1 || hunks[0].NewLines != 5 || hunks[1].NewStart != 21 {
+		t.Fatalf("hunks = %+v", hunks)
+	}
+	d := NewDiff([]*FileDiff{{Path: "web.yaml", Hunks: hunks}})
+	for _, c := range []struct {
+		line    int
+		inHunk  bool
+		changed bool
+	}{
+		{1, true, false}, {3, true, true}, {4, true, true}, {5, true, false}, {6, false, false},
+		{20, false, false}, {21, true, false}, {23, true, true}, {24, true, false}, {25, false, false},
+	} {
+		_, ok := d.Anchor("web.yaml", c.line, 0)
+		if ok != c.inHunk {
+			t.Errorf("line %d: in a hunk = %v, want %v", c.line, ok, c.inHunk)
+		}
+		if got := d.Changed("web.yaml", c.line); got != c.changed {
+			t.Errorf("line %d: changed = %v, want %v", c.line, got, c.changed)
+		}
+	}
+}
+
+func TestAnchorMultiLineOnlyWithinOneHunk(t *testing.T) {
+	hunks, _ := ParsePatch(samplePatch)
+	d := NewDiff([]*FileDiff{{Path: "web.yaml", Hunks: hunks}})
+	if a, ok := d.Anchor("web.yaml", 3, 5); !ok || a.StartLine != 3 || a.Line != 5 {
+		t.Errorf("3-5 in one hunk: %+v %v", a, ok)
+	}
+	// 4..23 spans two hunks: a one-line comment at the first line.
+	if a, ok := d.Anchor("web.yaml", 4, 23); !ok || a.StartLine != 0 || a.Line != 4 {
+		t.Errorf("4-23 across hunks: %+v %v", a, ok)
+	}
+	// The first line is outside every hunk: no comment, even though the
+	// end is inside one.
+	if _, ok := d.Anchor("web.yaml", 8, 21); ok {
+		t.Error("a finding starting outside the diff was anchored")
+	}
+	if _, ok := d.Anchor("other.yaml", 1, 0); ok {
+		t.Error("a file the pull request does not change was anchored")
+	}
+	if _, ok := d.Anchor("web.yaml", 0, 0); ok {
+		t.Error("line 0 was anchored")
+	}
+}
+
+func TestParsePatchRejectsGarbage(t *testing.T) {
+	for name, patch := range map[string]string{
+		"content before a hunk": "hello\n@@ -1 +1 @@\n+x",
+		"bad header":            "@@ -1 +x,2 @@\n+x",
+		"short header":          "@@ -1\n+x",
+		"unknown line":          "@@ -1 +1 @@\n*x",
+	} {
+		if _, err := ParsePatch(patch); err == nil || !strings.Contains(err.Error(), "patch line") {
+			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+	// A whole git diff (with headers) and an empty patch are fine.
+	if h, err := ParsePatch("diff --git a/x b/x\nindex 1..2 100644\n--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+new"); err != nil || len(h) != 1 || !h[0].right[1] {
+		t.Errorf("git diff: %v %v", h, err)
+	}
+	if h, err := ParsePatch(""); err != nil || len(h) != 0 {
+		t.Errorf("empty: %v %v", h, err)
+	}
+}

@@ -1,0 +1,524 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/manifest"
+)
+
+// Markdown writes the summary people read on a pull request: counts by
+// engine and level (new and fixed in PR mode), a table of the most
+// important findings linking to file#Lline, the drift diffs in collapsible
+// blocks, then the fixed and suppressed findings. The action posts it as
+// the summary comment and writes it to the job summary.
+//
+// Everything that comes from the repository (messages, paths, diffs) is
+// escaped: it cannot add HTML, links, mentions or hidden markers.
+type Markdown struct {
+	// MaxBytes bounds the output (0: unbounded); what does not fit is left
+	// out, least important first, and Truncated says where to find it.
+	MaxBytes int
+	// MaxFindings bounds the findings table (0: 100 rows).
+	MaxFindings int
+	// BlobURL, when set, links locations: BlobURL + path + "#Lline", e.g.
+	// "https://github.com/o/r/blob/<sha>/".
+	BlobURL string
+	// Context is a trusted Markdown line shown under the title (commit, run).
+	Context string
+	// Notes are trusted Markdown paragraphs shown at the end (what was
+	// posted where, why posting failed).
+	Notes []string
+	// Truncated is trusted Markdown added when something was left out,
+	// e.g. "The job summary lists every finding."
+	Truncated string
+}
+
+const defaultMarkdownFindings = 100
+
+// Write implements Sink.
+func (m Markdown) Write(w io.Writer, r *Report) error {
+	_, err := io.WriteString(w, m.Render(r))
+	return err
+}
+
+// Render builds the Markdown document.
+func (m Markdown) Render(r *Report) string {
+	open := byImportance(r.Findings, isOpen)
+	var fixed, suppressed []*finding.Finding
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		switch {
+		case f.Suppressed != nil:
+			suppressed = append(suppressed, f)
+		case f.Status == finding.StatusFixed:
+			fixed = append(fixed, f)
+		}
+	}
+
+	var head strings.Builder
+	m.writeHead(&head, r, open, fixed, suppressed)
+
+	var tail strings.Builder
+	for _, n := range m.Notes {
+		if strings.TrimSpace(n) != "" {
+			tail.WriteString(n)
+			tail.WriteString("\n\n")
+		}
+	}
+
+	doc := &budgetDoc{max: m.MaxBytes}
+	doc.force(head.String())
+	// Room for the notes and the pointer to the rest, whatever happens.
+	pointerRoom := 200 + len(m.Truncated)
+	doc.reserve = tail.Len() + pointerRoom
+
+	var left []string
+	maxRows := orDefault(m.MaxFindings, defaultMarkdownFindings)
+	if len(open) > 0 {
+		rows := make([]string, 0, min(len(open), maxRows))
+		for _, f := range open[:min(len(open), maxRows)] {
+			rows = append(rows, m.findingRow(f))
+		}
+		n := doc.section("#### Findings\n\n| | location | rule | message |\n| --- | --- | --- | --- |\n", "\n", rows)
+		if n < len(open) {
+			left = append(left, fmt.Sprintf("%d of %s", len(open)-n, plural(len(open), "finding")))
+		}
+	}
+
+	var diffs []*finding.Finding
+	for _, f := range open {
+		if f.Diff != "" {
+			diffs = append(diffs, f)
+		}
+	}
+	if len(diffs) > 0 {
+		n := m.diffSection(doc, diffs)
+		if n < len(diffs) {
+			left = append(left, fmt.Sprintf("%d of %s", len(diffs)-n, plural(len(diffs), "diff")))
+		}
+	}
+
+	for _, group := range []struct {
+		title  string
+		fs     []*finding.Finding
+		reason bool
+	}{
+		{"Fixed by this change", fixed, false},
+		{"Suppressed", suppressed, true},
+	} {
+		if len(group.fs) == 0 {
+			continue
+		}
+		header := fmt.Sprintf("#### %s (%d)\n\n<details><summary>%s</summary>\n\n| location | rule | %s |\n| --- | --- | --- |\n",
+			group.title, len(group.fs), plural(len(group.fs), "finding"), map[bool]string{false: "message", true: "reason"}[group.reason])
+		rows := make([]string, 0, len(group.fs))
+		for _, f := range group.fs {
+			text := f.Message
+			if group.reason && f.Suppressed != nil {
+				text = f.Suppressed.Reason
+				if f.Suppressed.Until != "" {
+					text += " (until " + f.Suppressed.Until + ")"
+				}
+			}
+			rows = append(rows, fmt.Sprintf("| %s | %s | %s |\n", m.locationLink(f.Location), codeSpan(f.RuleID), mdText(text)))
+		}
+		n := doc.section(header, "\n</details>\n\n", rows)
+		if n < len(rows) {
+			left = append(left, fmt.Sprintf("%d of %d %s", len(rows)-n, len(rows), strings.ToLower(group.title)))
+		}
+	}
+
+	doc.reserve = 0
+	if len(left) > 0 {
+		p := "_Not shown here: " + strings.Join(left, ", ") + "._"
+		if m.Truncated != "" {
+			p += " " + m.Truncated
+		}
+		doc.force(p + "\n\n")
+	}
+	doc.force(tail.String())
+	return doc.String()
+}
+
+func (m Markdown) writeHead(b *strings.Builder, r *Report, open, fixed, suppressed []*finding.Finding) {
+	var counts LevelCounts
+	for _, f := range open {
+		counts.Add(f.Level)
+	}
+	if counts.Total() == 0 {
+		b.WriteString("### plumb: no findings\n\n")
+	} else {
+		fmt.Fprintf(b, "### plumb: %s\n\n", counts.String())
+	}
+	if m.Context != "" {
+		b.WriteString(m.Context)
+		b.WriteString("\n\n")
+	}
+
+	// Counts by engine (the finding's source) and level.
+	type row struct {
+		LevelCounts
+		new, fixed int
+	}
+	bySource := map[string]*row{}
+	get := func(src string) *row {
+		if bySource[src] == nil {
+			bySource[src] = &row{}
+		}
+		return bySource[src]
+	}
+	statuses := false
+	for _, f := range open {
+		rw := get(f.Source)
+		rw.Add(f.Level)
+		if f.Status != "" {
+			statuses = true
+		}
+		if f.Status == finding.StatusNew {
+			rw.new++
+		}
+	}
+	for _, f := range fixed {
+		get(f.Source).fixed++
+		statuses = true
+	}
+	if len(bySource) > 0 {
+		sources := make([]string, 0, len(bySource))
+		for s := range bySource {
+			sources = append(sources, s)
+		}
+		slices.Sort(sources)
+		b.WriteString("| engine | errors | warnings | notes |")
+		if statuses {
+			b.WriteString(" new | fixed |")
+		}
+		b.WriteString("\n| --- | ---: | ---: | ---: |")
+		if statuses {
+			b.WriteString(" ---: | ---: |")
+		}
+		b.WriteByte('\n')
+		var total row
+		for _, s := range sources {
+			rw := bySource[s]
+			total.Errors += rw.Errors
+			total.Warnings += rw.Warnings
+			total.Notes += rw.Notes
+			total.new += rw.new
+			total.fixed += rw.fixed
+			fmt.Fprintf(b, "| %s | %d | %d | %d |", codeSpan(firstNonEmpty(s, "other")), rw.Errors, rw.Warnings, rw.Notes)
+			if statuses {
+				fmt.Fprintf(b, " %d | %d |", rw.new, rw.fixed)
+			}
+			b.WriteByte('\n')
+		}
+		if len(sources) > 1 {
+			fmt.Fprintf(b, "| **total** | **%d** | **%d** | **%d** |", total.Errors, total.Warnings, total.Notes)
+			if statuses {
+				fmt.Fprintf(b, " **%d** | **%d** |", total.new, total.fixed)
+			}
+			b.WriteByte('\n')
+		}
+		b.WriteByte('\n')
+	}
+
+	s := r.Summarize()
+	facts := []string{
+		plural(len(r.Objects), "object") + " in " + plural(len(r.Targets), "target"),
+	}
+	if s.Files > 0 {
+		facts = append(facts, plural(s.Files, "file")+" with findings")
+	}
+	if len(suppressed) > 0 {
+		facts = append(facts, strconv.Itoa(len(suppressed))+" suppressed")
+	}
+	if s.InputErrors > 0 {
+		facts = append(facts, plural(s.InputErrors, "input")+" could not be read as written")
+	}
+	b.WriteString(strings.Join(facts, " · "))
+	b.WriteString("\n\n")
+}
+
+func (m Markdown) findingRow(f *finding.Finding) string {
+	level := map[finding.Level]string{finding.Error: "❌ error", finding.Warning: "⚠️ warning", finding.Note: "ℹ️ note"}[f.Level]
+	if f.Status == finding.StatusNew {
+		level += " · new"
+	}
+	msg := mdText(f.Message)
+	if !f.Object.IsZero() {
+		msg += "<br><sub>" + mdText(f.Object.String())
+		if len(f.Path) > 0 {
+			msg += " " + codeSpan(f.Path.String())
+		}
+		msg += "</sub>"
+	}
+	return fmt.Sprintf("| %s | %s | %s | %s |\n", level, m.locationLink(f.Location), codeSpan(f.RuleID), msg)
+}
+
+// diffSection adds the drift diffs, each in a collapsed block; a diff too
+// long for the room left is cut (and says so). It returns how many diffs
+// were added.
+func (m Markdown) diffSection(doc *budgetDoc, diffs []*finding.Finding) int {
+	header := "#### Diffs\n\n"
+	added := 0
+	for _, f := range diffs {
+		summary := codeSpanHTML(f.RuleID)
+		if !f.Object.IsZero() {
+			summary += " · " + htmlText(f.Object.String())
+		}
+		if loc := manifest.FormatLocation(f.Location); loc != "" {
+			summary += " · " + codeSpanHTML(loc)
+		}
+		open := "<details><summary>" + summary + "</summary>\n\n"
+		body := strings.TrimRight(f.Diff, "\n")
+		fence := codeFence(body)
+		closeBlock := "\n" + fence + "\n\n</details>\n\n"
+		prefix := open + fence + "diff\n"
+		if added == 0 {
+			prefix = header + prefix
+		}
+		block := prefix + body + closeBlock
+		if doc.fits(block) {
+			doc.force(block)
+			added++
+			continue
+		}
+		// Cut the diff to the room left, whole lines only.
+		room := doc.room() - len(prefix) - len(closeBlock) - 40
+		if room <= 0 {
+			break
+		}
+		lines := strings.Split(body, "\n")
+		var cut strings.Builder
+		kept := 0
+		for _, l := range lines {
+			if cut.Len()+len(l)+1 > room {
+				break
+			}
+			cut.WriteString(l)
+			cut.WriteByte('\n')
+			kept++
+		}
+		if kept == 0 {
+			break
+		}
+		doc.force(prefix + cut.String() + fmt.Sprintf("… %d more lines", len(lines)-kept) + closeBlock)
+		added++
+		break
+	}
+	return added
+}
+
+// locationLink prints file:line, linked to the line on GitHub when BlobURL
+// is set.
+func (m Markdown) locationLink(l finding.Location) string {
+	text := manifest.FormatLocation(l)
+	if text == "" {
+		return "—"
+	}
+	if m.BlobURL == "" {
+		return codeSpan(text)
+	}
+	u := m.BlobURL + fileURI(l.File)
+	if l.Line > 0 {
+		u += "#L" + strconv.Itoa(l.Line)
+		if l.EndLine > l.Line {
+			u += "-L" + strconv.Itoa(l.EndLine)
+		}
+	}
+	return "[" + codeSpan(text) + "](" + u + ")"
+}
+
+// budgetDoc is a document with a size budget: parts are added only while
+// they fit, keeping reserve bytes free for what must come last.
+type budgetDoc struct {
+	b       strings.Builder
+	max     int
+	reserve int
+}
+
+func (d *budgetDoc) String() string { return d.b.String() }
+
+func (d *budgetDoc) room() int {
+	if d.max <= 0 {
+		return int(^uint(0) >> 1)
+	}
+	return d.max - d.reserve - d.b.Len()
+}
+
+func (d *budgetDoc) fits(s string) bool { return len(s) <= d.room() }
+
+// force adds s whatever the budget (the head, the notes).
+func (d *budgetDoc) force(s string) { d.b.WriteString(s) }
+
+// section adds header, as many items as fit (in order) and footer; nothing
+// when not even the first item fits. It returns the number of items added.
+func (d *budgetDoc) section(header, footer string, items []string) int {
+	if len(items) == 0 || !d.fits(header+items[0]+footer) {
+		return 0
+	}
+	d.force(header)
+	n := 0
+	for _, it := range items {
+		if !d.fits(it + footer) {
+			break
+		}
+		d.force(it)
+		n++
+	}
+	d.force(footer)
+	return n
+}
+
+// mdText escapes repository text for a Markdown table cell or paragraph:
+// one line, no HTML, no Markdown syntax, no @mentions, no table breaks.
+func mdText(s string) string {
+	s = singleLine(s)
+	var b strings.Builder
+	if strings.HasPrefix(s, "#") {
+		b.WriteByte('\\') // not a heading
+	}
+	for _, c := range s {
+		switch c {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '\\', '`', '*', '_', '[', ']', '|', '~':
+			b.WriteByte('\\')
+			b.WriteRune(c)
+		default:
+			b.WriteRune(c)
+		}
+	}
+	return breakMentions(b.String())
+}
+
+// breakMentions puts a zero-width space after every @ that GitHub would
+// read as a mention (at the start of a word, before a name), so a comment
+// never notifies whoever a manifest happens to name. An @ inside a word
+// (image@sha256:..., an e-mail address) is left alone.
+func breakMentions(s string) string {
+	if !strings.Contains(s, "@") {
+		return s
+	}
+	var b strings.Builder
+	prev := ' '
+	rs := []rune(s)
+	for i, c := range rs {
+		b.WriteRune(c)
+		if c == '@' && !isWordRune(prev) && i+1 < len(rs) && isWordRune(rs[i+1]) {
+			b.WriteString("\u200b")
+		}
+		prev = c
+	}
+	return b.String()
+}
+
+func isWordRune(c rune) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// htmlText escapes text for an HTML context such as <summary>.
+func htmlText(s string) string {
+	s = singleLine(s)
+	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\"", "&quot;")
+	return breakMentions(r.Replace(s))
+}
+
+// codeSpan prints s as inline code that survives any backticks in s and
+// does not break a table row.
+func codeSpan(s string) string {
+	s = strings.ReplaceAll(singleLine(s), "|", "\\|")
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// codeSpanHTML is inline code inside HTML (a <summary>).
+func codeSpanHTML(s string) string { return "<code>" + htmlText(s) + "</code>" }
+
+// codeFence returns a backtick fence longer than any backtick run in body.
+func codeFence(body string) string {
+	longest, run := 0, 0
+	for _, c := range body {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}
+
+// maxCommentDiff bounds the diff quoted in one review comment.
+const maxCommentDiff = 20000
+
+// FindingComment is the Markdown of a review comment about one finding:
+// level, rule and status, the message, the object and field, the rule's
+// remediation and (cut to a size) the diff.
+func FindingComment(f *finding.Finding) string {
+	var b strings.Builder
+	level := map[finding.Level]string{finding.Error: "❌ **error**", finding.Warning: "⚠️ **warning**", finding.Note: "ℹ️ **note**"}[f.Level]
+	b.WriteString(level + " · " + codeSpan(f.RuleID))
+	if f.Title != "" {
+		b.WriteString(" · " + mdText(f.Title))
+	}
+	if f.Status == finding.StatusNew {
+		b.WriteString(" · new")
+	}
+	b.WriteString("\n\n")
+	lines := strings.Split(strings.TrimSpace(f.Message), "\n")
+	for i, l := range lines {
+		lines[i] = mdText(l)
+	}
+	b.WriteString(truncateRunes(strings.Join(lines, "  \n"), 20000))
+	b.WriteString("\n\n")
+	if !f.Object.IsZero() {
+		b.WriteString("<sub>" + mdText(f.Object.String()))
+		if len(f.Path) > 0 {
+			b.WriteString(" · " + codeSpan(f.Path.String()))
+		}
+		b.WriteString("</sub>\n\n")
+	}
+	if help := strings.TrimSpace(f.Help); help != "" {
+		b.WriteString("<details><summary>How to fix</summary>\n\n")
+		b.WriteString(trustedMarkdown(truncateRunes(help, 10000)))
+		b.WriteString("\n\n</details>\n\n")
+	}
+	if diff := strings.TrimRight(f.Diff, "\n"); diff != "" {
+		if len(diff) > maxCommentDiff {
+			cut := strings.LastIndexByte(diff[:maxCommentDiff], '\n')
+			if cut < 0 {
+				cut = maxCommentDiff
+			}
+			diff = diff[:cut] + "\n… (cut; the job summary has the whole diff)"
+		}
+		fence := codeFence(diff)
+		b.WriteString(fence + "diff\n" + diff + "\n" + fence + "\n\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// trustedMarkdown passes rule remediation text (Markdown written by the
+// rule's author) through, minus what could do harm in a comment: HTML
+// comments (they could fake plumb's hidden markers) and @mentions.
+func trustedMarkdown(s string) string {
+	return breakMentions(strings.NewReplacer("<!--", "&lt;!--", "-->", "--&gt;").Replace(s))
+}
+
+// MarkdownText escapes text from outside (a repository, an API error) for
+// a Markdown paragraph or table cell.
+func MarkdownText(s string) string { return mdText(s) }
