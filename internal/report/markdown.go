@@ -133,6 +133,10 @@ func (m Markdown) Render(r *Report) string {
 		}
 	}
 
+	if !m.renderedChanges(doc, r) {
+		left = append(left, "the rendered diff")
+	}
+
 	doc.reserve = 0
 	if len(left) > 0 {
 		p := "_Not shown here: " + strings.Join(left, ", ") + "._"
