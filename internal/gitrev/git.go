@@ -1,9 +1,10 @@
 // Package gitrev reads a repository's tree at a git revision as an fs.FS,
 // without touching the working tree, the index or any ref: plumb renders the
 // pull request's base from it and runs the same stages over it as over the
-// working tree. It drives the git command (ls-tree once, then one cat-file
-// --batch process for file contents), so it works wherever actions/checkout
-// does, with the repository's own object store.
+// working tree. Objects are read straight from the repository's loose
+// objects and packs (repo.go, objects.go, pack.go), so no git command is
+// needed — the action's image has none; git is used, when installed, only
+// to resolve revision expressions such as main~1.
 package gitrev
 
 import (
@@ -17,18 +18,11 @@ import (
 	"strings"
 )
 
-// gitEnv keeps git from prompting for credentials, from fetching missing
-// objects of a partial clone behind plumb's back (git ≥ 2.44 honours it), and
-// from taking optional locks in a repository another process may be using.
-var gitEnv = []string{
-	"GIT_TERMINAL_PROMPT=0",
-	"GIT_NO_LAZY_FETCH=1",
-	"GIT_OPTIONAL_LOCKS=0",
-	"LC_ALL=C",
-}
+// gitEnv keeps git from prompting for credentials and from taking optional
+// locks in a repository another process may be using.
+var gitEnv = []string{"GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"}
 
-// runGit runs git in dir and returns its standard output. Errors carry git's
-// own message (its first line of standard error).
+// runGit runs git in dir and returns its standard output.
 func runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
@@ -37,98 +31,70 @@ func runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return out, &gitError{args: args, stderr: strings.TrimSpace(stderr.String()), code: ee.ExitCode()}
+		msg := strings.TrimSpace(stderr.String())
+		if i := strings.IndexByte(msg, '\n'); i >= 0 {
+			msg = msg[:i]
 		}
-		if errors.Is(err, exec.ErrNotFound) {
-			return nil, errors.New("the git command is not installed (reading a base revision needs it)")
-		}
-		return nil, fmt.Errorf("running git %s: %w", strings.Join(args, " "), err)
+		return nil, fmt.Errorf("git %s: %w (%s)", args[0], err, strings.TrimPrefix(msg, "fatal: "))
 	}
 	return out, nil
 }
 
-// gitError is a git command that exited non-zero.
-type gitError struct {
-	args   []string
-	stderr string
-	code   int
-}
-
-func (e *gitError) Error() string {
-	msg := e.stderr
-	if i := strings.IndexByte(msg, '\n'); i >= 0 {
-		msg = msg[:i]
+// resolveCommit turns a revision into a commit id whose objects the
+// repository has, or explains how to fetch it.
+func resolveCommit(ctx context.Context, repo *gitRepo, dir, ref string) (oid, error) {
+	if ref == "" || strings.HasPrefix(ref, "-") || strings.ContainsAny(ref, "\x00\n\r") {
+		return oid{}, fmt.Errorf("base revision %q: not a revision name", ref)
 	}
-	if msg == "" {
-		msg = fmt.Sprintf("exit status %d", e.code)
+	var id oid
+	err := errNoRef
+	if plainRefName(ref) {
+		id, err = repo.resolveName(ref)
+		if err != nil && !errors.Is(err, errNoRef) {
+			return oid{}, fmt.Errorf("base revision %q: %w", ref, err)
+		}
 	}
-	return fmt.Sprintf("git %s: %s", e.args[0], strings.TrimPrefix(msg, "fatal: "))
-}
-
-// repository is where a directory sits in its git repository.
-type repository struct {
-	top    string // the working tree's top directory
-	prefix string // the directory relative to top, slash-separated, "" at the top
-}
-
-// findRepository locates the repository that contains dir.
-func findRepository(ctx context.Context, dir string) (*repository, error) {
-	out, err := runGit(ctx, dir, "rev-parse", "--show-toplevel", "--show-prefix")
+	if errors.Is(err, errNoRef) {
+		// A revision expression, or a ref this reader does not see
+		// (reftable): ask git, when it is installed.
+		if _, lookErr := exec.LookPath("git"); lookErr != nil {
+			if !plainRefName(ref) {
+				return oid{}, fmt.Errorf("base revision %q: resolving revision expressions needs the git command, which is not installed; give a commit id, branch or tag", ref)
+			}
+			return oid{}, missingRevision(repo, ref)
+		}
+		out, gitErr := runGit(ctx, dir, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
+		if gitErr != nil {
+			return oid{}, missingRevision(repo, ref)
+		}
+		if id, err = parseOID(strings.TrimSpace(string(out))); err != nil {
+			return oid{}, fmt.Errorf("base revision %q: %w", ref, err)
+		}
+	}
+	commit, err := repo.peelToCommit(id)
+	if errors.Is(err, errMissing) {
+		return oid{}, missingRevision(repo, ref)
+	}
 	if err != nil {
-		var ge *gitError
-		if errors.As(err, &ge) && strings.Contains(ge.stderr, "dubious ownership") {
-			return nil, fmt.Errorf("git refuses to read %s: the directory belongs to another user (run: git config --global --add safe.directory %s)", dir, dir)
-		}
-		if errors.As(err, &ge) {
-			return nil, fmt.Errorf("%s is not inside a git repository, so there is no base revision to compare with (%v)", dir, err)
-		}
-		return nil, err
+		return oid{}, fmt.Errorf("base revision %q: %w", ref, err)
 	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	r := &repository{top: lines[0]}
-	if len(lines) > 1 {
-		r.prefix = strings.TrimSuffix(lines[1], "/")
-	}
-	return r, nil
-}
-
-var fullSHA = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
-var abbrevSHA = regexp.MustCompile(`^[0-9a-f]{7,64}$`)
-
-// resolveCommit turns a revision into a full commit id, or explains how to
-// make the commit available when the clone lacks it.
-func resolveCommit(ctx context.Context, dir, ref string) (string, error) {
-	if ref == "" || strings.HasPrefix(ref, "-") || strings.ContainsAny(ref, "\x00\n") {
-		return "", fmt.Errorf("base revision %q: not a revision name", ref)
-	}
-	out, err := runGit(ctx, dir, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
-	if err == nil {
-		return strings.TrimSpace(string(out)), nil
-	}
-	var ge *gitError
-	if !errors.As(err, &ge) {
-		return "", err
-	}
-	return "", missingRevision(ctx, dir, ref)
+	return commit, nil
 }
 
 // missingRevision builds the message for a revision the clone does not have:
 // it names the fetch command that brings exactly that revision in.
-func missingRevision(ctx context.Context, dir, ref string) error {
-	shallow := false
-	if out, err := runGit(ctx, dir, "rev-parse", "--is-shallow-repository"); err == nil {
-		shallow = strings.TrimSpace(string(out)) == "true"
-	}
+func missingRevision(repo *gitRepo, ref string) error {
 	fetch := "git fetch --no-tags --depth=1 origin " + fetchSpec(ref)
-	if shallow {
+	if repo.shallow() {
 		return fmt.Errorf("base revision %q is not in this clone, which is shallow (actions/checkout fetches a single commit by default). "+
 			"Fetch the base before running plumb: %s — or check out with fetch-depth: 0", ref, fetch)
 	}
 	return fmt.Errorf("base revision %q is not in this repository (no such commit, branch or tag). "+
 		"If it exists on the remote, fetch it first: %s", ref, fetch)
 }
+
+var fullSHA = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
+var abbrevSHA = regexp.MustCompile(`^[0-9a-f]{7,64}$`)
 
 // fetchSpec is what to fetch so that ref resolves afterwards: a commit id is
 // fetched as is; a remote-tracking name (origin/main) or a branch name is

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -36,13 +35,13 @@ type Options struct {
 // Tree is the repository's content at one commit, rooted at the directory
 // Open was given. It implements fs.FS, fs.ReadDirFS, fs.ReadFileFS,
 // fs.StatFS and fs.ReadLinkFS; it is safe for concurrent use. Close it to
-// end the git process it reads through.
+// release the pack files it reads.
 type Tree struct {
 	// Ref is the revision as given; Commit is the full commit id it names.
 	Ref, Commit string
 
 	entries map[string]*entry // by path below the root; "." is the root
-	cat     *catFile
+	store   *objectStore
 	limit   int64
 }
 
@@ -50,67 +49,131 @@ type Tree struct {
 type entry struct {
 	name string // base name
 	mode fs.FileMode
-	oid  string
-	size int64
+	id   oid
 	kids []*entry // directories: children sorted by name
+
+	sizeOnce sync.Once
+	size     int64 // files: read from the object store on first use
+	sizeErr  error
 
 	linkOnce sync.Once
 	link     string // symbolic links: the target, read on first use
 	linkErr  error
 }
 
-// Open lists the tree of revision ref in the repository that contains dir
-// and returns it as a file system whose root is dir. Paths escaping dir
-// through symbolic links are refused, as os.Root refuses them in the working
-// tree. When the clone lacks the revision (a shallow checkout), the error
-// says which command fetches it.
+// Open reads the tree of revision ref in the repository that contains dir
+// and returns it as a file system whose root is dir. Objects are read
+// straight from the repository (loose objects and packs), so no git
+// process is needed except to resolve revision expressions such as
+// main~1. Paths escaping dir through symbolic links are refused, as os.Root
+// refuses them in the working tree. When the clone lacks the revision (a
+// shallow checkout), the error says which command fetches it.
 func Open(ctx context.Context, dir, ref string, opts Options) (*Tree, error) {
-	repo, err := findRepository(ctx, dir)
+	repo, prefix, err := openRepo(dir)
 	if err != nil {
 		return nil, err
 	}
-	commit, err := resolveCommit(ctx, dir, ref)
+	commit, err := resolveCommit(ctx, repo, dir, ref)
 	if err != nil {
+		repo.store.close()
 		return nil, err
 	}
-	args := []string{"ls-tree", "-r", "-z", "-l", "--full-tree", commit}
-	if repo.prefix != "" {
-		args = append(args, "--", repo.prefix+"/")
-	}
-	out, err := runGit(ctx, repo.top, args...)
-	if err != nil {
-		return nil, fmt.Errorf("listing the files of %s: %w", ref, err)
-	}
-	t := &Tree{Ref: ref, Commit: commit, cat: newCatFile(ctx, repo.top), limit: opts.MaxFileBytes}
+	t := &Tree{Ref: ref, Commit: commit.String(), store: repo.store, limit: opts.MaxFileBytes}
 	if t.limit <= 0 {
 		t.limit = 1<<63 - 1
 	}
-	if err := t.index(out, repo.prefix); err != nil {
-		return nil, fmt.Errorf("listing the files of %s: %w", ref, err)
+	if err := t.index(commit, prefix); err != nil {
+		repo.store.close()
+		return nil, fmt.Errorf("reading the files of %s: %w", ref, err)
 	}
 	return t, nil
 }
 
-// index builds the directory structure from ls-tree -r -z -l output:
-// "<mode> <type> <oid> <size>\t<path>\0" per file.
-func (t *Tree) index(out []byte, prefix string) error {
+// index builds the directory structure of the commit's tree below prefix.
+// A prefix that does not exist at the commit gives an empty tree: the
+// directory is new.
+func (t *Tree) index(commit oid, prefix string) error {
+	_, data, err := t.store.read(commit, maxTreeBytes)
+	if err != nil {
+		return err
+	}
+	treeText, ok := header(data, "tree")
+	if !ok {
+		return fmt.Errorf("commit %s has no tree", commit)
+	}
+	treeID, err := parseOID(treeText)
+	if err != nil {
+		return err
+	}
 	root := &entry{name: ".", mode: fs.ModeDir | 0o755}
 	t.entries = map[string]*entry{".": root}
-	for len(out) > 0 {
-		rec, rest, _ := bytes.Cut(out, []byte{0})
-		out = rest
-		meta, name, ok := strings.Cut(string(rec), "\t")
-		f := strings.Fields(meta)
-		if !ok || len(f) != 4 {
-			return fmt.Errorf("unexpected ls-tree line %q", rec)
+	if prefix != "" {
+		for _, elem := range strings.Split(prefix, "/") {
+			kids, err := t.readTree(treeID)
+			if err != nil {
+				return err
+			}
+			found := false
+			for _, k := range kids {
+				if k.name == elem && k.mode.IsDir() && k.mode&fs.ModeSymlink == 0 && k.id != (oid{}) {
+					treeID, found = k.id, true
+				}
+			}
+			if !found {
+				return nil
+			}
 		}
-		if prefix != "" {
-			name = strings.TrimPrefix(name, prefix+"/")
+	}
+	return t.addTree(root, ".", treeID, 0)
+}
+
+// addTree adds the entries of tree id below dir, recursively.
+func (t *Tree) addTree(dir *entry, dirPath string, id oid, depth int) error {
+	if depth > 1000 {
+		return fmt.Errorf("%s: trees nested too deep", dirPath)
+	}
+	kids, err := t.readTree(id)
+	if err != nil {
+		return err
+	}
+	dir.kids = kids
+	for _, k := range kids {
+		p := path.Join(dirPath, k.name)
+		t.entries[p] = k
+		if k.mode.IsDir() && k.id != (oid{}) {
+			if err := t.addTree(k, p, k.id, depth+1); err != nil {
+				return err
+			}
 		}
-		e := &entry{name: path.Base(name), oid: f[2]}
-		switch f[0] {
-		case "100644":
-			e.mode = 0o644
+	}
+	return nil
+}
+
+// readTree parses a tree object: "<mode> <name>\0<20-byte id>" entries,
+// sorted by name (git's order is not quite byte order for directories, so
+// they are sorted again).
+func (t *Tree) readTree(id oid) ([]*entry, error) {
+	typ, data, err := t.store.read(id, maxTreeBytes)
+	if err != nil {
+		return nil, err
+	}
+	if typ != objTree {
+		return nil, fmt.Errorf("%s is a %s, not a tree", id, typ)
+	}
+	var out []*entry
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		nul := bytes.IndexByte(data, 0)
+		if sp < 0 || nul < sp || len(data) < nul+21 {
+			return nil, fmt.Errorf("tree %s is malformed", id)
+		}
+		mode, name := string(data[:sp]), string(data[sp+1:nul])
+		e := &entry{name: name}
+		copy(e.id[:], data[nul+1:nul+21])
+		data = data[nul+21:]
+		switch mode {
+		case "40000", "040000":
+			e.mode = fs.ModeDir | 0o755
 		case "100755":
 			e.mode = 0o755
 		case "120000":
@@ -119,44 +182,24 @@ func (t *Tree) index(out []byte, prefix string) error {
 			// A submodule: its content lives in another repository, which
 			// the working tree may have checked out but the revision does
 			// not hold. It reads as an empty directory.
-			e.mode = fs.ModeDir | 0o755
+			e.mode, e.id = fs.ModeDir|0o755, oid{}
 		default:
-			return fmt.Errorf("unexpected mode %s for %s", f[0], name)
+			e.mode = 0o644 // 100644, and the old 100664
 		}
-		if !e.mode.IsDir() {
-			size, err := strconv.ParseInt(f[3], 10, 64)
-			if err != nil {
-				return fmt.Errorf("unexpected size %q for %s", f[3], name)
-			}
-			e.size = size
+		if name == "" || name == "." || name == ".." || strings.ContainsRune(name, '/') {
+			continue // git never writes such names; ignore rather than fail
 		}
-		if !fs.ValidPath(name) || name == "." {
-			continue // git never stores such names; ignore rather than fail
-		}
-		t.entries[name] = e
-		t.parent(name).kids = append(t.parent(name).kids, e)
+		out = append(out, e)
 	}
-	for _, e := range t.entries {
-		slices.SortFunc(e.kids, func(a, b *entry) int { return strings.Compare(a.name, b.name) })
-	}
+	slices.SortFunc(out, func(a, b *entry) int { return strings.Compare(a.name, b.name) })
+	return out, nil
+}
+
+// Close releases the pack files.
+func (t *Tree) Close() error {
+	t.store.close()
 	return nil
 }
-
-// parent returns the directory entry of name's parent, creating missing
-// directories on the way (ls-tree -r lists only files).
-func (t *Tree) parent(name string) *entry {
-	dir := path.Dir(name)
-	if d, ok := t.entries[dir]; ok {
-		return d
-	}
-	d := &entry{name: path.Base(dir), mode: fs.ModeDir | 0o755}
-	t.entries[dir] = d
-	t.parent(dir).kids = append(t.parent(dir).kids, d)
-	return d
-}
-
-// Close ends the git process the tree reads through.
-func (t *Tree) Close() error { return t.cat.close() }
 
 // resolve walks name, following symbolic links in every element (in the
 // last one too when follow is set), and returns the entry and its path.
@@ -216,7 +259,7 @@ func (t *Tree) resolve(op, name string, follow bool) (*entry, string, error) {
 // readLink returns a symbolic link's target, read once.
 func (t *Tree) readLink(e *entry) (string, error) {
 	e.linkOnce.Do(func() {
-		data, err := t.cat.blob(e.oid, 4096)
+		_, data, err := t.store.read(e.id, 4096)
 		e.link, e.linkErr = string(data), err
 	})
 	return e.link, e.linkErr
@@ -229,7 +272,7 @@ func (t *Tree) Open(name string) (fs.File, error) {
 		return nil, err
 	}
 	if e.mode.IsDir() {
-		return &dir{info: info{e, path.Base(name)}, kids: e.kids}, nil
+		return &dir{info: info{e, path.Base(name), t.store}, kids: e.kids}, nil
 	}
 	return &file{t: t, e: e, name: name}, nil
 }
@@ -243,18 +286,37 @@ func (t *Tree) ReadFile(name string) ([]byte, error) {
 	if e.mode.IsDir() {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("is a directory")}
 	}
-	return t.content("read", name, e)
+	data, err := t.content("read", name, e)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Clone(data), nil // the caller may modify it
 }
 
+// content reads a file; the data may be shared with the object cache and
+// must not be modified.
 func (t *Tree) content(op, name string, e *entry) ([]byte, error) {
-	if e.size > t.limit {
-		return nil, &fs.PathError{Op: op, Path: name, Err: fmt.Errorf("file is %d bytes, over the %d-byte limit", e.size, t.limit)}
+	size, err := e.sizeIn(t.store)
+	if err != nil {
+		return nil, &fs.PathError{Op: op, Path: name, Err: err}
 	}
-	data, err := t.cat.blob(e.oid, t.limit)
+	if size > t.limit {
+		return nil, &fs.PathError{Op: op, Path: name, Err: tooLarge(size, t.limit)}
+	}
+	_, data, err := t.store.read(e.id, t.limit)
 	if err != nil {
 		return nil, &fs.PathError{Op: op, Path: name, Err: err}
 	}
 	return data, nil
+}
+
+// sizeIn returns a file's size, looked up once.
+func (e *entry) sizeIn(s *objectStore) (int64, error) {
+	if e.mode.IsDir() {
+		return 0, nil
+	}
+	e.sizeOnce.Do(func() { e.size, e.sizeErr = s.size(e.id) })
+	return e.size, e.sizeErr
 }
 
 // ReadDir implements fs.ReadDirFS: entries sorted by name, symbolic links
@@ -269,7 +331,7 @@ func (t *Tree) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	out := make([]fs.DirEntry, len(e.kids))
 	for i, k := range e.kids {
-		out[i] = info{e: k}
+		out[i] = info{e: k, store: t.store}
 	}
 	return out, nil
 }
@@ -280,7 +342,7 @@ func (t *Tree) Stat(name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return info{e, path.Base(name)}, nil
+	return info{e, path.Base(name), t.store}, nil
 }
 
 // Lstat implements fs.ReadLinkFS (not following a final symbolic link).
@@ -289,7 +351,7 @@ func (t *Tree) Lstat(name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return info{e: e}, nil
+	return info{e: e, store: t.store}, nil
 }
 
 // ReadLink implements fs.ReadLinkFS.
@@ -311,8 +373,9 @@ func (t *Tree) ReadLink(name string) (string, error) {
 // info is an entry seen as fs.FileInfo and fs.DirEntry. name, when set,
 // is the name it was opened by (a symbolic link's, not its target's).
 type info struct {
-	e    *entry
-	name string
+	e     *entry
+	name  string
+	store *objectStore
 }
 
 func (i info) Name() string {
@@ -321,7 +384,13 @@ func (i info) Name() string {
 	}
 	return i.e.name
 }
-func (i info) Size() int64                { return i.e.size }
+
+// Size is looked up on first use; 0 when the object cannot be read (reading
+// the file then reports why).
+func (i info) Size() int64 {
+	n, _ := i.e.sizeIn(i.store)
+	return n
+}
 func (i info) Mode() fs.FileMode          { return i.e.mode }
 func (i info) ModTime() time.Time         { return time.Time{} }
 func (i info) IsDir() bool                { return i.e.mode.IsDir() }
@@ -339,7 +408,7 @@ type file struct {
 	r    *bytes.Reader
 }
 
-func (f *file) Stat() (fs.FileInfo, error) { return info{f.e, path.Base(f.name)}, nil }
+func (f *file) Stat() (fs.FileInfo, error) { return info{f.e, path.Base(f.name), f.t.store}, nil }
 
 func (f *file) Read(p []byte) (int, error) {
 	if f.r == nil {
@@ -379,7 +448,7 @@ func (d *dir) ReadDir(n int) ([]fs.DirEntry, error) {
 	d.offset += len(rest)
 	out := make([]fs.DirEntry, len(rest))
 	for i, k := range rest {
-		out[i] = info{e: k}
+		out[i] = info{e: k, store: d.store}
 	}
 	return out, nil
 }

@@ -103,3 +103,6 @@ func (r *Repo) Commit(message string) string {
 	r.Git("commit", "-q", "--allow-empty", "-m", message)
 	return r.Git("rev-parse", "HEAD")
 }
+
+// Open wraps an existing working tree (a clone made by the test).
+func Open(t testing.TB, dir string) *Repo { return &Repo{t: t, Dir: dir} }
