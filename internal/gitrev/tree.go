@@ -295,14 +295,8 @@ func (t *Tree) ReadFile(name string) ([]byte, error) {
 
 // content reads a file; the data may be shared with the object cache and
 // must not be modified.
+// Objects over the limit are refused before they are inflated.
 func (t *Tree) content(op, name string, e *entry) ([]byte, error) {
-	size, err := e.sizeIn(t.store)
-	if err != nil {
-		return nil, &fs.PathError{Op: op, Path: name, Err: err}
-	}
-	if size > t.limit {
-		return nil, &fs.PathError{Op: op, Path: name, Err: tooLarge(size, t.limit)}
-	}
 	_, data, err := t.store.read(e.id, t.limit)
 	if err != nil {
 		return nil, &fs.PathError{Op: op, Path: name, Err: err}

@@ -29,10 +29,10 @@ func New(t testing.TB) *Repo {
 }
 
 // env isolates the repository from the user's and the system's git
-// configuration and fixes the identity and dates, so commit ids are the same
-// on every run.
+// configuration (the global file is one that does not exist: git reads it
+// as empty, and nothing can clobber a shared file through it) and fixes the
+// identity and dates, so commit ids are the same on every run.
 var env = []string{
-	"GIT_CONFIG_GLOBAL=/dev/null",
 	"GIT_CONFIG_NOSYSTEM=1",
 	"GIT_AUTHOR_NAME=plumb test", "GIT_AUTHOR_EMAIL=test@plumb.invalid",
 	"GIT_COMMITTER_NAME=plumb test", "GIT_COMMITTER_EMAIL=test@plumb.invalid",
@@ -51,7 +51,7 @@ func Run(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(os.Environ(), env...), "GIT_CONFIG_GLOBAL="+filepath.Join(t.TempDir(), "no-global-config"))
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
