@@ -132,6 +132,15 @@ func TestShardsMergeIntoTheUnshardedReport(t *testing.T) {
 	if merged != whole {
 		t.Errorf("merged report differs from the unsharded one:\n%s\n---\n%s", merged, whole)
 	}
+	// Every other format written from the merged report is the unsharded
+	// run's too.
+	for _, format := range []string{"sarif", "markdown", "text"} {
+		_, want, _ := plumb(t, append(args, "--reproducible", "--format", format)...)
+		_, got, _ := plumb(t, append([]string{"merge", "--reproducible", "--format", format}, shards...)...)
+		if got != want {
+			t.Errorf("%s from the merged report differs from the unsharded run's:\n%s\n---\n%s", format, got, want)
+		}
+	}
 	// Text from the merged report, and the gate applied to it.
 	code, text, _ := plumb(t, append([]string{"merge", "--fail-on", "never", "--format", "text"}, shards...)...)
 	if code != 2 || !strings.Contains(text, "(new)") {
