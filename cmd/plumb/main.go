@@ -61,6 +61,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it,
 	root.SetErr(stderr)
 	root.AddCommand(newCheckCommand(stdout, stderr), newRenderCommand(stdout, stderr), newVersionCommand(stdout),
 		newActionCommand(stdout))
+	root.AddCommand(newCompareCommand(stdout, stderr))
 	root.AddCommand(newMergeCommand(stdout))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w\nRun '%s --help' for usage", err, c.CommandPath())

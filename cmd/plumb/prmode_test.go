@@ -168,3 +168,34 @@ func TestShardsMergeIntoTheUnshardedReport(t *testing.T) {
 		t.Errorf("not JSON: exit %d %q", code, errOut)
 	}
 }
+
+// TestDemoShardsMergeWithEveryEngine shards the demo repository with the
+// reference comparison and the KubeVirt validations on: their sections merge
+// back into the unsharded report byte for byte.
+func TestDemoShardsMergeWithEveryEngine(t *testing.T) {
+	args := []string{"check", "--root", "../..", "../../fixtures/demo", "--reference", "../../fixtures/reference", "--fail-on", "never", "--reproducible"}
+	_, whole, _ := plumb(t, append(args, "--format", "json")...)
+	for _, section := range []string{`"compare": {`, `"kubevirt": {`, `"virtual_machines": [`} {
+		if !strings.Contains(whole, section) {
+			t.Fatalf("the unsharded report lacks %s", section)
+		}
+	}
+	dir := t.TempDir()
+	for _, n := range []int{2, 3, 4} {
+		var files []string
+		for i := 1; i <= n; i++ {
+			f := filepath.Join(dir, fmt.Sprintf("s%d-%d.json", n, i))
+			files = append(files, f)
+			if code, _, errOut := plumb(t, append(args, "--shard", fmt.Sprintf("%d/%d", i, n), "--format", "json="+f)...); code != 0 {
+				t.Fatalf("shard %d/%d: exit %d %s", i, n, code, errOut)
+			}
+		}
+		code, merged, errOut := plumb(t, append([]string{"merge", "--reproducible", "--fail-on", "never", "--format", "json"}, files...)...)
+		if code != 0 {
+			t.Fatalf("merge of %d: exit %d %s", n, code, errOut)
+		}
+		if merged != whole {
+			t.Errorf("%d shards merged differ from the unsharded report:\n%s", n, merged)
+		}
+	}
+}

@@ -476,8 +476,8 @@ func TestActionRejectsBadInputs(t *testing.T) {
 	}{
 		"input without a flag yet": {map[string]string{"INPUT_CHECKS": "catalog/\nmore/"},
 			[]string{`::error title=plumb::input "checks" is not supported by this version of plumb yet (it has no --checks flag); remove it from the workflow`}},
-		"several at once": {map[string]string{"INPUT_REFERENCE": "ref/", "INPUT_RULES": "rules.yaml"},
-			[]string{`input "reference" is not supported`, `input "rules" is not supported`}},
+		"several at once": {map[string]string{"INPUT_ENV": "a=b", "INPUT_RULES": "rules.yaml"},
+			[]string{`input "env" is not supported`, `input "rules" is not supported`}},
 		"bad boolean":    {map[string]string{"INPUT_ANNOTATIONS": "yes"}, []string{`::error title=plumb::input "annotations" is "yes": want true or false`}},
 		"bad fail-on":    {map[string]string{"INPUT_FAIL-ON": "sometimes"}, []string{`fail-on "sometimes": want error, warning or never`}},
 		"missing config": {map[string]string{"INPUT_CONFIG": "nope.yaml"}, []string{"--config nope.yaml: the file does not exist"}},

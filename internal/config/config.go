@@ -33,6 +33,10 @@ type File struct {
 	// Format lists report outputs, as --format takes them (F or F=FILE).
 	Format []string     `yaml:"format"`
 	Limits LimitsConfig `yaml:"limits"`
+	// KubeVirt configures the KubeVirt validations engine (kubevirt.go).
+	KubeVirt KubeVirtConfig `yaml:"kubevirt"`
+	// Reference configures the reference comparison (compare.go).
+	Reference ReferenceFile `yaml:"reference"`
 	// BaseRef, Gate and Suppressions: pull-request mode (prmode.go).
 	BaseRef      string        `yaml:"base_ref"`
 	Gate         string        `yaml:"gate"`
@@ -62,6 +66,9 @@ type Config struct {
 	// Reproducible zeroes run-dependent values (duration_ms) so reports are
 	// byte-identical across runs.
 	Reproducible bool
+	KubeVirt     KubeVirtSettings
+	// Reference is the reference comparison (compare.go).
+	Reference Reference
 	// BaseRef is the git revision to compare with ("" outside pull-request
 	// mode); Gate says which findings --fail-on applies to there.
 	BaseRef string
@@ -194,6 +201,11 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	if fl.changed("max-alias-nodes") {
 		cfg.Limits.MaxAliasNodes = fl.MaxAliasNodes
 	}
+	cfg.KubeVirt = resolveKubeVirt(file, fl)
+	if cfg.Reference, err = resolveReference(file.Reference, fl, root, cwd); err != nil {
+		errs = append(errs, err)
+	}
+	cfg.Exclude = append(cfg.Exclude, cfg.Reference.Exclude...)
 	errs = append(errs, resolvePRMode(cfg, file, fl)...)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err

@@ -16,7 +16,7 @@ func TestUnknownKeysNameTheLine(t *testing.T) {
 		t.Fatal("unknown keys accepted")
 	}
 	want := []string{
-		`.plumb.yaml:2:1: unknown key "fail_onn" (known keys: base_ref, exclude, fail_on, format, gate, limits, paths, suppressions)`,
+		`.plumb.yaml:2:1: unknown key "fail_onn" (known keys: base_ref, exclude, fail_on, format, gate, kubevirt, limits, paths, reference, suppressions)`,
 		`.plumb.yaml:4:3: unknown key "max_depht" in limits (known keys: max_alias_nodes, max_depth, max_file_size)`,
 	}
 	if got := strings.Split(err.Error(), "\n"); !slices.Equal(got, want) {
@@ -105,5 +105,23 @@ func TestMissingConfigFile(t *testing.T) {
 	fl.ConfigFile = filepath.Join(t.TempDir(), "nope.yaml")
 	if _, err := Load(fl, t.TempDir()); err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestKubeVirtTemplates(t *testing.T) {
+	file, err := ParseFile(".plumb.yaml", []byte("kubevirt:\n  templates: [vendor/templates/, /abs/dir]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl := &Flags{KubeVirtTemplates: []string{"more"}}
+	cfg, err := Resolve(file, fl, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(cfg.KubeVirt.TemplateDirs, ","); got != "vendor/templates,/abs/dir,more" {
+		t.Errorf("template dirs %q", got)
+	}
+	if _, err := ParseFile(".plumb.yaml", []byte("kubevirt:\n  template: [x]\n")); err == nil || !strings.Contains(err.Error(), `.plumb.yaml:2:3: unknown key "template" in kubevirt (known keys: templates)`) {
+		t.Errorf("unknown key: %v", err)
 	}
 }

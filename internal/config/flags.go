@@ -20,6 +20,10 @@ type Flags struct {
 	MaxDepth      int
 	MaxAliasNodes int
 	Reproducible  bool
+	// KubeVirtTemplates are --kubevirt-templates directories.
+	KubeVirtTemplates []string
+	// Reference and DiffConfig are the reference comparison (compare.go).
+	Reference, DiffConfig string
 	prFlags
 }
 
@@ -42,7 +46,10 @@ func BindCheckFlags(fs *pflag.FlagSet) *Flags {
 	fl := BindInputFlags(fs)
 	fs.StringArrayVar(&fl.Formats, "format", []string{"text"}, "report format and optional file: text, json, sarif, markdown, annotations (F or F=FILE; repeatable)")
 	fs.StringVar(&fl.FailOn, "fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or never")
+	fs.StringArrayVar(&fl.KubeVirtTemplates, "kubevirt-templates", nil, "directory of OpenShift Templates in which VMs' parent Templates (vm.kubevirt.io/template) are looked up (repeatable)")
 	fs.BoolVar(&fl.Reproducible, "reproducible", false, "write duration_ms as 0 so identical inputs give byte-identical reports (also on when SOURCE_DATE_EPOCH is set)")
+	fs.StringVar(&fl.Reference, "reference", "", "compare every render target with this kube-compare reference (its metadata.yaml or directory)")
+	fs.StringVar(&fl.DiffConfig, "diff-config", "", "kube-compare diff configuration for --reference (manual correlation pairs)")
 	bindPRFlags(fs, fl)
 	return fl
 }

@@ -13,9 +13,11 @@ import (
 	"time"
 
 	"github.com/plumb-ci/plumb/internal/analyzer"
+	"github.com/plumb-ci/plumb/internal/compare"
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/hygiene"
+	"github.com/plumb-ci/plumb/internal/kubevirt"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
 	"github.com/plumb-ci/plumb/internal/report"
@@ -88,8 +90,22 @@ func repoFS(root string) (fs.FS, error) {
 // Problems with an engine's own configuration (a catalog that does not lint,
 // a reference that does not load) come back as InputError findings; the
 // other engines still run.
-func Analyzers(_ context.Context, _ *config.Config, _ fs.FS) ([]analyzer.Analyzer, []finding.Finding) {
-	return []analyzer.Analyzer{hygiene.Analyzer{}}, nil
+func Analyzers(_ context.Context, cfg *config.Config, _ fs.FS) ([]analyzer.Analyzer, []finding.Finding) {
+	engines := []analyzer.Analyzer{hygiene.Analyzer{}}
+	var setup []finding.Finding
+	templates, problems := kubevirt.LoadTemplates(cfg.KubeVirt.TemplateDirs, cfg.Limits)
+	for _, p := range problems {
+		setup = append(setup, hygiene.FromProblem(p))
+	}
+	engines = append(engines, &kubevirt.Analyzer{Templates: templates})
+	if r := cfg.Reference; r.Path != "" {
+		a, fs := compare.NewAnalyzer(compare.Setup{Reference: r.Path, ReferenceDisplay: r.Display,
+			DiffConfig: r.DiffConfig, DiffConfigDisplay: r.DiffConfigDisplay,
+			Overrides: r.Overrides, OverridesDisplay: r.OverridesDisplay, Targets: r.Targets})
+		setup = append(setup, fs...)
+		engines = append(engines, a)
+	}
+	return engines, setup
 }
 
 // Result is a finished run.

@@ -11,9 +11,11 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/plumb-ci/plumb/internal/compare"
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/gitrev"
+	"github.com/plumb-ci/plumb/internal/kubevirt"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
 	"github.com/plumb-ci/plumb/internal/renderdiff"
@@ -158,7 +160,9 @@ func applySuppressions(cfg *config.Config, rep *report.Report, targets []*render
 // listed can only be merged when every shard wrote the same section.
 func SectionMergers() map[string]report.ShardMerger {
 	return map[string]report.ShardMerger{
-		renderdiff.SectionName: renderdiff.Section{},
-		suppress.SectionName:   suppress.Section{},
+		renderdiff.SectionName:           renderdiff.Section{},
+		suppress.SectionName:             suppress.Section{},
+		(*kubevirt.Analyzer)(nil).Name(): kubevirt.Section{},
+		(*compare.Analyzer)(nil).Name():  report.TargetKeyedSection{},
 	}
 }

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/plumb-ci/plumb/internal/compare"
+)
+
+func newCompareCommand(stdout, stderr io.Writer) *cobra.Command {
+	var o compare.CLIOptions
+	cmd := &cobra.Command{
+		Use:   "compare -r REFERENCE -f INPUT...",
+		Short: "Compare objects with a reference configuration (kubectl cluster-compare compatible)",
+		Long: `compare checks Kubernetes objects against a reference configuration in the
+format of kubectl cluster-compare (kube-compare): a metadata.yaml (v1 or v2)
+listing Go templates grouped in parts and components. Each input object is
+correlated with the best template, the template is rendered with the object,
+and any difference is reported as a unified diff; required templates that no
+input matched are reported missing.
+
+Flags, output formats and exit codes are those of kubectl cluster-compare, so
+its users can switch by changing the command name: 0 no drift, 1 drift (a
+difference or a validation issue), 2 an error. plumb reads files only (-f);
+it never connects to a cluster, and the reference must be a local path.`,
+		Example: `  plumb compare -r reference/metadata.yaml -f cluster-crs/ -R
+  plumb compare -r reference -f crs.yaml -o json
+  plumb compare -r reference -f crs/ -p overrides.yaml
+  plumb compare -r reference -f crs/ -o generate-patches \
+      --generate-override-for deploy.yaml --override-reason "accepted: tuned replicas"`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Validate(); err != nil {
+				return fmt.Errorf("%w\nSee '%s -h' for help and examples", err, cmd.CommandPath())
+			}
+			if code := compare.RunCLI(cmd.Context(), o, os.Stdin, stdout, stderr); code != compare.ExitNoDrift {
+				return exitError{code}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.Reference, "reference", "r", "", "the reference: its metadata.yaml, or the directory holding it")
+	f.StringSliceVarP(&o.Files, "filename", "f", nil, "files or directories of objects to compare (repeatable, comma-separated; - reads stdin)")
+	f.BoolVarP(&o.Recursive, "recursive", "R", false, "walk the directories given with -f recursively")
+	f.StringVarP(&o.DiffConfig, "diff-config", "c", "", "diff configuration file (manual correlation pairs)")
+	f.StringVarP(&o.Output, "output", "o", "", "output format: json, yaml, junit or generate-patches (default: text)")
+	f.BoolVarP(&o.AllResources, "all-resources", "A", false, "list input objects that no template matched")
+	f.StringVarP(&o.Overrides, "overrides", "p", "", "user overrides file: patches that accept known deviations")
+	f.StringArrayVar(&o.GenerateOverrideFor, "generate-override-for", nil, "with -o generate-patches: a template path to generate overrides for (repeatable)")
+	f.StringVar(&o.OverrideReason, "override-reason", "", "with -o generate-patches: the reason recorded in every generated override")
+	f.BoolVarP(&o.Verbose, "verbose", "v", false, "show every compared object, skipped documents and overlapping templates")
+	f.BoolVar(&o.ShowManagedFields, "show-managed-fields", false, "keep metadata.managedFields in the comparison")
+	f.IntVar(&o.Concurrency, "concurrency", 0, "objects compared in parallel (default: the number of CPUs)")
+	f.BoolVar(&o.ShowTemplateFunctions, "show-template-functions", false, "list the functions templates may call and exit")
+	return cmd
+}

@@ -1,0 +1,228 @@
+package compare
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"text/template"
+
+	"github.com/BurntSushi/toml"
+	"github.com/Masterminds/sprig/v3"
+)
+
+// removedSprigFuncs are the sprig functions a reference may not call: a
+// reference can come from a pull request, and these read the runner's
+// environment or the network.
+var removedSprigFuncs = []string{"env", "expandenv", "getHostByName"}
+
+// Size caps for sprig functions that build values of a requested size, so a
+// hostile reference cannot exhaust the runner's memory.
+const (
+	maxListLen     = 100_000
+	maxRepeatBytes = 1 << 20
+)
+
+// sprigFuncs is sprig's text function map without the removed functions,
+// built once.
+var sprigFuncs = func() template.FuncMap {
+	m := sprig.TxtFuncMap()
+	for _, name := range removedSprigFuncs {
+		delete(m, name)
+	}
+	return m
+}()
+
+var (
+	sprigUntil     = sprigFuncs["until"].(func(int) []int)
+	sprigUntilStep = sprigFuncs["untilStep"].(func(int, int, int) []int)
+	sprigSeq       = sprigFuncs["seq"].(func(...int) string)
+)
+
+// errDoNotMatch is returned by doNotMatch: the template declines the input.
+type errDoNotMatch struct{ reason string }
+
+func (e *errDoNotMatch) Error() string { return "doNotMatch: " + e.reason }
+
+// lookupFuncs are the functions that see the run's inputs.
+type lookupFuncs struct {
+	inputs []map[string]any
+}
+
+func (l *lookupFuncs) lookupCRs(apiVersion, kind, namespace, name string) []any {
+	out := []any{}
+	for _, in := range l.inputs {
+		if stringField(in, "apiVersion") != apiVersion || stringField(in, "kind") != kind {
+			continue
+		}
+		if namespace != "" && namespace != "*" && stringField(in, "metadata", "namespace") != namespace {
+			continue
+		}
+		if name != "" && name != "*" && stringField(in, "metadata", "name") != name {
+			continue
+		}
+		// A copy: sprig's set and unset would otherwise change the input.
+		out = append(out, copyMap(in))
+	}
+	return out
+}
+
+func (l *lookupFuncs) lookupCR(apiVersion, kind, namespace, name string) any {
+	if found := l.lookupCRs(apiVersion, kind, namespace, name); len(found) == 1 {
+		return found[0]
+	}
+	return nil
+}
+
+// funcMap is the template function map: sprig's text functions minus the
+// removed ones, Helm's YAML/JSON/TOML helpers, and kube-compare's lookupCR,
+// lookupCRs and doNotMatch. With emptyRun set (the empty-data pre-render),
+// doNotMatch declines nothing so the template's fixed fields still render.
+func funcMap(l *lookupFuncs, emptyRun bool) template.FuncMap {
+	m := make(template.FuncMap, len(sprigFuncs)+16)
+	for k, v := range sprigFuncs {
+		m[k] = v
+	}
+	m["until"] = func(n int) ([]int, error) {
+		if n > maxListLen || -n > maxListLen {
+			return nil, fmt.Errorf("until %d: lists are limited to %d elements", n, maxListLen)
+		}
+		return sprigUntil(n), nil
+	}
+	m["untilStep"] = func(start, stop, step int) ([]int, error) {
+		if step != 0 && (stop-start)/step > maxListLen {
+			return nil, fmt.Errorf("untilStep: lists are limited to %d elements", maxListLen)
+		}
+		return sprigUntilStep(start, stop, step), nil
+	}
+	m["seq"] = func(params ...int) (string, error) {
+		if len(params) > 0 {
+			lo, hi := 1, params[len(params)-1]
+			if len(params) > 1 {
+				lo = params[0]
+			}
+			if hi-lo > maxListLen || lo-hi > maxListLen {
+				return "", fmt.Errorf("seq: sequences are limited to %d elements", maxListLen)
+			}
+		}
+		return sprigSeq(params...), nil
+	}
+	m["repeat"] = func(count int, s string) (string, error) {
+		if count > 0 && len(s)*count > maxRepeatBytes {
+			return "", fmt.Errorf("repeat: the result would exceed %d bytes", maxRepeatBytes)
+		}
+		return strings.Repeat(s, max(count, 0)), nil
+	}
+	m["toYaml"] = toYAML
+	m["toToml"] = toTOML
+	m["fromYaml"] = fromYAML
+	m["fromYamlArray"] = fromYAMLArray
+	m["fromJson"] = fromJSON
+	m["fromJsonArray"] = fromJSONArray
+	if l == nil {
+		l = &lookupFuncs{}
+	}
+	m["lookupCRs"] = l.lookupCRs
+	m["lookupCR"] = l.lookupCR
+	m["doNotMatch"] = func(reason string) (string, error) {
+		if emptyRun {
+			return "", nil
+		}
+		return "", &errDoNotMatch{reason: reason}
+	}
+	return m
+}
+
+// FunctionNames lists the template functions a reference may call
+// (--show-template-functions).
+func FunctionNames() []string {
+	m := funcMap(nil, false)
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// toYAML is Helm's toYaml: the value as YAML with the trailing newline
+// trimmed, "" when it cannot be converted.
+func toYAML(v any) string {
+	c, err := toValue(v)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(yamlText(c), "\n")
+}
+
+func toTOML(v any) string {
+	var b bytes.Buffer
+	if err := toml.NewEncoder(&b).Encode(v); err != nil {
+		return err.Error()
+	}
+	return b.String()
+}
+
+// fromYAML is Helm's fromYaml: a mapping, or {"Error": message}.
+func fromYAML(s string) map[string]any {
+	v, err := parseYAMLValue("fromYaml", s)
+	if err != nil {
+		return map[string]any{"Error": err.Error()}
+	}
+	switch t := v.(type) {
+	case nil:
+		return map[string]any{}
+	case map[string]any:
+		return t
+	}
+	return map[string]any{"Error": fmt.Sprintf("the YAML is a %s, not a mapping", kindName(v))}
+}
+
+// fromYAMLArray is Helm's fromYamlArray: a list, or [message].
+func fromYAMLArray(s string) []any {
+	v, err := parseYAMLValue("fromYamlArray", s)
+	if err != nil {
+		return []any{err.Error()}
+	}
+	switch t := v.(type) {
+	case nil:
+		return []any{}
+	case []any:
+		return t
+	}
+	return []any{fmt.Sprintf("the YAML is a %s, not a list", kindName(v))}
+}
+
+func fromJSON(s string) map[string]any {
+	v, err := decodeJSON([]byte(s))
+	if err != nil {
+		return map[string]any{"Error": err.Error()}
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return map[string]any{"Error": fmt.Sprintf("the JSON is a %s, not an object", kindName(v))}
+	}
+	return m
+}
+
+func fromJSONArray(s string) []any {
+	v, err := decodeJSON([]byte(s))
+	if err != nil {
+		return []any{err.Error()}
+	}
+	l, ok := v.([]any)
+	if !ok {
+		return []any{fmt.Sprintf("the JSON is a %s, not an array", kindName(v))}
+	}
+	return l
+}
+
+// isDoNotMatch reports whether a template error is a doNotMatch call.
+func isDoNotMatch(err error) (string, bool) {
+	var d *errDoNotMatch
+	if errors.As(err, &d) {
+		return d.reason, true
+	}
+	return "", false
+}

@@ -1,0 +1,164 @@
+package compare
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestMergePatch(t *testing.T) {
+	target := map[string]any{"a": map[string]any{"b": int64(1), "c": int64(2)}, "list": []any{int64(1), int64(2)}, "gone": "x"}
+	patch := map[string]any{"a": map[string]any{"b": int64(9)}, "list": []any{int64(3)}, "gone": nil, "new": "y"}
+	got := mergePatch(target, patch)
+	want := map[string]any{"a": map[string]any{"b": int64(9), "c": int64(2)}, "list": []any{int64(3)}, "new": "y"}
+	if !deepEqual(got, want) {
+		t.Errorf("mergePatch = %v, want %v", got, want)
+	}
+	from := map[string]any{"a": map[string]any{"b": int64(1), "keep": true}, "drop": "x", "l": []any{"a"}}
+	to := map[string]any{"a": map[string]any{"b": int64(2), "keep": true}, "l": []any{"a", "b"}, "add": int64(1)}
+	p := createMergePatch(from, to)
+	if !deepEqual(mergePatch(copyMap(from), p), to) {
+		t.Errorf("createMergePatch %v does not turn from into to", p)
+	}
+	if _, ok := p["a"].(map[string]any)["keep"]; ok {
+		t.Error("unchanged keys are not in the patch")
+	}
+}
+
+func TestJSONPatch(t *testing.T) {
+	doc := map[string]any{"spec": map[string]any{"list": []any{"a", "b"}, "x": int64(1)}, "a/b": "slash"}
+	ops, err := parseJSONPatch(mustJSON(t, `[
+		{"op": "add", "path": "/spec/list/1", "value": "inserted"},
+		{"op": "add", "path": "/spec/list/-", "value": "last"},
+		{"op": "remove", "path": "/spec/x"},
+		{"op": "replace", "path": "/a~1b", "value": "replaced"},
+		{"op": "copy", "from": "/spec/list/0", "path": "/first"},
+		{"op": "move", "from": "/first", "path": "/moved"},
+		{"op": "test", "path": "/moved", "value": "a"}
+	]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := applyJSONPatch(doc, ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"spec": map[string]any{"list": []any{"a", "inserted", "b", "last"}}, "a/b": "replaced", "moved": "a"}
+	if !deepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	for _, bad := range []string{
+		`[{"op": "test", "path": "/moved", "value": "z"}]`,
+		`[{"op": "remove", "path": "/nope"}]`,
+		`[{"op": "add", "path": "/spec/list/9", "value": 1}]`,
+	} {
+		ops, err := parseJSONPatch(mustJSON(t, bad))
+		if err == nil {
+			_, err = applyJSONPatch(copyMap(want), ops)
+		}
+		if err == nil {
+			t.Errorf("%s applied", bad)
+		}
+	}
+	for _, bad := range []string{`{"op":"add"}`, `[{"op": "frob", "path": "/"}]`, `[{"op": "add", "path": "/x"}]`, `[{"op": "move", "path": "/x"}]`} {
+		if _, err := parseJSONPatch(mustJSON(t, bad)); err == nil {
+			t.Errorf("%s parsed", bad)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, s string) any {
+	t.Helper()
+	v, err := decodeJSON([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestOverrides(t *testing.T) {
+	ref := mustLoad(t, v2Ref("anyOf", map[string]string{
+		"cm.yaml":    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: '{{ .metadata.name }}'\n  namespace: ns\ndata:\n  level: info\n  list: [a, b]\n",
+		"other.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n",
+	}, "cm.yaml", "other.yaml"))
+	inputs := `
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: merge, namespace: ns}
+data: {level: debug, list: [a, b]}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: json, namespace: ns}
+data: {level: info, list: [a, b, c]}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: tmpl, namespace: ns}
+data: {level: warn, list: [a, b]}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: wrongtemplate, namespace: ns}
+data: {level: debug, list: [a, b]}
+`
+	ov, ps := ParseOverrides("ov.yaml", []byte(`
+- exactMatch: v1_ConfigMap_ns_merge
+  type: mergepatch
+  patch: '{"data":{"level":"debug"}}'
+  reason: merge
+- kind: ConfigMap
+  name: json
+  type: rfc6902
+  patch: '[{"op":"add","path":"/data/list/-","value":"c"}]'
+  reason: json
+- kind: ConfigMap
+  name: tmpl
+  namespace: ns
+  type: go-template
+  patch: |
+    type: mergepatch
+    patch: '{"data":{"level":"{{ .data.level }}"}}'
+  reason: template
+- kind: ConfigMap
+  name: wrongtemplate
+  templatePath: other.yaml
+  type: mergepatch
+  patch: '{"data":{"level":"debug"}}'
+  reason: never applies to cm.yaml
+`))
+	if ov == nil {
+		t.Fatal(ps)
+	}
+	res := compareInputs(t, ref, inputs, Options{Overrides: ov})
+	for id, reason := range map[string]string{"v1_ConfigMap_ns_merge": "merge", "v1_ConfigMap_ns_json": "json", "v1_ConfigMap_ns_tmpl": "template"} {
+		c := compared(t, res, id)
+		if c.HasDiff || len(c.Overrides) != 1 || c.Overrides[0].Reason != reason {
+			t.Errorf("%s: diff %v overrides %d\n%s", id, c.HasDiff, len(c.Overrides), c.DiffOutput())
+		}
+	}
+	if c := compared(t, res, "v1_ConfigMap_ns_wrongtemplate"); !c.HasDiff || len(c.Overrides) != 0 {
+		t.Error("an override for another template must not apply")
+	}
+	if res.PatchedCRs != 3 {
+		t.Errorf("patchedCRs %d", res.PatchedCRs)
+	}
+
+	_, ps = ParseOverrides("ov.yaml", []byte("- kind: A\n  type: mergepatch\n  patch: '{'\n  reason: r\n- kind: A\n  type: strategic\n  reason: r\n- type: mergepatch\n  patch: '{}'\n  reason: r\n  extra: 1\n"))
+	mustContain(t, ps.Error(), "ov.yaml:1:3: failed to load user overrides: overrides[0]: the mergepatch patch is not JSON",
+		`ov.yaml:5:3: failed to load user overrides: overrides[1]: unknown type "strategic"`,
+		`ov.yaml:11:3: overrides[2]: unknown key "extra"`,
+		"ov.yaml:8:3: overrides[2] has neither kind nor exactMatch, so it can never apply")
+}
+
+func TestGeneratedOverrideShape(t *testing.T) {
+	o := generatedOverride(identity{APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "n"}, "cm.yaml", "why",
+		map[string]any{"data": map[string]any{"a": "1", "gone": "x"}}, map[string]any{"data": map[string]any{"a": "2"}})
+	text := yamlText(o)
+	want := "apiVersion: v1\nkind: ConfigMap\nname: 'n'\nnamespace: ns\npatch: '{\"data\":{\"a\":\"2\",\"gone\":null}}'\nreason: why\ntemplatePath: cm.yaml\ntype: mergepatch\n"
+	if text != want {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+	if !strings.Contains(text, "gone\":null") {
+		t.Error("removed fields are null in a merge patch")
+	}
+}

@@ -1,0 +1,57 @@
+package compare
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"text/template"
+)
+
+// maxRenderBytes bounds one template execution's output.
+const maxRenderBytes = 8 << 20
+
+// notYAMLError is a template whose output is not one YAML mapping. Text is
+// the output; it is printed only when it cannot hold Secret values.
+type notYAMLError struct {
+	path string
+	err  error
+	Text string
+}
+
+func (e *notYAMLError) Error() string {
+	return fmt.Sprintf("template: %s isn't a yaml file after injection. yaml unmarshal error: %v", e.path, e.err)
+}
+
+// withOutput adds the rendered text to the message, as kube-compare does.
+func (e *notYAMLError) withOutput() string {
+	return fmt.Sprintf("%s The Template After Execution: %s", e.Error(), e.Text)
+}
+
+// cappedBuffer fails a write that would take it past its limit, which stops
+// a runaway template.
+type cappedBuffer struct {
+	bytes.Buffer
+	limit int
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	if b.Len()+len(p) > b.limit {
+		return 0, fmt.Errorf("the output exceeds %d bytes", b.limit)
+	}
+	return b.Buffer.Write(p)
+}
+
+// renderTemplate executes a template with data, deletes every "<no value>"
+// (what text/template prints for a missing key) and parses the output.
+func renderTemplate(t *template.Template, data map[string]any, path string) (map[string]any, string, error) {
+	out := cappedBuffer{limit: maxRenderBytes}
+	if err := t.Execute(&out, data); err != nil {
+		return nil, "", err
+	}
+	text := strings.ReplaceAll(out.String(), "<no value>", "")
+	obj, err := parseYAMLObject(path, text)
+	if err != nil {
+		return nil, text, &notYAMLError{path: path, err: err, Text: text}
+	}
+	return obj, text, nil
+}
