@@ -116,6 +116,7 @@ func ParseFile(name string, data []byte) (*File, error) {
 	if err := decodeStrict(name, n.Content[0], f); err != nil {
 		return nil, err
 	}
+	suppressionPositions(n.Content[0], f.Suppressions)
 	if err := validateSuppressions(name, f.Suppressions); err != nil {
 		return nil, err
 	}

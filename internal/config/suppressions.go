@@ -49,14 +49,26 @@ type ObjectSelector struct {
 	Target string `yaml:"target"`
 }
 
-// UnmarshalYAML records where the entry is, for messages.
-func (s *Suppression) UnmarshalYAML(n *yaml.Node) error {
-	type plain Suppression
-	if err := n.Decode((*plain)(s)); err != nil {
-		return err
+// suppressionPositions records where each entry of suppressions: is
+// written, for messages (the entries decode without positions).
+func suppressionPositions(root *yaml.Node, entries []Suppression) {
+	if root == nil || root.Kind != yaml.MappingNode {
+		return
 	}
-	s.Line, s.Column = n.Line, n.Column
-	return nil
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value != "suppressions" {
+			continue
+		}
+		seq := root.Content[i+1]
+		if seq.Kind == yaml.AliasNode && seq.Alias != nil {
+			seq = seq.Alias
+		}
+		for j, item := range seq.Content {
+			if j < len(entries) {
+				entries[j].Line, entries[j].Column = item.Line, item.Column
+			}
+		}
+	}
 }
 
 // DateLayout is the layout of suppression expiry dates.
