@@ -13,17 +13,26 @@ import (
 
 func newRenderCommand(stdout, stderr io.Writer) *cobra.Command {
 	var fl *config.Flags
+	var showOrigin bool
 	cmd := &cobra.Command{
-		Use:   "render [PATH...]",
+		Use:   "render [PATH...] [--show-origin]",
 		Short: "Print the objects plumb checks, as YAML",
 		Long: `render loads the manifests under each PATH (default ".") exactly as check
 does and prints the resulting objects as one YAML stream, with a comment
 naming the render target of each. Secret values are printed as <redacted>.
+A kustomize target prints exactly as 'kustomize build' prints it.
+
+With --show-origin every line ends with a '# file:line' comment naming the
+source line that supplied it: the base resource, the overlay patch that set
+the value, the kustomization entry of a transformer (images, replicas,
+namespace, namePrefix, labels...) or the generator entry.
 
 Problems found while reading are printed on stderr; the exit code is 2 when
 an input could not be read as written.`,
 		Example: `  plumb render fixtures/demo
-  plumb render apps/web/deployment.yaml`,
+  plumb render apps/web/deployment.yaml
+  plumb render overlays/prod --show-origin
+  plumb render templates/ --param NAME=demo`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl.Paths = args
 			cfg, _, err := loadConfig(fl)
@@ -44,7 +53,7 @@ an input could not be read as written.`,
 					code = pipeline.ExitError
 				}
 			}
-			if err := render.WriteYAML(stdout, rendered.Render.Targets); err != nil {
+			if err := render.Write(stdout, rendered.Render.Targets, render.WriteOptions{ShowOrigin: showOrigin}); err != nil {
 				return err
 			}
 			if code != pipeline.ExitOK {
@@ -54,5 +63,6 @@ an input could not be read as written.`,
 		},
 	}
 	fl = config.BindInputFlags(cmd.Flags())
+	cmd.Flags().BoolVar(&showOrigin, "show-origin", false, "end every line with a '# file:line' comment naming the source line that supplied it")
 	return cmd
 }

@@ -33,6 +33,8 @@ type File struct {
 	// Format lists report outputs, as --format takes them (F or F=FILE).
 	Format []string     `yaml:"format"`
 	Limits LimitsConfig `yaml:"limits"`
+	// RenderFile holds targets, params and template_params (render.go).
+	RenderFile `yaml:",inline"`
 	// KubeVirt configures the KubeVirt validations engine (kubevirt.go).
 	KubeVirt KubeVirtConfig `yaml:"kubevirt"`
 	// Reference configures the reference comparison (compare.go).
@@ -66,6 +68,7 @@ type Config struct {
 	// Reproducible zeroes run-dependent values (duration_ms) so reports are
 	// byte-identical across runs.
 	Reproducible bool
+	Render       RenderConfig
 	KubeVirt     KubeVirtSettings
 	// Reference is the reference comparison (compare.go).
 	Reference Reference
@@ -202,6 +205,9 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	if fl.changed("max-alias-nodes") {
 		cfg.Limits.MaxAliasNodes = fl.MaxAliasNodes
 	}
+	var renderErrs []error
+	cfg.Render, renderErrs = resolveRender(file, fl)
+	errs = append(errs, renderErrs...)
 	cfg.KubeVirt = resolveKubeVirt(file, fl)
 	if cfg.Reference, err = resolveReference(file.Reference, fl, root, cwd); err != nil {
 		errs = append(errs, err)

@@ -20,6 +20,8 @@ type Flags struct {
 	MaxDepth      int
 	MaxAliasNodes int
 	Reproducible  bool
+	Params        []string
+	AllowRemote   bool
 	// KubeVirtTemplates are --kubevirt-templates directories.
 	KubeVirtTemplates []string
 	// Reference and DiffConfig are the reference comparison (compare.go).
@@ -37,6 +39,8 @@ func BindInputFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringVar(&fl.MaxFileSize, "max-file-size", "10MiB", "largest manifest file read")
 	fs.IntVar(&fl.MaxDepth, "max-depth", 500, "deepest nesting of YAML mappings and sequences accepted")
 	fs.IntVar(&fl.MaxAliasNodes, "max-alias-nodes", 100000, "most nodes YAML aliases may expand to in one document")
+	fs.StringArrayVar(&fl.Params, "param", nil, "OpenShift Template parameter value NAME=VALUE, for every template that declares NAME (repeatable)")
+	fs.BoolVar(&fl.AllowRemote, "allow-remote", false, "let kustomize fetch remote bases and resources (refused by default)")
 	return fl
 }
 

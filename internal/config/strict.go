@@ -31,6 +31,9 @@ func checkKeys(file string, n *yaml.Node, t reflect.Type, section string, errs *
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	if reflect.PointerTo(t).Implements(unmarshalerType) {
+		return // a type that decodes itself checks its own input
+	}
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
 		n = n.Alias
 	}
@@ -64,6 +67,8 @@ func checkKeys(file string, n *yaml.Node, t reflect.Type, section string, errs *
 		}
 	}
 }
+
+var unmarshalerType = reflect.TypeOf((*yaml.Unmarshaler)(nil)).Elem()
 
 func inSection(s string) string {
 	if s == "" {

@@ -172,8 +172,10 @@ func collectFiles(fsys fs.FS, paths []string, exclude []string) ([]string, []Pro
 
 func isGlob(p string) bool { return strings.ContainsAny(p, "*?[{") }
 
+// hasManifestExt also accepts kustomize's extension-less "Kustomization"
+// file name, so that such kustomizations are found and syntax-checked.
 func hasManifestExt(name string) bool {
-	return slices.Contains(ManifestExtensions, strings.ToLower(path.Ext(name)))
+	return slices.Contains(ManifestExtensions, strings.ToLower(path.Ext(name))) || IsKustomizationFile(name)
 }
 
 func excluded(name string, patterns []string) bool {

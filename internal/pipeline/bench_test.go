@@ -167,3 +167,78 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// benchKustomizeRepo commits 10 bases of 50 objects and 200 overlays (each
+// renders one base into its own namespace with a patch): 10,000 rendered
+// objects. The working tree then changes one base (its 20 overlays render
+// differently) and one overlay's patch.
+func benchKustomizeRepo(b *testing.B) (*gittest.Repo, string) {
+	r := gittest.New(b)
+	files := map[string]string{}
+	for base := 0; base < 10; base++ {
+		dir := fmt.Sprintf("bases/base%02d", base)
+		var res []string
+		for f := 0; f < 5; f++ {
+			var sb strings.Builder
+			for i := 0; i < 10; i++ {
+				if i > 0 {
+					sb.WriteString("---\n")
+				}
+				benchObject(&sb, base*50+f*10+i, 0)
+			}
+			name := fmt.Sprintf("f%d.yaml", f)
+			files[dir+"/"+name] = sb.String()
+			res = append(res, "  - "+name)
+		}
+		files[dir+"/kustomization.yaml"] = "resources:\n" + strings.Join(res, "\n") + "\n"
+	}
+	for o := 0; o < 200; o++ {
+		dir := fmt.Sprintf("overlays/o%03d", o)
+		files[dir+"/kustomization.yaml"] = fmt.Sprintf("namespace: env-%03d\nresources:\n  - ../../bases/base%02d\npatches:\n  - path: patch.yaml\n", o, o%10)
+		d := (o % 10) * 50
+		d += (3 - d%3) % 3 // a Deployment (benchObject makes every third object one)
+		files[dir+"/patch.yaml"] = fmt.Sprintf("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app-%d\n  namespace: team-%d\nspec:\n  replicas: %d\n", d, d%20, o%5+1)
+	}
+	r.Write(files)
+	base := r.Commit("base")
+	r.Write(map[string]string{
+		"bases/base03/f0.yaml":     strings.ReplaceAll(files["bases/base03/f0.yaml"], ":1.1.0", ":1.2.0"),
+		"overlays/o007/patch.yaml": strings.Replace(files["overlays/o007/patch.yaml"], "replicas: 3", "replicas: 4", 1),
+	})
+	return r, base
+}
+
+// BenchmarkPullRequestModeKustomize is BenchmarkPullRequestMode on 10,000
+// objects rendered by kustomize (200 overlays of 10 bases).
+func BenchmarkPullRequestModeKustomize(b *testing.B) {
+	r, base := benchKustomizeRepo(b)
+	single := testConfig(b, r.Dir, nil)
+	pr := testConfig(b, r.Dir, nil, "--base-ref", base)
+	ctx := context.Background()
+	run := func(cfg *config.Config) time.Duration {
+		start := time.Now()
+		res, err := Check(ctx, cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Report.Objects) != 10000 {
+			b.Fatalf("%d objects", len(res.Report.Objects))
+		}
+		return time.Since(start)
+	}
+	b.Run("ratio", func(b *testing.B) {
+		var s, p, sCPU, pCPU time.Duration
+		for b.Loop() {
+			c := cpuTime()
+			s += run(single)
+			sCPU += cpuTime() - c
+			c = cpuTime()
+			p += run(pr)
+			pCPU += cpuTime() - c
+		}
+		b.ReportMetric(float64(s.Milliseconds())/float64(b.N), "single-ms")
+		b.ReportMetric(float64(p.Milliseconds())/float64(b.N), "pr-ms")
+		b.ReportMetric(float64(p)/float64(s), "x-single")
+		b.ReportMetric(float64(pCPU)/float64(sCPU), "x-single-cpu")
+	})
+}

@@ -62,7 +62,11 @@ func LoadFS(ctx context.Context, cfg *config.Config, fsys fs.FS) *Rendered {
 // loadFS is LoadFS sharing parsed files through cache (pull-request mode).
 func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, cache *manifest.ParseCache) *Rendered {
 	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude, Cache: cache})
-	res := render.Render(ctx, fsys, set, render.Options{Select: cfg.Shard.Owns})
+	opts := renderOptions(cfg)
+	opts.Select = cfg.Shard.Owns
+	restoreGC := renderGC()
+	res := render.Render(ctx, fsys, set, opts)
+	restoreGC()
 	if cfg.Shard.Enabled() {
 		res.Targets = slices.DeleteFunc(res.Targets, func(t *render.Target) bool { return !cfg.Shard.Owns(t.Name) })
 	}
@@ -71,9 +75,28 @@ func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, cache *manifest
 		out.Findings = append(out.Findings, hygiene.FromProblem(p))
 	}
 	for _, p := range res.Problems {
-		out.Findings = append(out.Findings, hygiene.FromProblem(p))
+		f := hygiene.FromProblem(p)
+		render.Describe(&f)
+		out.Findings = append(out.Findings, f)
 	}
 	return out
+}
+
+// renderOptions carries the rendering configuration to the render stage.
+func renderOptions(cfg *config.Config) render.Options {
+	opts := render.Options{
+		Limits:      cfg.Limits,
+		AllowRemote: cfg.Render.AllowRemote,
+		Params:      render.TemplateParams{Global: cfg.Render.Params, PerTemplate: cfg.Render.TemplateParams},
+	}
+	if cfg.File != "" && (len(cfg.Render.TemplateParams) > 0 || len(cfg.Render.Targets) > 0) {
+		opts.ParamsAt = manifest.Location{File: cfg.File}
+	}
+	for _, t := range cfg.Render.Targets {
+		opts.Targets = append(opts.Targets, render.TargetSpec{Pattern: t.Pattern,
+			At: manifest.Location{File: cfg.File, Line: t.Line, Column: t.Column}})
+	}
+	return opts
 }
 
 // repoFS opens the repository root so that no path, symlinks included, can
@@ -160,6 +183,7 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 	rep := &report.Report{Version: Version, Sections: map[string]any{}}
 	rep.Findings = append(rep.Findings, rendered.Findings...)
 	rep.Rules = append(rep.Rules, hygiene.Rules()...)
+	rep.Rules = append(rep.Rules, render.Rules()...)
 
 	engines, setup := newEngines(ctx, cfg, engineFS)
 	rep.Findings = append(rep.Findings, setup...)

@@ -1,13 +1,23 @@
 // Package render turns loaded documents into render targets: the sets of
 // objects that are deployed together, each object carrying its provenance.
+//
+// A kustomization that no other kustomization builds on is a kustomize
+// target, built in-process by krusty (kustomize's library) over a read-only
+// view of the repository; plain files that no kustomization reads form one
+// target per directory. OpenShift Templates in either are processed. Every
+// object can say which file, line and column supplied any of its fields: the
+// base resource, the overlay patch that set it, the kustomization entry of
+// the transformer, or the generator entry.
 package render
 
 import (
 	"context"
 	"io/fs"
 	"path"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
@@ -18,13 +28,17 @@ type Kind string
 const (
 	// KindPlain is a directory of plain manifest files.
 	KindPlain Kind = "plain"
+	// KindKustomize is a kustomization built by krusty.
+	KindKustomize Kind = "kustomize"
 )
 
 // Target is one unit of deployment: a directory of plain files or a
 // kustomization. Analyzers that reason across objects (a Service and the
 // Deployment it selects) look only inside one target.
 type Target struct {
-	// Name is the repository-relative directory ("." for the root).
+	// Name is the repository-relative directory ("." for the root). Plain
+	// files left over in a kustomization's directory form a target named
+	// "DIR (plain)".
 	Name    string
 	Kind    Kind
 	Objects []*manifest.Object
@@ -57,37 +71,264 @@ func (r *Result) Objects() []*manifest.Object {
 	return out
 }
 
+// TargetSpec names kustomize targets explicitly (.plumb.yaml targets:): a
+// repository-relative directory or a doublestar pattern of directories.
+type TargetSpec struct {
+	Pattern string
+	// At is where the entry is written, for problems.
+	At manifest.Location
+}
+
 // Options configures rendering.
 type Options struct {
-	// Select, when set, renders only the targets whose name it accepts
-	// (a --shard share); the others are skipped, problems included.
+	Limits manifest.Limits
+	// AllowRemote lets krusty fetch remote bases and resources (refused by
+	// default: plumb builds only from the repository).
+	AllowRemote bool
+	// Params are the Template parameter values (--param, .plumb.yaml).
+	Params TemplateParams
+	// ParamsAt is where the parameters were configured, for problems about
+	// them (a .plumb.yaml file, or empty for flags).
+	ParamsAt manifest.Location
+	// Targets, when set, replaces the discovery of kustomize targets.
+	Targets []TargetSpec
+	// Workers bounds concurrent kustomize builds (default GOMAXPROCS).
+	Workers int
+	// Select, when set, renders only the targets whose name it accepts (a
+	// --shard share); the others are skipped, with their problems.
 	Select func(target string) bool
 }
 
-// Render groups the loaded documents into targets. Plain documents form one
-// target per directory; kustomize configuration is not an object and is left
-// to the kustomize renderer.
-func Render(_ context.Context, _ fs.FS, set *manifest.Set, opts Options) *Result {
-	byDir := map[string]*Target{}
+// Render groups the loaded documents into targets and builds them. fsys is
+// the repository root; krusty reads through it (never the OS file system),
+// so nothing outside the repository can be read.
+func Render(ctx context.Context, fsys fs.FS, set *manifest.Set, opts Options) *Result {
+	r := newRenderer(fsys, set, opts)
+	return r.run(ctx)
+}
+
+type renderer struct {
+	set   *manifest.Set
+	opts  Options
+	files *fileCache
+	kc    *kustomizationCache
+	graph *graph
+	docs  *docCache
+}
+
+func newRenderer(fsys fs.FS, set *manifest.Set, opts Options) *renderer {
+	if set == nil {
+		set = &manifest.Set{}
+	}
+	files := newFileCache(fsys)
+	kc := newKustomizationCache(files, set, opts.Limits)
+	docs := newDocCache(files, kc.known, opts.Limits)
+	return &renderer{
+		set:   set,
+		opts:  opts,
+		files: files,
+		kc:    kc,
+		graph: newGraph(kc, docs, opts.AllowRemote),
+		docs:  docs,
+	}
+}
+
+func (r *renderer) run(ctx context.Context) *Result {
 	res := &Result{}
-	for _, doc := range set.Documents {
-		if doc.IsKustomizeConfig() {
+	problems := newProblemSet()
+
+	// Every kustomization among the inputs, and everything they build on.
+	var tree []string
+	for _, f := range r.set.Files {
+		if manifest.IsKustomizationFile(f) {
+			tree = append(tree, path.Dir(f))
+		}
+	}
+	slices.Sort(tree)
+	tree = slices.Compact(tree)
+	closures := map[string]*closure{}
+	used := map[string]bool{}
+	consumed := map[string]bool{}
+	for _, dir := range tree {
+		c := r.graph.walk(dir)
+		closures[dir] = c
+		for i, n := range c.nodes {
+			consumed[n.k.File] = true
+			for _, f := range n.files {
+				consumed[f] = true
+			}
+			if n.k.problem != nil {
+				// What a kustomization that cannot be read uses is unknown:
+				// its directory's files are not taken for plain objects.
+				for _, f := range r.set.Files {
+					if path.Dir(f) == n.k.Dir {
+						consumed[f] = true
+					}
+				}
+			}
+			if i > 0 {
+				used[n.k.Dir] = true
+			}
+		}
+		problems.add(c.problems...)
+		for _, n := range c.nodes {
+			problems.add(deprecations(n.k)...)
+		}
+	}
+
+	var targets []string
+	if len(r.opts.Targets) > 0 {
+		var bad []manifest.Problem
+		targets, bad = r.explicitTargets()
+		problems.add(bad...)
+	} else {
+		for _, dir := range tree {
+			if n := r.graph.node(dir); n != nil && !used[dir] && (n.k.problem != nil || !n.k.IsComponent()) {
+				targets = append(targets, dir)
+			}
+		}
+	}
+	for _, dir := range targets {
+		if closures[dir] == nil {
+			c := r.graph.walk(dir)
+			closures[dir] = c
+			problems.add(c.problems...)
+		}
+	}
+
+	selected := targets
+	if r.opts.Select != nil {
+		selected = slices.DeleteFunc(slices.Clone(targets), func(dir string) bool { return !r.opts.Select(dir) })
+	}
+	built := r.buildAll(ctx, selected, closures, problems)
+	plain := r.plainTargets(consumed, targets, problems)
+	res.Targets = append(built, plain...)
+	slices.SortFunc(res.Targets, func(a, b *Target) int { return strings.Compare(a.Name, b.Name) })
+
+	problems.add(r.unknownParams(res.Targets)...)
+	res.Problems = problems.sorted()
+	return res
+}
+
+// explicitTargets expands .plumb.yaml targets: entries into kustomization
+// directories.
+func (r *renderer) explicitTargets() ([]string, []manifest.Problem) {
+	var out []string
+	var problems []manifest.Problem
+	seen := map[string]bool{}
+	for _, spec := range r.opts.Targets {
+		dirs := matchDirs(r.files.fsys, spec.Pattern)
+		if len(dirs) == 0 {
+			problems = append(problems, manifest.Problem{Rule: RuleTarget, Level: "error", Location: spec.At, Input: true, Key: spec.Pattern,
+				Message: "targets: " + spec.Pattern + " names no kustomization directory"})
+		}
+		for _, d := range dirs {
+			if !seen[d] {
+				seen[d] = true
+				out = append(out, d)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out, problems
+}
+
+// openapiMu serialises builds that change kyaml's global OpenAPI schema
+// (a kustomization with openapi:) against all others, across renders.
+var openapiMu sync.RWMutex
+
+// buildAll builds the kustomize targets concurrently; the result keeps the
+// targets' order.
+func (r *renderer) buildAll(ctx context.Context, dirs []string, closures map[string]*closure, problems *problemSet) []*Target {
+	out := make([]*Target, len(dirs))
+	perTarget := make([][]manifest.Problem, len(dirs))
+	workers := r.opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	restore := silenceStderr()
+	defer restore()
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				c := closures[dirs[i]]
+				if len(c.problems) > 0 || ctx.Err() != nil {
+					continue
+				}
+				// krusty keeps the OpenAPI schema in a global: a target that
+				// changes it builds alone.
+				if c.customOpenAPI {
+					openapiMu.Lock()
+					out[i], perTarget[i] = r.buildKustomize(c)
+					resetOpenAPI()
+					openapiMu.Unlock()
+				} else {
+					openapiMu.RLock()
+					out[i], perTarget[i] = r.buildKustomize(c)
+					openapiMu.RUnlock()
+				}
+			}
+		}()
+	}
+	for i := range dirs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var targets []*Target
+	for i, t := range out {
+		problems.add(perTarget[i]...)
+		if t != nil {
+			targets = append(targets, t)
+		}
+	}
+	return targets
+}
+
+// plainTargets groups the documents no kustomization reads by directory.
+func (r *renderer) plainTargets(consumed map[string]bool, kustomizeTargets []string, problems *problemSet) []*Target {
+	byDir := map[string]*Target{}
+	var out []*Target
+	for _, doc := range r.set.Documents {
+		if consumed[doc.File] || doc.IsKustomizeConfig() {
 			continue
 		}
 		dir := path.Dir(doc.File)
-		if opts.Select != nil && !opts.Select(dir) {
+		name := dir
+		if slices.Contains(kustomizeTargets, dir) {
+			name += " (plain)"
+		}
+		if r.opts.Select != nil && !r.opts.Select(name) {
 			continue
 		}
 		t := byDir[dir]
 		if t == nil {
-			t = &Target{Name: dir, Kind: KindPlain}
+			t = &Target{Name: name, Kind: KindPlain}
 			byDir[dir] = t
-			res.Targets = append(res.Targets, t)
+			out = append(out, t)
 		}
-		objs, problems := doc.Objects(dir)
-		t.Objects = append(t.Objects, objs...)
-		res.Problems = append(res.Problems, problems...)
+		objs, p := doc.Objects(t.Name)
+		problems.add(p...)
+		for _, o := range objs {
+			r.addObject(t, o, problems)
+		}
 	}
-	slices.SortFunc(res.Targets, func(a, b *Target) int { return strings.Compare(a.Name, b.Name) })
-	return res
+	return out
+}
+
+// addObject adds an object to a target, processing it first when it is a
+// Template.
+func (r *renderer) addObject(t *Target, o *manifest.Object, problems *problemSet) {
+	if !IsTemplate(o.Content) {
+		t.Objects = append(t.Objects, o)
+		return
+	}
+	tmpl, p := processTemplate(o, r.opts.Params, t.Name)
+	problems.add(p...)
+	t.Templates = append(t.Templates, tmpl)
+	t.Objects = append(t.Objects, tmpl.Objects...)
 }

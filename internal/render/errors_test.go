@@ -1,0 +1,192 @@
+package render
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
+)
+
+// TestBadInput: every kind of broken kustomization or template is an input
+// error naming the file, line and column of the entry to fix; the good
+// target is still rendered.
+func TestBadInput(t *testing.T) {
+	res := renderRepo(t, "testdata/bad", Options{})
+	cases := []struct {
+		rule, at, contains string
+	}{
+		{RuleKustomize, "missing/kustomization.yaml:3:5", `resources[1]: resource "nothere.yaml" not found`},
+		{RuleKustomize, "cycle/b/kustomization.yaml:2:5", "cyclic kustomization: cycle/a → cycle/b → cycle/a"},
+		{RuleKustomize, "escape/kustomization.yaml:2:5", `"../../../../outside.yaml" leads outside the repository`},
+		{RuleKustomize, "absolute/kustomization.yaml:2:5", `"/etc/passwd" is an absolute path`},
+		{RuleRemote, "remote/kustomization.yaml:2:5", "refused: plumb builds only from the repository (pass --allow-remote"},
+		{RuleKustomize, "badpatch/kustomization.yaml:4:5", `invalid patch: badpatch/patch.yaml:4:3: unknown operation "frobnicate"`},
+		{RuleKustomize, "nomatch/kustomization.yaml:4:5", "no resource matches strategic merge patch"},
+		{RuleKustomize, "helm/kustomization.yaml:1:1", "helmCharts: not supported"},
+		{RuleKustomize, "unknownfield/kustomization.yaml:3:1", `unknown field "namePrefx"`},
+		{RuleKustomize, "compres/kustomization.yaml:2:5", `"comp" is a Component`},
+		{RuleKustomize, "twofiles/kustomization.yml:1:1", "twofiles has several kustomization files"},
+		{RuleTemplate, "templates/template.yaml:11:5", "parameter NAME is required and has no value"},
+		{RuleTemplate, "templates/template.yaml:15:5", "range must be within [1-255] characters"},
+	}
+	found := map[int]bool{}
+	for _, p := range res.Problems {
+		if !p.Input {
+			continue
+		}
+		matched := false
+		for i, c := range cases {
+			if p.Rule == c.rule && manifest.FormatLocation(p.Location) == c.at && strings.Contains(p.Message, c.contains) {
+				found[i], matched = true, true
+			}
+		}
+		if !matched {
+			t.Errorf("unexpected problem: %s [%s]", p.Error(), p.Rule)
+		}
+	}
+	for i, c := range cases {
+		if !found[i] {
+			t.Errorf("missing problem at %s: %s", c.at, c.contains)
+		}
+	}
+	// The good target renders; the failed template is kept (engines read
+	// its annotations) without objects.
+	for _, tg := range res.Targets {
+		switch {
+		case tg.Name == "good" && len(tg.Objects) == 1:
+		case tg.Name == "templates" && len(tg.Objects) == 0 && len(tg.Templates) == 1:
+		default:
+			t.Errorf("target %s with %d objects", tg.Name, len(tg.Objects))
+		}
+	}
+	if len(res.Targets) != 2 {
+		t.Errorf("%d targets, want good and templates", len(res.Targets))
+	}
+}
+
+// TestUnknownTemplateParameter: a parameter given for a template that does
+// not declare it is refused, as oc process refuses it.
+func TestUnknownTemplateParameter(t *testing.T) {
+	res := renderRepo(t, "testdata/repo", Options{
+		Params: TemplateParams{
+			Global:      map[string]string{"NAME": "demo", "NAMEE": "typo"},
+			PerTemplate: map[string]map[string]string{"web-template": {"REPLICA": "3"}, "no-such-template": {"X": "1"}},
+		},
+		ParamsAt: manifest.Location{File: ".plumb.yaml"},
+	}, "apps/templates")
+	want := map[string]string{
+		"unknown Template parameter NAMEE":                     "apps/templates/web-template.yaml:36:1",
+		"unknown parameter REPLICA (given in template_params)": "apps/templates/web-template.yaml:36:1",
+		"no processed Template is named no-such-template":      ".plumb.yaml",
+	}
+	for _, p := range res.Problems {
+		for msg, at := range want {
+			if strings.Contains(p.Message, msg) {
+				if got := manifest.FormatLocation(p.Location); got != at || !p.Input || p.Rule != RuleTemplate {
+					t.Errorf("%s: at %s (input %v), want %s", msg, got, p.Input, at)
+				}
+				delete(want, msg)
+			}
+		}
+	}
+	for msg := range want {
+		t.Errorf("missing problem %q", msg)
+	}
+}
+
+// TestSymlinkOutOfRepository: a resource that is a symlink pointing outside
+// the repository is refused, never read.
+func TestSymlinkOutOfRepository(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "secret.yaml")
+	must(t, os.WriteFile(outside, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: stolen\n"), 0o644))
+	must(t, os.MkdirAll(filepath.Join(dir, "app"), 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, "app/kustomization.yaml"), []byte("resources:\n  - link.yaml\n  - linkdir\n"), 0o644))
+	must(t, os.Symlink(outside, filepath.Join(dir, "app/link.yaml")))
+	must(t, os.Symlink(filepath.Dir(outside), filepath.Join(dir, "app/linkdir")))
+	res := renderRepo(t, dir, Options{}, "app/kustomization.yaml")
+	var msgs []string
+	for _, p := range res.Problems {
+		msgs = append(msgs, p.Error())
+	}
+	joined := strings.Join(msgs, "\n")
+	for _, want := range []string{
+		`app/kustomization.yaml:2:5: resources[0]: resource "link.yaml" leads outside the repository (through a symlink)`,
+		`app/kustomization.yaml:3:5: resources[1]: resource "linkdir" leads outside the repository (through a symlink)`,
+	} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("missing %q in\n%s", want, joined)
+		}
+	}
+	if len(res.Objects()) != 0 {
+		t.Errorf("objects rendered from outside the repository: %v", res.Objects())
+	}
+}
+
+// TestKrustyCannotReadOutside: even without plumb's own checks, the file
+// system krusty reads refuses paths outside the repository.
+func TestKrustyCannotReadOutside(t *testing.T) {
+	root, err := os.OpenRoot("testdata/repo")
+	must(t, err)
+	defer root.Close()
+	kfs := &kustomizeFS{files: newFileCache(root.FS())}
+	for _, p := range []string{"/etc/passwd", virtualRoot + "/../etc/passwd", "/plumb-repo-other/x"} {
+		if _, err := kfs.ReadFile(p); err == nil {
+			t.Errorf("read %s", p)
+		}
+		if kfs.Exists(p) {
+			t.Errorf("%s exists", p)
+		}
+	}
+	if _, err := kfs.ReadFile(virtualRoot + "/base/service.yaml"); err != nil {
+		t.Errorf("repository file: %v", err)
+	}
+	if err := kfs.WriteFile(virtualRoot+"/base/service.yaml", nil); err == nil {
+		t.Error("write allowed")
+	}
+}
+
+// TestRemoteAllowedButOffline: with --allow-remote, a remote base that
+// cannot be fetched is still a clear error at its entry.
+func TestRemoteAllowedButOffline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("tries the network")
+	}
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, "kustomization.yaml"),
+		[]byte("resources:\n  - https://plumb.invalid/base.yaml\n"), 0o644))
+	res := renderRepo(t, dir, Options{AllowRemote: true})
+	if len(res.Problems) != 1 {
+		t.Fatalf("problems %v", res.Problems)
+	}
+	p := res.Problems[0]
+	if manifest.FormatLocation(p.Location) != "kustomization.yaml:2:5" || !p.Input || !strings.Contains(p.Message, "plumb.invalid") {
+		t.Errorf("problem %s", p.Error())
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBrokenKustomizationYAML: a kustomization the loader cannot parse is
+// reported once (by the loader, at its line); its target does not render
+// and its files are not taken for plain objects.
+func TestBrokenKustomizationYAML(t *testing.T) {
+	root, err := os.OpenRoot("testdata/bad")
+	must(t, err)
+	defer root.Close()
+	set := manifest.Load(root.FS(), []string{"syntax"}, manifest.LoadOptions{})
+	if len(set.Problems) != 1 || set.Problems[0].Rule != manifest.RuleYAMLSyntax {
+		t.Fatalf("loader problems %v", set.Problems)
+	}
+	res := Render(t.Context(), root.FS(), set, Options{})
+	if len(res.Problems) != 0 || len(res.Targets) != 0 {
+		t.Errorf("problems %v, targets %v", res.Problems, res.Targets)
+	}
+}

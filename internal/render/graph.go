@@ -1,0 +1,405 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
+)
+
+// node is a kustomization with what plumb learnt by checking its entries.
+type node struct {
+	k *kustomization
+	// problems are the entries that cannot be built, each at its line.
+	problems []manifest.Problem
+	// children are the kustomization directories it builds on (resources
+	// that are directories, then components), with the path of the entry
+	// that names each, for cycle reports.
+	children []edge
+	// files are the repository files it reads (resources, patches,
+	// generator sources, configurations...): they are consumed, not objects
+	// of their own.
+	files []string
+	// customOpenAPI is set when the kustomization replaces kustomize's
+	// OpenAPI schema, which krusty keeps in a global.
+	customOpenAPI bool
+}
+
+type edge struct {
+	dir   string
+	entry manifest.Path
+}
+
+// graph checks kustomizations once each and walks their relations.
+type graph struct {
+	kc          *kustomizationCache
+	docs        *docCache
+	allowRemote bool
+
+	mu    sync.Mutex
+	nodes map[string]*nodeEntry
+}
+
+type nodeEntry struct {
+	once sync.Once
+	n    *node
+}
+
+func newGraph(kc *kustomizationCache, docs *docCache, allowRemote bool) *graph {
+	return &graph{kc: kc, docs: docs, allowRemote: allowRemote, nodes: map[string]*nodeEntry{}}
+}
+
+// node returns the checked kustomization of dir, nil when dir has none.
+func (g *graph) node(dir string) *node {
+	g.mu.Lock()
+	e := g.nodes[dir]
+	if e == nil {
+		e = &nodeEntry{}
+		g.nodes[dir] = e
+	}
+	g.mu.Unlock()
+	e.once.Do(func() {
+		if k := g.kc.get(dir); k != nil {
+			e.n = g.check(k)
+		}
+	})
+	return e.n
+}
+
+// check validates every entry of one kustomization that names a file or
+// directory, so a broken build is reported at the line to fix rather than
+// as krusty's wrapped error.
+func (g *graph) check(k *kustomization) *node {
+	n := &node{k: k}
+	if k.problem != nil {
+		if !k.reported {
+			n.problems = append(n.problems, *k.problem)
+		} else {
+			// Keep the target from rendering without a second report.
+			p := *k.problem
+			p.Rule = ""
+			n.problems = append(n.problems, p)
+		}
+		return n
+	}
+	fail := func(p manifest.Path, format string, args ...any) {
+		n.problems = append(n.problems, *kustProblem(k.at(p), "%s: %s", p, fmt.Sprintf(format, args...)))
+	}
+	fsys := g.kc.files.fsys
+
+	// file checks a path entry that must name a file (or, with dirOK, a
+	// directory) in or below the kustomization's directory.
+	file := func(p manifest.Path, entry string, dirOK bool) {
+		if isRemote(entry) {
+			g.remote(n, p, entry)
+			return
+		}
+		full, err := resolve(k.Dir, entry)
+		if err != nil {
+			fail(p, "%v", err)
+			return
+		}
+		st, err := fs.Stat(fsys, full)
+		switch {
+		case err != nil:
+			fail(p, "%s", statMessage(entry, err))
+		case !inDir(full, k.Dir):
+			fail(p, "%q is outside the kustomization's directory: kustomize loads files only from the kustomization's directory and below (list a kustomization directory instead)", entry)
+		case st.IsDir() && !dirOK:
+			fail(p, "%q is a directory, not a file", entry)
+		case st.IsDir():
+			n.files = append(n.files, dirFiles(fsys, full)...)
+		default:
+			n.files = append(n.files, full)
+		}
+	}
+
+	for i, entry := range k.K.Resources {
+		p := k.resourcePath(i)
+		if isRemote(entry) {
+			g.remote(n, p, entry)
+			continue
+		}
+		full, err := resolve(k.Dir, entry)
+		if err != nil {
+			fail(p, "%v", err)
+			continue
+		}
+		st, err := fs.Stat(fsys, full)
+		switch {
+		case err != nil:
+			fail(p, "resource %s", statMessage(entry, err))
+		case st.IsDir():
+			sub := g.kc.get(full)
+			switch {
+			case sub == nil:
+				fail(p, "%q is a directory without a kustomization file (kustomization.yaml, kustomization.yml or Kustomization)", entry)
+			case sub.problem == nil && sub.IsComponent():
+				fail(p, "%q is a Component: list it under components, not resources", entry)
+			default:
+				n.children = append(n.children, edge{dir: full, entry: p})
+			}
+		case !inDir(full, k.Dir):
+			fail(p, "%q is outside the kustomization's directory: kustomize loads resource files only from the kustomization's directory and below (make its directory a kustomization and list that instead)", entry)
+		default:
+			n.files = append(n.files, full)
+		}
+	}
+	for i, entry := range k.K.Components {
+		p := manifest.Path{manifest.Key("components"), manifest.Index(i)}
+		if isRemote(entry) {
+			g.remote(n, p, entry)
+			continue
+		}
+		full, err := resolve(k.Dir, entry)
+		if err != nil {
+			fail(p, "%v", err)
+			continue
+		}
+		st, err := fs.Stat(fsys, full)
+		switch {
+		case err != nil:
+			fail(p, "component %s", statMessage(entry, err))
+		case !st.IsDir():
+			fail(p, "component %q is a file: components are directories holding a kind: Component kustomization", entry)
+		default:
+			sub := g.kc.get(full)
+			switch {
+			case sub == nil:
+				fail(p, "component %q has no kustomization file", entry)
+			case sub.problem == nil && !sub.IsComponent():
+				fail(p, "%q is a Kustomization, not a Component: list it under resources, or make it kind: Component", entry)
+			default:
+				n.children = append(n.children, edge{dir: full, entry: p})
+			}
+		}
+	}
+
+	for _, field := range []string{"patches", "patchesJson6902"} {
+		list := k.K.Patches
+		if field == "patchesJson6902" {
+			list = k.K.PatchesJson6902
+		}
+		for i, pt := range list {
+			entry := manifest.Path{manifest.Key(field), manifest.Index(i)}
+			if pt.Path != "" {
+				before := len(n.problems)
+				file(entry.Child(manifest.Key("path")), pt.Path, false)
+				if len(n.problems) == before {
+					g.checkPatch(n, entry, pt.Path, nil, pt.Target != nil, false, field == "patchesJson6902")
+				}
+				continue
+			}
+			g.checkPatch(n, entry, "", entry.Child(manifest.Key("patch")), pt.Target != nil, false, field == "patchesJson6902")
+		}
+	}
+	for i, entry := range k.K.PatchesStrategicMerge {
+		p := manifest.Path{manifest.Key("patchesStrategicMerge"), manifest.Index(i)}
+		if isInlinePatch(string(entry)) {
+			g.checkPatch(n, p, "", p, false, true, false)
+			continue
+		}
+		before := len(n.problems)
+		file(p, string(entry), false)
+		if len(n.problems) == before {
+			g.checkPatch(n, p, string(entry), nil, false, true, false)
+		}
+	}
+	for gi, gen := range k.K.ConfigMapGenerator {
+		g.checkKV(file, "configMapGenerator", gi, gen.FileSources, gen.EnvSources, k)
+	}
+	for gi, gen := range k.K.SecretGenerator {
+		g.checkKV(file, "secretGenerator", gi, gen.FileSources, gen.EnvSources, k)
+	}
+	for i, entry := range k.K.Crds {
+		file(manifest.Path{manifest.Key("crds"), manifest.Index(i)}, entry, false)
+	}
+	for i, entry := range k.K.Configurations {
+		file(manifest.Path{manifest.Key("configurations"), manifest.Index(i)}, entry, false)
+	}
+	if p := k.K.OpenAPI["path"]; p != "" {
+		file(manifest.Path{manifest.Key("openapi"), manifest.Key("path")}, p, false)
+		n.customOpenAPI = true
+	}
+	if len(k.K.OpenAPI) > 0 {
+		n.customOpenAPI = true
+	}
+	for i, r := range k.K.Replacements {
+		if r.Path != "" {
+			file(manifest.Path{manifest.Key("replacements"), manifest.Index(i), manifest.Key("path")}, r.Path, false)
+		}
+	}
+	for _, field := range []string{"generators", "transformers", "validators"} {
+		var entries []string
+		switch field {
+		case "generators":
+			entries = k.K.Generators
+		case "transformers":
+			entries = k.K.Transformers
+		default:
+			entries = k.K.Validators
+		}
+		for i, entry := range entries {
+			if isInlinePatch(entry) {
+				continue
+			}
+			p := manifest.Path{manifest.Key(field), manifest.Index(i)}
+			full, err := resolve(k.Dir, entry)
+			if err == nil {
+				if st, serr := fs.Stat(fsys, full); serr == nil && st.IsDir() {
+					if g.kc.get(full) == nil {
+						fail(p, "%q is a directory without a kustomization file", entry)
+					} else {
+						n.children = append(n.children, edge{dir: full, entry: p})
+					}
+					continue
+				}
+			}
+			file(p, entry, false)
+		}
+	}
+	for _, field := range []string{"helmCharts", "helmChartInflationGenerator", "helmGlobals"} {
+		if key, _ := k.node(manifest.Path{manifest.Key(field)}); key != nil {
+			fail(manifest.Path{manifest.Key(field)}, "not supported: plumb does not run helm. Render the chart (helm template) into the repository and list the output under resources, or exclude this kustomization")
+		}
+	}
+	return n
+}
+
+// checkKV checks the files and env files of a generator entry. A file
+// source is "path" or "key=path".
+func (g *graph) checkKV(file func(manifest.Path, string, bool), field string, gi int, files, envs []string, k *kustomization) {
+	for i, src := range files {
+		if _, p, ok := strings.Cut(src, "="); ok {
+			src = p
+		}
+		file(manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("files"), manifest.Index(i)}, src, true)
+	}
+	_, envsNode := k.node(manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("envs")})
+	nEnvs := 0
+	if envsNode != nil {
+		nEnvs = len(envsNode.Content)
+	}
+	for i, src := range envs {
+		p := manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("envs"), manifest.Index(i)}
+		if i >= nEnvs {
+			p = manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("env")}
+		}
+		file(p, src, false)
+	}
+}
+
+// remote refuses a remote entry unless --allow-remote was given.
+func (g *graph) remote(n *node, p manifest.Path, entry string) {
+	if g.allowRemote {
+		return
+	}
+	n.problems = append(n.problems, manifest.Problem{
+		Rule: RuleRemote, Level: "error", Location: n.k.at(p), Input: true,
+		Message: fmt.Sprintf("%s: remote %q refused: plumb builds only from the repository (pass --allow-remote to let kustomize fetch it)", p, entry),
+	})
+}
+
+// statMessage explains why an entry cannot be read.
+func statMessage(entry string, err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Sprintf("%q not found: no such file or directory", entry)
+	case errors.Is(cleanFSError(err), errOutside):
+		return fmt.Sprintf("%q leads outside the repository (through a symlink)", entry)
+	}
+	return fmt.Sprintf("%q cannot be read: %v", entry, cleanFSError(err))
+}
+
+// dirFiles lists the regular files directly in a directory (a generator's
+// directory file source).
+func dirFiles(fsys fs.FS, dir string) []string {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			out = append(out, dir+"/"+e.Name())
+		}
+	}
+	return out
+}
+
+// isInlinePatch tells an inline YAML document in a string entry from a path,
+// as krusty does for patchesStrategicMerge, transformers and generators.
+func isInlinePatch(s string) bool {
+	return strings.Contains(s, "\n") || strings.HasPrefix(strings.TrimSpace(s), "{") || strings.HasPrefix(strings.TrimSpace(s), "[") ||
+		strings.Contains(s, ": ")
+}
+
+// closure is everything one target builds on.
+type closure struct {
+	nodes    []*node // depth first, the target first
+	problems []manifest.Problem
+	// customOpenAPI is set when a kustomization of the closure changes the
+	// global OpenAPI schema.
+	customOpenAPI bool
+}
+
+// walk collects the kustomizations a target builds on and every problem in
+// them, including cycles (reported at the entry that closes the cycle).
+func (g *graph) walk(dir string) *closure {
+	c := &closure{}
+	seen := map[string]bool{}
+	var stack []string
+	var visit func(dir string)
+	visit = func(dir string) {
+		n := g.node(dir)
+		if n == nil {
+			return
+		}
+		seen[dir] = true
+		stack = append(stack, dir)
+		c.nodes = append(c.nodes, n)
+		c.problems = append(c.problems, n.problems...)
+		c.customOpenAPI = c.customOpenAPI || n.customOpenAPI
+		for _, e := range n.children {
+			if i := slices.Index(stack, e.dir); i >= 0 {
+				c.problems = append(c.problems, g.cycleProblem(stack[i:]))
+				continue
+			}
+			if !seen[e.dir] {
+				visit(e.dir)
+			}
+		}
+		stack = stack[:len(stack)-1]
+	}
+	visit(dir)
+	return c
+}
+
+// cycleProblem reports a cycle of kustomizations once, however it was
+// entered: it starts at the first directory in sort order and is located
+// at the entry that leads back to it.
+func (g *graph) cycleProblem(cycle []string) manifest.Problem {
+	start := 0
+	for i, d := range cycle {
+		if d < cycle[start] {
+			start = i
+		}
+	}
+	rotated := append(append([]string(nil), cycle[start:]...), cycle[:start]...)
+	last := g.node(rotated[len(rotated)-1])
+	var at manifest.Location
+	var entry manifest.Path
+	for _, e := range last.children {
+		if e.dir == rotated[0] {
+			at, entry = last.k.at(e.entry), e.entry
+			break
+		}
+	}
+	path := strings.Join(append(rotated, rotated[0]), " → ")
+	return manifest.Problem{Rule: RuleKustomize, Level: "error", Location: at, Input: true, Key: "cycle:" + path,
+		Message: fmt.Sprintf("%s: cyclic kustomization: %s (kustomize cannot build a kustomization that includes itself)", entry, path)}
+}

@@ -1,0 +1,290 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+)
+
+// virtualRoot is where the repository appears to krusty. krusty works on
+// absolute paths; the adapter maps this prefix onto the repository fs.FS and
+// refuses every path outside it, so a kustomization can read nothing but
+// repository files (no /etc/passwd, no "../../outside", no symlink out: the
+// fs.FS itself refuses those).
+const virtualRoot = "/plumb-repo"
+
+// errOutside is returned for any path that leaves the repository.
+var errOutside = errors.New("the path leaves the repository")
+
+// errReadOnly is returned by every write: krusty only reads while building,
+// and plumb never writes to the user's tree.
+var errReadOnly = errors.New("read-only file system")
+
+// fileCache keeps file contents read through the adapter for the whole
+// render, so a base shared by many overlays is read from the repository
+// once. It is safe for concurrent use.
+type fileCache struct {
+	fsys fs.FS
+	mu   sync.Mutex
+	m    map[string]*cachedFile
+}
+
+type cachedFile struct {
+	once sync.Once
+	data []byte
+	err  error
+}
+
+func newFileCache(fsys fs.FS) *fileCache {
+	return &fileCache{fsys: fsys, m: map[string]*cachedFile{}}
+}
+
+// read returns the content of a repository-relative file.
+func (c *fileCache) read(name string) ([]byte, error) {
+	c.mu.Lock()
+	f := c.m[name]
+	if f == nil {
+		f = &cachedFile{}
+		c.m[name] = f
+	}
+	c.mu.Unlock()
+	f.once.Do(func() { f.data, f.err = fs.ReadFile(c.fsys, name) })
+	return f.data, f.err
+}
+
+// kustomizeFS is krusty's view of the repository: a read-only
+// filesys.FileSystem over an fs.FS rooted at the repository, with one file
+// replaced (the target's kustomization, with buildMetadata injected). The
+// user's files are never written.
+type kustomizeFS struct {
+	files *fileCache
+	// overrides maps repository-relative paths to substitute contents.
+	overrides map[string][]byte
+	// allowRemote lets krusty read the temporary clones of remote bases it
+	// makes on the local disk.
+	allowRemote bool
+}
+
+var _ filesys.FileSystem = (*kustomizeFS)(nil)
+
+// rel converts an absolute virtual path to a repository-relative one.
+func (k *kustomizeFS) rel(p string) (string, error) {
+	p = filepath.ToSlash(filepath.Clean(p))
+	switch {
+	case p == virtualRoot:
+		return ".", nil
+	case strings.HasPrefix(p, virtualRoot+"/"):
+		return p[len(virtualRoot)+1:], nil
+	}
+	return "", fmt.Errorf("%s: %w", p, errOutside)
+}
+
+// remoteClone reports whether p is inside a temporary clone of a remote base
+// that krusty made (only with --allow-remote).
+func (k *kustomizeFS) remoteClone(p string) bool {
+	if !k.allowRemote {
+		return false
+	}
+	tmp := filepath.Clean(os.TempDir()) + string(filepath.Separator)
+	return strings.HasPrefix(p, tmp) && strings.HasPrefix(p[len(tmp):], "kustomize-")
+}
+
+func (k *kustomizeFS) stat(p string) (fs.FileInfo, error) {
+	if k.remoteClone(p) {
+		return os.Stat(p)
+	}
+	r, err := k.rel(p)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := k.overrides[r]; ok {
+		return fileInfo{name: path.Base(r)}, nil
+	}
+	return fs.Stat(k.files.fsys, r)
+}
+
+// ReadFile implements filesys.FileSystem.
+func (k *kustomizeFS) ReadFile(p string) ([]byte, error) {
+	if k.remoteClone(p) {
+		return os.ReadFile(p)
+	}
+	r, err := k.rel(p)
+	if err != nil {
+		return nil, err
+	}
+	if data, ok := k.overrides[r]; ok {
+		return data, nil
+	}
+	data, err := k.files.read(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r, cleanFSError(err))
+	}
+	return data, nil
+}
+
+// cleanFSError keeps the reason of an fs error without its absolute path.
+func cleanFSError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		if strings.Contains(pe.Err.Error(), "path escapes from parent") {
+			return errOutside
+		}
+		return pe.Err
+	}
+	return err
+}
+
+// Open implements filesys.FileSystem.
+func (k *kustomizeFS) Open(p string) (filesys.File, error) {
+	data, err := k.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	return &memFile{Reader: bytes.NewReader(data), name: path.Base(p), size: int64(len(data))}, nil
+}
+
+// IsDir implements filesys.FileSystem.
+func (k *kustomizeFS) IsDir(p string) bool {
+	st, err := k.stat(p)
+	return err == nil && st.IsDir()
+}
+
+// Exists implements filesys.FileSystem.
+func (k *kustomizeFS) Exists(p string) bool {
+	_, err := k.stat(p)
+	return err == nil
+}
+
+// ReadDir implements filesys.FileSystem.
+func (k *kustomizeFS) ReadDir(p string) ([]string, error) {
+	if k.remoteClone(p) {
+		return filesys.MakeFsOnDisk().ReadDir(p)
+	}
+	r, err := k.rel(p)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := fs.ReadDir(k.files.fsys, r)
+	if err != nil {
+		return nil, cleanFSError(err)
+	}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
+	}
+	return names, nil
+}
+
+// CleanedAbs implements filesys.FileSystem: a directory is returned whole,
+// a file as its directory and base name, as krusty's on-disk version does.
+func (k *kustomizeFS) CleanedAbs(p string) (filesys.ConfirmedDir, string, error) {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(virtualRoot, p)
+	}
+	p = filepath.Clean(p)
+	if k.IsDir(p) {
+		return filesys.ConfirmedDir(p), "", nil
+	}
+	if _, err := k.stat(p); err != nil {
+		if r, rerr := k.rel(p); rerr == nil {
+			p = r
+		}
+		return "", "", fmt.Errorf("%s: %w", p, cleanFSError(err))
+	}
+	d := filepath.Dir(p)
+	if !k.IsDir(d) {
+		return "", "", fmt.Errorf("first part of '%s' not a directory", p)
+	}
+	return filesys.ConfirmedDir(d), filepath.Base(p), nil
+}
+
+// Glob implements filesys.FileSystem.
+func (k *kustomizeFS) Glob(pattern string) ([]string, error) {
+	r, err := k.rel(pattern)
+	if err != nil {
+		return nil, err
+	}
+	matches, err := fs.Glob(k.files.fsys, r)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range matches {
+		matches[i] = path.Join(virtualRoot, m)
+	}
+	sort.Strings(matches)
+	return matches, nil
+}
+
+// Walk implements filesys.FileSystem.
+func (k *kustomizeFS) Walk(p string, walkFn filepath.WalkFunc) error {
+	r, err := k.rel(p)
+	if err != nil {
+		return err
+	}
+	return fs.WalkDir(k.files.fsys, r, func(name string, d fs.DirEntry, err error) error {
+		full := path.Join(virtualRoot, name)
+		if err != nil {
+			return walkFn(full, nil, err)
+		}
+		info, ierr := d.Info()
+		if ierr != nil {
+			return walkFn(full, nil, ierr)
+		}
+		return walkFn(full, info, nil)
+	})
+}
+
+// Create implements filesys.FileSystem (refused: read-only).
+func (k *kustomizeFS) Create(string) (filesys.File, error) { return nil, errReadOnly }
+
+// Mkdir implements filesys.FileSystem (refused: read-only).
+func (k *kustomizeFS) Mkdir(string) error { return errReadOnly }
+
+// MkdirAll implements filesys.FileSystem (refused: read-only).
+func (k *kustomizeFS) MkdirAll(string) error { return errReadOnly }
+
+// RemoveAll implements filesys.FileSystem. krusty calls it only to clean up
+// the temporary clones of remote bases, which live on the local disk.
+func (k *kustomizeFS) RemoveAll(p string) error {
+	if k.remoteClone(p) {
+		return os.RemoveAll(p)
+	}
+	return errReadOnly
+}
+
+// WriteFile implements filesys.FileSystem (refused: read-only).
+func (k *kustomizeFS) WriteFile(string, []byte) error { return errReadOnly }
+
+// memFile is a read-only filesys.File over bytes.
+type memFile struct {
+	*bytes.Reader
+	name string
+	size int64
+}
+
+func (f *memFile) Write([]byte) (int, error)  { return 0, errReadOnly }
+func (f *memFile) Close() error               { return nil }
+func (f *memFile) Stat() (os.FileInfo, error) { return fileInfo{name: f.name, size: f.size}, nil }
+
+// fileInfo describes an overridden file.
+type fileInfo struct {
+	name string
+	size int64
+}
+
+func (i fileInfo) Name() string       { return i.name }
+func (i fileInfo) Size() int64        { return i.size }
+func (i fileInfo) Mode() fs.FileMode  { return 0o444 }
+func (i fileInfo) ModTime() time.Time { return time.Time{} }
+func (i fileInfo) IsDir() bool        { return false }
+func (i fileInfo) Sys() any           { return nil }

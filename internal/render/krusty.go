@@ -1,0 +1,221 @@
+package render
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/types"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
+)
+
+// originAnnotation is the annotation krusty's originAnnotations build
+// option adds: the file an object was read from (relative to the target),
+// or the kustomization and generator that made it.
+const originAnnotation = "config.kubernetes.io/origin"
+
+// krustyOrigin is the decoded origin annotation.
+type krustyOrigin struct {
+	Path         string `yaml:"path"`
+	Repo         string `yaml:"repo"`
+	Ref          string `yaml:"ref"`
+	ConfiguredIn string `yaml:"configuredIn"`
+	ConfiguredBy struct {
+		APIVersion string `yaml:"apiVersion"`
+		Kind       string `yaml:"kind"`
+		Name       string `yaml:"name"`
+	} `yaml:"configuredBy"`
+}
+
+// injectOrigin returns the kustomization content with originAnnotations
+// added to buildMetadata, and whether it had to be added (when the user asked
+// for it, the annotation stays in the output as krusty would print it).
+func injectOrigin(data []byte) ([]byte, bool, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, false, err
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return data, false, nil // krusty reports the problem
+	}
+	root := doc.Content[0]
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value != "buildMetadata" {
+			continue
+		}
+		seq := root.Content[i+1]
+		if seq.Kind != yaml.SequenceNode {
+			return data, false, nil
+		}
+		for _, c := range seq.Content {
+			if c.Value == types.OriginAnnotations {
+				return data, false, nil
+			}
+		}
+		seq.Content = append(seq.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: types.OriginAnnotations})
+		out, err := yaml.Marshal(&doc)
+		return out, true, err
+	}
+	root.Content = append(root.Content,
+		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "buildMetadata"},
+		&yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Content: []*yaml.Node{
+			{Kind: yaml.ScalarNode, Tag: "!!str", Value: types.OriginAnnotations},
+		}})
+	out, err := yaml.Marshal(&doc)
+	return out, true, err
+}
+
+// krustyOptions are the options `kustomize build` uses by default: load
+// restrictions root-only, plugins off, the legacy output order unless the
+// kustomization sets sortOptions.
+func krustyOptions() *krusty.Options {
+	o := krusty.MakeDefaultOptions()
+	o.Reorder = krusty.ReorderOptionUnspecified
+	o.LoadRestrictions = types.LoadRestrictionsRootOnly
+	return o
+}
+
+// builtResource is one object of krusty's output.
+type builtResource struct {
+	origin *krustyOrigin
+	// json is the object as krusty marshals it; `kustomize build` prints
+	// it converted to YAML (sigs.k8s.io/yaml), which is how plumb prints it.
+	json []byte
+}
+
+// runKrusty builds one kustomization directory over the adapter and
+// returns krusty's resources in output order.
+//
+// With withOrigin, originAnnotations is injected into the kustomization
+// (through the adapter: the user's file is not touched), read from every
+// resource and removed from the output again. It is off on the fast path:
+// any buildMetadata makes krusty also record transformer annotations,
+// re-marshalling every resource after every transformer, which costs more
+// than the build itself (measured: 2.5x the CPU); plumb follows the
+// resources through the kustomizations itself and asks krusty for origins
+// only when that trace cannot place an object.
+func runKrusty(files *fileCache, k *kustomization, allowRemote, withOrigin bool) ([]builtResource, error) {
+	kfs := &kustomizeFS{files: files, allowRemote: allowRemote}
+	added := false
+	if withOrigin {
+		data, err := files.read(k.File)
+		if err != nil {
+			return nil, err
+		}
+		var injected []byte
+		injected, added, err = injectOrigin(data)
+		if err != nil {
+			return nil, err
+		}
+		kfs.overrides = map[string][]byte{k.File: injected}
+	}
+	m, err := krusty.MakeKustomizer(krustyOptions()).Run(kfs, path.Join(virtualRoot, k.Dir))
+	if err != nil {
+		return nil, err
+	}
+	return collect(m, added)
+}
+
+// collect reads the origin of every resource, removes the annotation when
+// plumb injected it, and marshals each resource as krusty's AsYaml does
+// (before its conversion to YAML, which only printing needs).
+func collect(m resmap.ResMap, removeOrigin bool) ([]builtResource, error) {
+	out := make([]builtResource, 0, m.Size())
+	for _, r := range m.Resources() {
+		b := builtResource{}
+		if s, ok := r.GetAnnotations()[originAnnotation]; ok {
+			o := &krustyOrigin{}
+			if err := yaml.Unmarshal([]byte(s), o); err == nil {
+				b.origin = o
+			}
+			if removeOrigin {
+				if err := r.SetOrigin(nil); err != nil {
+					return nil, err
+				}
+			}
+		}
+		j, err := r.MarshalJSON()
+		if err != nil {
+			return nil, fmt.Errorf("printing %s: %w", r.CurId(), err)
+		}
+		b.json = j
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// originFile converts an origin path (relative to the target directory,
+// as krusty joins it) to a repository path; "" when it leaves the
+// repository or names a remote file.
+func originFile(targetDir, p string) string {
+	if p == "" {
+		return ""
+	}
+	full := path.Clean(path.Join(targetDir, filepath.ToSlash(p)))
+	if full == ".." || strings.HasPrefix(full, "../") {
+		return ""
+	}
+	return full
+}
+
+var virtualRootRE = regexp.MustCompile(regexp.QuoteMeta(virtualRoot) + `/?`)
+
+// krustyMessage makes krusty's error readable: repository-relative paths.
+func krustyMessage(err error) string {
+	msg := virtualRootRE.ReplaceAllString(err.Error(), "")
+	return strings.Join(strings.Fields(msg), " ")
+}
+
+// locateKrustyError finds the entry of the closure's kustomizations that a
+// krusty error is about: the first entry whose value the message quotes.
+// Without one, the target's kustomization file itself.
+func locateKrustyError(c *closure, msg string) manifest.Location {
+	for _, n := range c.nodes {
+		if n.k.Doc == nil {
+			continue
+		}
+		if loc, ok := findQuoted(n.k, n.k.Doc.Node, nil, msg); ok {
+			return loc
+		}
+	}
+	if len(c.nodes) > 0 {
+		return c.nodes[0].k.Doc.Start()
+	}
+	return manifest.Location{}
+}
+
+// findQuoted searches the scalar values of a kustomization for one that the
+// message mentions (as 'x', "x" or [path: "x"]).
+func findQuoted(k *kustomization, n *yaml.Node, p manifest.Path, msg string) (manifest.Location, bool) {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		v := strings.TrimSpace(n.Value)
+		if len(v) < 2 {
+			return manifest.Location{}, false
+		}
+		for _, q := range []string{"'" + v + "'", `"` + v + `"`, fmt.Sprintf("%q", v), "'" + path.Join(k.Dir, v) + "'"} {
+			if strings.Contains(msg, q) {
+				return k.at(p), true
+			}
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if loc, ok := findQuoted(k, n.Content[i+1], p.Child(manifest.Key(n.Content[i].Value)), msg); ok {
+				return loc, true
+			}
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			if loc, ok := findQuoted(k, c, p.Child(manifest.Index(i)), msg); ok {
+				return loc, true
+			}
+		}
+	}
+	return manifest.Location{}, false
+}

@@ -1,0 +1,253 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
+)
+
+// renderedOrigin is the provenance of a kustomize-built object; it also
+// tells the printer to print the object as krusty does.
+type renderedOrigin struct {
+	*layered
+}
+
+// buildKustomize builds one kustomize target and gives each object its
+// provenance.
+func (r *renderer) buildKustomize(c *closure) (*Target, []manifest.Problem) {
+	root := c.nodes[0]
+	k := root.k
+	built, err := runKrusty(r.files, k, r.opts.AllowRemote, false)
+	tr := &tracer{g: r.graph, docs: r.docs}
+	if err != nil {
+		msg := krustyMessage(err)
+		at := locateKrustyError(c, msg)
+		if strings.Contains(msg, "matches strategic merge patch") || strings.Contains(msg, "failed to find unique target for patch") {
+			if tr.trace(root); len(tr.unmatched) > 0 {
+				at = tr.unmatched[0]
+			}
+		}
+		return nil, []manifest.Problem{{Rule: RuleKustomize, Level: "error", Location: at, Input: true, Key: "build:" + k.Dir,
+			Message: fmt.Sprintf("kustomize build %s failed: %s", k.Dir, msg)}}
+	}
+	recs := tr.trace(root)
+	t := &Target{Name: k.Dir, Kind: KindKustomize}
+	problems := newProblemSet()
+	objs, untraced, err := r.builtObjects(k, built, indexRecords(recs))
+	if err == nil && untraced {
+		// Something the trace does not model made or renamed an object:
+		// build again with krusty's origin annotations, which name at
+		// least the file each object came from.
+		if again, aerr := runKrusty(r.files, k, r.opts.AllowRemote, true); aerr == nil {
+			objs, _, err = r.builtObjects(k, again, indexRecords(tr.trace(root)))
+		}
+	}
+	if err != nil {
+		problems.add(manifest.Problem{Rule: RuleKustomize, Level: "error", Location: k.Doc.Start(), Input: true, Key: "output:" + k.Dir,
+			Message: fmt.Sprintf("kustomize build %s: cannot read its output: %v", k.Dir, err)})
+		return nil, problems.sorted()
+	}
+	for _, obj := range objs {
+		r.addObject(t, obj, problems)
+	}
+	return t, problems.sorted()
+}
+
+// builtObjects turns krusty's output into objects; untraced reports an
+// object the trace could not follow.
+func (r *renderer) builtObjects(k *kustomization, built []builtResource, idx *recordIndex) (objs []*manifest.Object, untraced bool, err error) {
+	for _, b := range built {
+		obj, traced, err := r.builtObject(k, b, idx)
+		if err != nil {
+			return nil, false, err
+		}
+		untraced = untraced || !traced
+		objs = append(objs, obj)
+	}
+	return objs, untraced, nil
+}
+
+// builtObject turns one resource of krusty's output into an object.
+func (r *renderer) builtObject(k *kustomization, b builtResource, idx *recordIndex) (*manifest.Object, bool, error) {
+	content, err := decodeJSON(b.json)
+	if err != nil {
+		return nil, false, err
+	}
+	id := manifest.IDOf(content, k.Dir)
+	l := &layered{content: content}
+	rec := idx.take(id)
+	if rec != nil {
+		l.writers = expand(rec.writers, content)
+		l.start = rec.start
+	} else {
+		r.originOnly(k, b, id, l)
+	}
+	return &manifest.Object{
+		ID:      id,
+		Content: content,
+		Origin:  &renderedOrigin{layered: l},
+	}, rec != nil, nil
+}
+
+// decodeJSON reads krusty's JSON of one object into plumb's value types
+// (whole numbers int64).
+func decodeJSON(data []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	m, ok := numbers(v).(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("not an object")
+	}
+	return m, nil
+}
+
+func numbers(v any) any {
+	switch t := v.(type) {
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return i
+		}
+		f, _ := t.Float64()
+		return f
+	case map[string]any:
+		for k, x := range t {
+			t[k] = numbers(x)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = numbers(x)
+		}
+	}
+	return v
+}
+
+// originOnly is the provenance of an object the trace could not follow (a
+// patch renamed it, a transformer plugin made it): its origin document when
+// krusty's origin annotation names one, else the kustomization.
+func (r *renderer) originOnly(k *kustomization, b builtResource, id manifest.ObjectID, l *layered) {
+	l.start = k.Doc.Start()
+	if b.origin == nil {
+		return
+	}
+	if b.origin.Repo != "" {
+		// From a remote base (--allow-remote): the entry that names it.
+		l.start = remoteEntry(k, b.origin.Repo)
+		return
+	}
+	if b.origin.ConfiguredIn != "" {
+		// A generator: its kustomization, or its plugin configuration file.
+		if f := originFile(k.Dir, b.origin.ConfiguredIn); f != "" {
+			if manifest.IsKustomizationFile(f) {
+				if gk := r.kc.get(path.Dir(f)); gk != nil && gk.Doc != nil {
+					l.start = gk.Doc.Start()
+				}
+			} else if docs := r.docs.get(f); len(docs) > 0 {
+				l.start = docs[0].doc.Start()
+			}
+		}
+		return
+	}
+	file := originFile(k.Dir, b.origin.Path)
+	if file == "" {
+		return
+	}
+	for _, sd := range r.docs.get(file) {
+		objs, _ := sd.doc.Objects("")
+		for _, o := range objs {
+			oid := manifest.IDOf(o.Content, "")
+			if oid.Kind == id.Kind && oid.Name != "" && strings.Contains(id.Name, oid.Name) {
+				l.start = sd.locate(o.Node, nil)
+				l.writers = []writer{&treeWriter{src: sd, root: o.Node, origin: true}}
+				return
+			}
+		}
+	}
+	if docs := r.docs.get(file); len(docs) > 0 {
+		l.start = docs[0].doc.Start()
+	}
+}
+
+// recordIndex finds the traced resource of an output object by its final
+// kind, namespace and name (a generated name may end in a content hash).
+type recordIndex struct {
+	m map[string][]*tres
+}
+
+func recordKey(kind, ns, name string) string { return kind + "|" + ns + "|" + name }
+
+func indexRecords(recs []*tres) *recordIndex {
+	idx := &recordIndex{m: map[string][]*tres{}}
+	for _, r := range recs {
+		key := recordKey(r.gvk.Kind, r.ns(), r.name())
+		idx.m[key] = append(idx.m[key], r)
+	}
+	return idx
+}
+
+func (x *recordIndex) take(id manifest.ObjectID) *tres {
+	if r := x.pop(recordKey(id.Kind, id.Namespace, id.Name), false); r != nil {
+		return r
+	}
+	// krusty's hash suffix is "-" and ten characters.
+	if n := len(id.Name); n > 11 && id.Name[n-11] == '-' {
+		return x.pop(recordKey(id.Kind, id.Namespace, id.Name[:n-11]), true)
+	}
+	return nil
+}
+
+func (x *recordIndex) pop(key string, hashed bool) *tres {
+	list := x.m[key]
+	for i, r := range list {
+		if hashed && !(r.generated && r.hash) {
+			continue
+		}
+		x.m[key] = append(list[:i:i], list[i+1:]...)
+		return r
+	}
+	return nil
+}
+
+// matchDirs expands a targets: entry into kustomization directories.
+func matchDirs(fsys fs.FS, pattern string) []string {
+	pattern = strings.TrimSuffix(path.Clean(pattern), "/")
+	var candidates []string
+	if strings.ContainsAny(pattern, "*?[{") {
+		matches, _ := doublestar.Glob(fsys, pattern)
+		candidates = matches
+	} else {
+		candidates = []string{pattern}
+	}
+	var out []string
+	for _, c := range candidates {
+		if st, err := fs.Stat(fsys, c); err != nil || !st.IsDir() {
+			continue
+		}
+		if f, _ := kustomizationFile(fsys, c); f != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// remoteEntry finds the resources entry of a kustomization that names a
+// remote repository; the kustomization itself when none does.
+func remoteEntry(k *kustomization, repo string) manifest.Location {
+	repo = strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(repo, "https://"), "ssh://"), ".git")
+	for i, entry := range k.K.Resources {
+		if isRemote(entry) && strings.Contains(entry, repo) {
+			return k.at(k.resourcePath(i))
+		}
+	}
+	return k.Doc.Start()
+}

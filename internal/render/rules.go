@@ -1,0 +1,61 @@
+package render
+
+import "github.com/plumb-ci/plumb/internal/finding"
+
+// Rule ids of the problems rendering reports.
+const (
+	// RuleKustomize: a kustomization cannot be built (a missing file, a
+	// cycle, a path leaving the repository, an invalid patch, helmCharts,
+	// or any error krusty reports).
+	RuleKustomize = "render/kustomize"
+	// RuleRemote: a remote base or resource, refused without --allow-remote.
+	RuleRemote = "render/remote"
+	// RuleTemplate: an OpenShift Template cannot be processed (a required
+	// parameter without value, an unknown parameter, a bad generator).
+	RuleTemplate = "render/template"
+	// RuleTarget: a .plumb.yaml targets: entry names no kustomization.
+	RuleTarget = "render/target"
+	// RuleDeprecated: a deprecated kustomization field (a note).
+	RuleDeprecated = "render/deprecated"
+)
+
+var ruleHelp = map[string]string{
+	RuleKustomize: "The kustomization cannot be built, so none of the target's objects were checked. " +
+		"Fix the entry at the reported line; `kustomize build DIR` shows the same failure. " +
+		"plumb builds with kustomize's library in-process, with load restrictions root-only: files must lie in or below " +
+		"the kustomization's directory, bases anywhere inside the repository, nothing outside it.",
+	RuleRemote: "The kustomization refers to a remote base or resource (a git repository or a URL). plumb builds only " +
+		"from the repository so that checks are reproducible and a pull request cannot make the runner fetch arbitrary URLs. " +
+		"Vendor the remote content into the repository, or pass `--allow-remote` where network access is acceptable.",
+	RuleTemplate: "The OpenShift Template cannot be processed as `oc process` would. Give required parameters a value " +
+		"(`--param NAME=VALUE`, or `params:` / `template_params:` in .plumb.yaml), and only parameters the template declares.",
+	RuleTarget: "A `targets:` entry in .plumb.yaml names no directory holding a kustomization. Fix the path or pattern.",
+	RuleDeprecated: "kustomize still accepts this field but has deprecated it; `kustomize edit fix` rewrites the " +
+		"kustomization with its replacement.",
+}
+
+// Rules describes the rules of the problems rendering reports.
+func Rules() []finding.Rule {
+	return []finding.Rule{
+		rule(RuleKustomize, "Kustomization cannot be built", finding.Error),
+		rule(RuleRemote, "Remote kustomize base refused", finding.Error),
+		rule(RuleTemplate, "Template cannot be processed", finding.Error),
+		rule(RuleTarget, "Unknown render target", finding.Error),
+		rule(RuleDeprecated, "Deprecated kustomization field", finding.Note),
+	}
+}
+
+func rule(id, name string, level finding.Level) finding.Rule {
+	return finding.Rule{ID: id, Name: name, Short: name, Full: ruleHelp[id], Help: ruleHelp[id], Level: level,
+		Tags: []string{"render"}, Precision: "very-high"}
+}
+
+// Describe fills in the title and help of a finding made from a render
+// problem.
+func Describe(f *finding.Finding) {
+	for _, r := range Rules() {
+		if r.ID == f.RuleID {
+			f.Title, f.Help = r.Name, r.Help
+		}
+	}
+}

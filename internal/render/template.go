@@ -1,0 +1,345 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
+)
+
+// OpenShift Template processing, as `oc process` does it (library-go
+// pkg/template/templateprocessing): parameter values (supplied, declared,
+// generated), ${NAME} substitution in every string (keys included),
+// ${{NAME}} replacing a whole string with the parameter's JSON value,
+// hard-coded namespaces stripped, the template's labels added to every
+// object.
+
+// TemplateParams are the parameter values given to templates: Global
+// applies to every template that declares the name, PerTemplate (by
+// template metadata.name) wins over it.
+type TemplateParams struct {
+	Global      map[string]string
+	PerTemplate map[string]map[string]string
+}
+
+var (
+	stringParamExp    = regexp.MustCompile(`\$\{([a-zA-Z0-9\_]+?)\}`)
+	nonStringParamExp = regexp.MustCompile(`^\$\{\{([a-zA-Z0-9\_]+)\}\}$`)
+	paramRefExp       = regexp.MustCompile(`\$\{([a-zA-Z0-9\_]+)\}`)
+)
+
+// IsTemplate reports whether content is an OpenShift Template.
+func IsTemplate(content map[string]any) bool {
+	kind, _ := content["kind"].(string)
+	api, _ := content["apiVersion"].(string)
+	return kind == "Template" && (api == "template.openshift.io/v1" || api == "v1")
+}
+
+type templateParam struct {
+	index    int
+	name     string
+	value    string
+	generate string
+	from     string
+	required bool
+}
+
+// processTemplate processes one Template object. seedScope makes the
+// generated values of templates with the same name in different places
+// differ (it is empty for the usual single definition).
+func processTemplate(t *manifest.Object, params TemplateParams, target string) (*Template, []manifest.Problem) {
+	tmpl := &Template{Object: t}
+	name := t.ID.Name
+	at := func(p string) manifest.Location { loc, _ := t.Locate(manifest.MustParsePath(p)); return loc }
+	fail := func(p string, format string, args ...any) manifest.Problem {
+		return manifest.Problem{Rule: RuleTemplate, Level: "error", Location: at(p), Object: t.ID, Input: true,
+			Message: fmt.Sprintf("template %s: ", name) + fmt.Sprintf(format, args...)}
+	}
+	var problems []manifest.Problem
+
+	declared := map[string]*templateParam{}
+	var order []*templateParam
+	rawParams, _ := t.Content["parameters"].([]any)
+	for i, rp := range rawParams {
+		m, ok := rp.(map[string]any)
+		if !ok {
+			problems = append(problems, fail(fmt.Sprintf("parameters[%d]", i), "parameters[%d] is not a mapping", i))
+			continue
+		}
+		p := &templateParam{index: i}
+		p.name, _ = m["name"].(string)
+		p.value = scalarString(m["value"])
+		p.generate, _ = m["generate"].(string)
+		p.from, _ = m["from"].(string)
+		p.required, _ = m["required"].(bool)
+		if p.name == "" {
+			problems = append(problems, fail(fmt.Sprintf("parameters[%d]", i), "parameters[%d] has no name", i))
+			continue
+		}
+		declared[p.name] = p
+		order = append(order, p)
+	}
+
+	supplied := map[string]string{}
+	for k, v := range params.Global {
+		if _, ok := declared[k]; ok {
+			supplied[k] = v
+		}
+	}
+	own := params.PerTemplate[name]
+	for _, k := range slices.Sorted(maps.Keys(own)) {
+		if _, ok := declared[k]; !ok {
+			problems = append(problems, fail("parameters", "unknown parameter %s (given in template_params); the template declares: %s", k, declaredNames(order)))
+			continue
+		}
+		supplied[k] = own[k]
+	}
+
+	values := map[string]string{}
+	for _, p := range order {
+		v := p.value
+		if s, ok := supplied[p.name]; ok {
+			v = s
+		}
+		if v == "" && p.generate != "" {
+			if p.generate != "expression" {
+				problems = append(problems, fail(fmt.Sprintf("parameters[%d].generate", p.index), "unknown generator %q for parameter %s (only \"expression\" exists)", p.generate, p.name))
+				continue
+			}
+			g, err := generateValue(p.from, name+"/"+p.name)
+			if err != nil {
+				problems = append(problems, fail(fmt.Sprintf("parameters[%d].from", p.index), "parameter %s: %v", p.name, err))
+				continue
+			}
+			v = g
+		}
+		if v == "" && p.required {
+			problems = append(problems, fail(fmt.Sprintf("parameters[%d]", p.index),
+				"parameter %s is required and has no value: pass --param %s=VALUE, or set it under params (or template_params.%s) in .plumb.yaml", p.name, p.name, name))
+			continue
+		}
+		values[p.name] = v
+	}
+	if len(problems) > 0 {
+		return tmpl, problems
+	}
+
+	labels := map[string]string{}
+	labelKeys := map[string]string{} // processed key -> key as written
+	if lm, ok := t.Content["labels"].(map[string]any); ok {
+		for k, v := range lm {
+			nk, _ := substitute(k, values)
+			nv, _ := substitute(scalarString(v), values)
+			labels[nk] = nv
+			labelKeys[nk] = k
+		}
+	}
+
+	objects, _ := t.Content["objects"].([]any)
+	for i, raw := range objects {
+		m, ok := raw.(map[string]any)
+		if !ok {
+			problems = append(problems, manifest.Problem{Rule: manifest.RuleNotAnObject, Level: "note", Location: at(fmt.Sprintf("objects[%d]", i)), Object: t.ID,
+				Message: fmt.Sprintf("template %s: objects[%d] is not a mapping: not a Kubernetes object, skipped", name, i)})
+			continue
+		}
+		m = deepCopyMap(m)
+		stripNamespace(m)
+		out := substituteValue(m, values).(map[string]any)
+		addLabels(out, labels)
+		obj := &manifest.Object{
+			ID:      manifest.IDOf(out, target),
+			Content: out,
+			Origin:  &templateOrigin{content: out, parent: t, index: i, labels: labels, labelKeys: labelKeys},
+		}
+		tmpl.Objects = append(tmpl.Objects, obj)
+	}
+	return tmpl, problems
+}
+
+func declaredNames(ps []*templateParam) string {
+	if len(ps) == 0 {
+		return "(none)"
+	}
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// scalarString prints a parameter value as oc reads it (always a string).
+func scalarString(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return t
+	}
+	return fmt.Sprint(v)
+}
+
+// substitute replaces parameter references in one string. The second
+// result is false when the string was exactly ${{NAME}}: the value is then
+// decoded as JSON (a number, a boolean, an object), as oc does.
+func substitute(in string, values map[string]string) (string, bool) {
+	if m := nonStringParamExp.FindStringSubmatch(in); m != nil {
+		if v, ok := values[m[1]]; ok {
+			return v, false
+		}
+	}
+	out := in
+	for _, m := range stringParamExp.FindAllStringSubmatch(in, -1) {
+		if v, ok := values[m[1]]; ok {
+			out = strings.Replace(out, m[0], v, 1)
+		}
+	}
+	return out, true
+}
+
+// substituteValue substitutes in every string of a value tree, map keys
+// included.
+func substituteValue(v any, values map[string]string) any {
+	switch t := v.(type) {
+	case string:
+		s, asString := substitute(t, values)
+		if asString {
+			return s
+		}
+		var decoded any
+		if err := json.Unmarshal([]byte(s), &decoded); err != nil {
+			return s
+		}
+		return jsonCompatible(decoded)
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			nk, _ := substitute(k, values)
+			out[nk] = substituteValue(x, values)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = substituteValue(x, values)
+		}
+		return out
+	}
+	return v
+}
+
+// jsonCompatible turns encoding/json numbers into plumb's value types
+// (whole numbers are int64).
+func jsonCompatible(v any) any {
+	switch t := v.(type) {
+	case float64:
+		if t == float64(int64(t)) && t >= -1<<53 && t <= 1<<53 {
+			return int64(t)
+		}
+		return t
+	case map[string]any:
+		for k, x := range t {
+			t[k] = jsonCompatible(x)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = jsonCompatible(x)
+		}
+	}
+	return v
+}
+
+// stripNamespace drops a hard-coded metadata.namespace (one without a
+// parameter reference): oc process creates the objects in the namespace it
+// is asked to.
+func stripNamespace(m map[string]any) {
+	md, ok := m["metadata"].(map[string]any)
+	if !ok {
+		return
+	}
+	ns, has := md["namespace"]
+	if !has {
+		return
+	}
+	if s, ok := ns.(string); ok && paramRefExp.MatchString(s) {
+		return
+	}
+	delete(md, "namespace")
+}
+
+// addLabels adds the template's labels to an object's metadata.labels,
+// replacing existing values, as oc does.
+func addLabels(m map[string]any, labels map[string]string) {
+	if len(labels) == 0 {
+		return
+	}
+	md, ok := m["metadata"].(map[string]any)
+	if !ok {
+		md = map[string]any{}
+		m["metadata"] = md
+	}
+	ls, ok := md["labels"].(map[string]any)
+	if !ok {
+		ls = map[string]any{}
+		md["labels"] = ls
+	}
+	for k, v := range labels {
+		ls[k] = v
+	}
+}
+
+func deepCopyMap(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = deepCopy(v)
+	}
+	return out
+}
+
+func deepCopy(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		return deepCopyMap(t)
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = deepCopy(x)
+		}
+		return out
+	}
+	return v
+}
+
+// templateOrigin is the provenance of a processed template object: its
+// fields are the template's objects[i] fields (where the ${NAME} reference
+// is written), and labels the template added point at the template's
+// labels.
+type templateOrigin struct {
+	content   map[string]any // the processed object
+	parent    *manifest.Object
+	index     int
+	labels    map[string]string
+	labelKeys map[string]string
+}
+
+// Locate implements manifest.Provenance. A field absent from the
+// processed object (a stripped namespace) is located at its nearest present
+// ancestor.
+func (o *templateOrigin) Locate(p manifest.Path) (manifest.Location, bool) {
+	q, _ := presentPrefix(o.content, p)
+	loc, exact := o.locate(q)
+	return loc, exact && len(q) == len(p)
+}
+
+func (o *templateOrigin) locate(p manifest.Path) (manifest.Location, bool) {
+	if len(p) == 3 && p[0] == manifest.Key("metadata") && p[1] == manifest.Key("labels") && !p[2].IsIndex {
+		if written, ok := o.labelKeys[p[2].Key]; ok {
+			return o.parent.Locate(manifest.Path{manifest.Key("labels"), manifest.Key(written)})
+		}
+	}
+	return o.parent.Locate(manifest.Path{manifest.Key("objects"), manifest.Index(o.index)}.Child(p...))
+}
