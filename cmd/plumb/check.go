@@ -51,6 +51,11 @@ The exit code is 1 when a finding is at least as severe as --fail-on
 				return err
 			}
 			printInputErrors(stderr, res)
+			if cfg.Rules.Explain {
+				if err := res.Rules.WriteExplanation(stderr); err != nil {
+					return err
+				}
+			}
 			if err := report.WriteAll(outs, res.Report, stdout); err != nil {
 				return err
 			}

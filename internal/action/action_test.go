@@ -37,6 +37,8 @@ func workspace(t *testing.T) string {
 		"apps/web/secret.yaml":      "apiVersion: v1\nkind: Secret\nmetadata:\n  namespace: shop\nstringData:\n  password: " + secretValue + "\n",
 		"apps/api/cronjob.yaml":     "kind: CronJob\nmetadata:\n  name: nightly\n",
 		"apps/::warning::evil.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  namespace: shop\n",
+		// These tests are about the action, not the checks catalog.
+		"plumb.yaml": "checks:\n  default_catalog: false\n",
 	}
 	for name, content := range files {
 		p := filepath.Join(ws, filepath.FromSlash(name))
@@ -90,7 +92,7 @@ func newHarness(t *testing.T) *harness {
 		"GITHUB_RUN_ID": "41", "GITHUB_RUN_ATTEMPT": "1", "GITHUB_RUN_NUMBER": "12",
 		"GITHUB_WORKSPACE": h.ws, "GITHUB_ACTOR": "alice", "GITHUB_WORKFLOW": "plumb", "GITHUB_JOB": "check",
 		// Inputs with action.yml's defaults, as the runner passes them.
-		"INPUT_TOKEN": "write-token", "INPUT_PATHS": "apps", "INPUT_CONFIG": "", "INPUT_CHECKS": "",
+		"INPUT_TOKEN": "write-token", "INPUT_PATHS": "apps", "INPUT_CONFIG": filepath.Join(h.ws, "plumb.yaml"), "INPUT_CHECKS": "",
 		"INPUT_RULES": "", "INPUT_REFERENCE": "", "INPUT_ENV": "", "INPUT_FAIL-ON": "error", "INPUT_BASE-REF": "",
 		"INPUT_SARIF-FILE": "plumb.sarif", "INPUT_REPORT-FILE": "plumb-report.json",
 		"INPUT_ANNOTATIONS": "true", "INPUT_REVIEW-COMMENTS": "true", "INPUT_SUMMARY-COMMENT": "true",
@@ -474,10 +476,6 @@ func TestActionRejectsBadInputs(t *testing.T) {
 		env  map[string]string
 		want []string
 	}{
-		"input without a flag yet": {map[string]string{"INPUT_CHECKS": "catalog/\nmore/"},
-			[]string{`::error title=plumb::input "checks" is not supported by this version of plumb yet (it has no --checks flag); remove it from the workflow`}},
-		"several at once": {map[string]string{"INPUT_ENV": "a=b", "INPUT_RULES": "rules.yaml"},
-			[]string{`input "env" is not supported`, `input "rules" is not supported`}},
 		"bad boolean":    {map[string]string{"INPUT_ANNOTATIONS": "yes"}, []string{`::error title=plumb::input "annotations" is "yes": want true or false`}},
 		"bad fail-on":    {map[string]string{"INPUT_FAIL-ON": "sometimes"}, []string{`fail-on "sometimes": want error, warning or never`}},
 		"missing config": {map[string]string{"INPUT_CONFIG": "nope.yaml"}, []string{"--config nope.yaml: the file does not exist"}},

@@ -134,6 +134,7 @@ data:
     line three
   gone: value
   scalar: a
+  long: one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen end
   list:
   - a
   - b
@@ -148,6 +149,7 @@ data:
     line 2
     line three
   scalar: b
+  long: one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen END
   extra:
     nested: true
     more: 1
@@ -161,14 +163,20 @@ data:
 	got := map[string]string{}
 	for _, f := range findingsOf(out, RuleDrift) {
 		got[f.Path.String()] = manifest.FormatLocation(f.Location) + " " + f.Message
+		// A long string is folded, as kube-compare prints it: only the
+		// line holding the change differs, and it is the field's.
+		if f.Path.String() == "data.long" && !strings.Contains(f.Diff, "   long: one two three four five six seven eight nine ten eleven twelve thirteen fourteen\n-    fifteen end\n") {
+			t.Errorf("diff of the folded string:\n%s", f.Diff)
+		}
 	}
 	want := map[string]string{
 		"data.config":  "app/cm.yaml:6:3 ConfigMap cm: data.config differs from the reference template cm.yaml",
-		"data.extra":   "app/cm.yaml:11:3 ConfigMap cm: data.extra is not in the reference template cm.yaml",
+		"data.long":    "app/cm.yaml:11:3 ConfigMap cm: data.long differs from the reference template cm.yaml",
+		"data.extra":   "app/cm.yaml:12:3 ConfigMap cm: data.extra is not in the reference template cm.yaml",
 		"data.gone":    "app/cm.yaml:5:1 ConfigMap cm: data.gone is missing; the reference template cm.yaml expects it",
 		"data.scalar":  "app/cm.yaml:10:3 ConfigMap cm: data.scalar is b, the reference template cm.yaml expects a",
-		"data.list[1]": "app/cm.yaml:16:5 ConfigMap cm: data.list[1] is c, the reference template cm.yaml expects b",
-		"data.list[2]": "app/cm.yaml:17:5 ConfigMap cm: data.list[2] is not in the reference template cm.yaml",
+		"data.list[1]": "app/cm.yaml:17:5 ConfigMap cm: data.list[1] is c, the reference template cm.yaml expects b",
+		"data.list[2]": "app/cm.yaml:18:5 ConfigMap cm: data.list[2] is not in the reference template cm.yaml",
 	}
 	for k, v := range want {
 		if got[k] != v {

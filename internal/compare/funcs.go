@@ -10,6 +10,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/Masterminds/sprig/v3"
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // removedSprigFuncs are the sprig functions a reference may not call: a
@@ -146,14 +147,14 @@ func FunctionNames() []string {
 	return names
 }
 
-// toYAML is Helm's toYaml: the value as YAML with the trailing newline
-// trimmed, "" when it cannot be converted.
+// toYAML is Helm's toYaml: the value through sigs.k8s.io/yaml with the
+// trailing newline trimmed, "" when it cannot be converted.
 func toYAML(v any) string {
-	c, err := toValue(v)
+	data, err := sigsyaml.Marshal(v)
 	if err != nil {
 		return ""
 	}
-	return strings.TrimSuffix(yamlText(c), "\n")
+	return strings.TrimSuffix(string(data), "\n")
 }
 
 func toTOML(v any) string {

@@ -53,7 +53,7 @@ func execTemplate(t *testing.T, text string, data any) (string, error) {
 func TestHelperFunctions(t *testing.T) {
 	data := map[string]any{"spec": map[string]any{"b": "true", "a": []any{int64(1), "x"}, "n": int64(7)}}
 	cases := map[string]string{
-		`{{ .spec | toYaml }}`:                      "a:\n- 1\n- x\nb: 'true'\n'n': 7",
+		`{{ .spec | toYaml }}`:                      "a:\n- 1\n- x\nb: \"true\"\n\"n\": 7",
 		`{{ .spec | toJson }}`:                      `{"a":[1,"x"],"b":"true","n":7}`,
 		`{{ (fromYaml "a: 1\nb: [x]").b }}`:         "[x]",
 		`{{ (fromYaml "a: [").Error }}`:             "line 1: YAML syntax error: did not find expected node content",

@@ -380,9 +380,7 @@ func collectCaptureGroups(segs []cgSegment, value string, table *captureTable, c
 	if n == 0 {
 		return nil
 	}
-	dmp := diffmatchpatch.New()
-	dmp.DiffTimeout = 0
-	diffs := dmp.DiffMain(a.String(), value, false)
+	diffs := newDMP().DiffMain(a.String(), value, false)
 	for i := 0; i < len(diffs); i++ {
 		d := diffs[i]
 		if d.Type == diffmatchpatch.DiffEqual {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // Output is kube-compare's report: the JSON shape of `-o json` (field names
@@ -151,17 +153,14 @@ func (o *Output) JSON(w io.Writer) error {
 	return err
 }
 
-// YAML writes the report as YAML with sorted keys.
+// YAML writes the report as kube-compare does: the JSON shape through
+// sigs.k8s.io/yaml, so keys are sorted.
 func (o *Output) YAML(w io.Writer) error {
-	data, err := json.Marshal(o)
+	data, err := sigsyaml.Marshal(o)
 	if err != nil {
 		return err
 	}
-	v, err := decodeJSON(data)
-	if err != nil {
-		return err
-	}
-	_, err = io.WriteString(w, yamlText(v))
+	_, err = w.Write(data)
 	return err
 }
 

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"text/template"
 
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
+
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
@@ -37,8 +39,8 @@ type Override struct {
 	Reason       string
 	Line         int
 
-	patch any           // decoded mergepatch
-	ops   []jsonPatchOp // decoded rfc6902
+	patch any             // decoded mergepatch
+	ops   jsonpatch.Patch // decoded rfc6902
 	tmpl  *template.Template
 }
 

@@ -46,22 +46,40 @@ func TestJSONPatch(t *testing.T) {
 	if !deepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
-	for _, bad := range []string{
-		`[{"op": "test", "path": "/moved", "value": "z"}]`,
-		`[{"op": "remove", "path": "/nope"}]`,
-		`[{"op": "add", "path": "/spec/list/9", "value": 1}]`,
+	if !deepEqual(doc["spec"].(map[string]any)["x"], int64(1)) {
+		t.Error("the patched document is a copy")
+	}
+	// Null values and integers beyond float64's precision survive.
+	ops, err = parseJSONPatch(mustJSON(t, `[{"op": "add", "path": "/n", "value": null}, {"op": "add", "path": "/big", "value": 9007199254740993}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err = applyJSONPatch(map[string]any{}, ops); err != nil || !deepEqual(got, map[string]any{"n": nil, "big": int64(9007199254740993)}) {
+		t.Errorf("got %#v, %v", got, err)
+	}
+	for bad, msg := range map[string]string{
+		`[{"op": "test", "path": "/moved", "value": "z"}]`:    "testing value /moved failed",
+		`[{"op": "remove", "path": "/nope"}]`:                 "Unable to remove nonexistent key: nope",
+		`[{"op": "add", "path": "/spec/list/9", "value": 1}]`: "Unable to access invalid index: 9",
 	} {
 		ops, err := parseJSONPatch(mustJSON(t, bad))
 		if err == nil {
 			_, err = applyJSONPatch(copyMap(want), ops)
 		}
-		if err == nil {
-			t.Errorf("%s applied", bad)
+		if err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%s: got %v, want %q", bad, err, msg)
 		}
 	}
-	for _, bad := range []string{`{"op":"add"}`, `[{"op": "frob", "path": "/"}]`, `[{"op": "add", "path": "/x"}]`, `[{"op": "move", "path": "/x"}]`} {
-		if _, err := parseJSONPatch(mustJSON(t, bad)); err == nil {
-			t.Errorf("%s parsed", bad)
+	for bad, msg := range map[string]string{
+		`{"op":"add"}`:                   "an rfc6902 patch is a JSON array of operations",
+		`[1]`:                            "operation 0 is not an object",
+		`[{"op": "frob", "path": "/"}]`:  `operation 0: unknown op "frob"`,
+		`[{"op": "add", "value": 1}]`:    "operation 0 has no path",
+		`[{"op": "add", "path": "/x"}]`:  "operation 0 (add) has no value",
+		`[{"op": "move", "path": "/x"}]`: "operation 0 (move) has no from",
+	} {
+		if _, err := parseJSONPatch(mustJSON(t, bad)); err == nil || err.Error() != msg {
+			t.Errorf("%s: got %v, want %q", bad, err, msg)
 		}
 	}
 }
@@ -154,7 +172,7 @@ func TestGeneratedOverrideShape(t *testing.T) {
 	o := generatedOverride(identity{APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "n"}, "cm.yaml", "why",
 		map[string]any{"data": map[string]any{"a": "1", "gone": "x"}}, map[string]any{"data": map[string]any{"a": "2"}})
 	text := yamlText(o)
-	want := "apiVersion: v1\nkind: ConfigMap\nname: 'n'\nnamespace: ns\npatch: '{\"data\":{\"a\":\"2\",\"gone\":null}}'\nreason: why\ntemplatePath: cm.yaml\ntype: mergepatch\n"
+	want := "apiVersion: v1\nkind: ConfigMap\nname: \"n\"\nnamespace: ns\npatch: '{\"data\":{\"a\":\"2\",\"gone\":null}}'\nreason: why\ntemplatePath: cm.yaml\ntype: mergepatch\n"
 	if text != want {
 		t.Errorf("got\n%s\nwant\n%s", text, want)
 	}

@@ -34,30 +34,16 @@ type diffLine struct {
 	a, b int
 }
 
-// lineDiff diffs two texts line by line.
+// lineDiff diffs two texts line by line: go-diff's line mode (each distinct
+// line becomes one rune), then the lines numbered on each side.
 func lineDiff(a, b string) []diffLine {
-	var lines []string
-	ids := map[string]rune{}
-	encode := func(text string) []rune {
-		var out []rune
-		for _, l := range splitLines(text) {
-			r, ok := ids[l]
-			if !ok {
-				r = indexRune(len(lines))
-				ids[l] = r
-				lines = append(lines, l)
-			}
-			out = append(out, r)
-		}
-		return out
-	}
-	ra, rb := encode(a), encode(b)
-	diffs := newDMP().DiffMainRunes(ra, rb, false)
+	dmp := newDMP()
+	ra, rb, lineArray := dmp.DiffLinesToRunes(a, b)
+	diffs := dmp.DiffCharsToLines(dmp.DiffMainRunes(ra, rb, false), lineArray)
 	var out []diffLine
 	an, bn := 0, 0
 	for _, d := range diffs {
-		for _, r := range d.Text {
-			text := lines[runeIndex(r)]
+		for _, text := range splitLines(d.Text) {
 			switch d.Type {
 			case diffmatchpatch.DiffEqual:
 				an++
@@ -82,24 +68,6 @@ func splitLines(s string) []string {
 		return nil
 	}
 	return strings.Split(s, "\n")
-}
-
-// Lines are diffed as runes, one per distinct line; the surrogate range is
-// skipped so every index is a valid rune and survives go-diff's strings.
-const surrogateStart, surrogateCount = 0xD800, 0x800
-
-func indexRune(i int) rune {
-	if i >= surrogateStart {
-		return rune(i + surrogateCount)
-	}
-	return rune(i)
-}
-
-func runeIndex(r rune) int {
-	if r >= surrogateStart+surrogateCount {
-		return int(r) - surrogateCount
-	}
-	return int(r)
 }
 
 // hunk is lines[start:end] of a line diff.

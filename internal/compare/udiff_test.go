@@ -1,6 +1,10 @@
 package compare
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // The expected hunks are what GNU diff -u prints for the same texts.
 func TestUnifiedDiffMatchesDiffU(t *testing.T) {
@@ -18,6 +22,22 @@ func TestUnifiedDiffMatchesDiffU(t *testing.T) {
 		if got := unifiedDiff(lineDiff(c.a, c.b), ""); got != c.want {
 			t.Errorf("diff of %q and %q:\n%s\nwant:\n%s", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// More distinct lines than runes below the UTF-16 surrogate range: go-diff's
+// line encoding skips the surrogates, so every line keeps its identity.
+func TestLineDiffManyDistinctLines(t *testing.T) {
+	var a strings.Builder
+	for i := 0; i < 60_000; i++ {
+		fmt.Fprintf(&a, "line %d\n", i)
+	}
+	b := strings.Replace(a.String(), "line 59998\n", "changed\n", 1)
+	b = strings.Replace(b, "line 55300\n", "also changed\n", 1)
+	want := "@@ -55298,7 +55298,7 @@\n line 55297\n line 55298\n line 55299\n-line 55300\n+also changed\n line 55301\n line 55302\n line 55303\n" +
+		"@@ -59996,5 +59996,5 @@\n line 59995\n line 59996\n line 59997\n-line 59998\n+changed\n line 59999\n"
+	if got := unifiedDiff(lineDiff(a.String(), b), ""); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
 

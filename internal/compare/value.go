@@ -96,65 +96,6 @@ func deepEqual(a, b any) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-// toValue converts any Go value that a template function may produce
-// (sprig's dicts and lists, []string, ints of every size, structs) to a
-// value tree, the way a JSON round trip would. Known shapes are converted
-// directly; anything else goes through encoding/json.
-func toValue(v any) (any, error) {
-	switch t := v.(type) {
-	case nil, string, bool, int64, float64:
-		return v, nil
-	case int:
-		return int64(t), nil
-	case int32:
-		return int64(t), nil
-	case uint:
-		return uintValue(uint64(t)), nil
-	case uint64:
-		return uintValue(t), nil
-	case float32:
-		return float64(t), nil
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			c, err := toValue(x)
-			if err != nil {
-				return nil, err
-			}
-			out[k] = c
-		}
-		return out, nil
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			c, err := toValue(x)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = c
-		}
-		return out, nil
-	case []string:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = x
-		}
-		return out, nil
-	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return decodeJSON(data)
-}
-
-func uintValue(u uint64) any {
-	if u <= math.MaxInt64 {
-		return int64(u)
-	}
-	return float64(u)
-}
-
 // decodeJSON parses JSON into a value tree with whole numbers as int64.
 func decodeJSON(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))

@@ -2,274 +2,113 @@ package compare
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
+	"unicode/utf8"
 
+	yamlv2 "go.yaml.in/yaml/v2"
 	"go.yaml.in/yaml/v3"
+	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
-// yamlText prints a value tree the way kube-compare normalises both sides
-// before diffing: mapping keys sorted byte-wise at every level, two-space
-// indentation, list items level with their parent key, multi-line strings
-// as literal blocks. Long strings are not folded, so one field stays one
-// line. Strings are quoted whenever a YAML reader could take them for
-// something else, so the text reads back to the same value.
+// yamlText prints a value the way kube-compare normalises both sides before
+// diffing. kubectl's differ writes each object with sigs.k8s.io/yaml: JSON,
+// then goyaml.v2. So mapping keys are sorted (goyaml.v2's order, which
+// compares runs of digits as numbers), list items sit level with their
+// parent key, strings a reader would take for another type are quoted,
+// multi-line strings are literal blocks, long strings are folded at 80
+// columns, and whole floats print as integers.
+//
+// A value tree (the shapes of manifest.Object.Content) is printed by
+// goyaml.v2 directly, with numbers typed as the JSON step would type them:
+// the result is byte for byte sigs.k8s.io/yaml's (a differential test
+// checks it) at half the cost. Other values go through sigs.k8s.io/yaml.
 func yamlText(v any) string {
-	var b strings.Builder
-	c, err := toValue(v)
+	if tree, ok := jsonTyped(v); ok {
+		if data, err := yamlv2.Marshal(tree); err == nil {
+			return string(data)
+		}
+	}
+	data, err := sigsyaml.Marshal(v)
 	if err != nil {
-		c = fmt.Sprint(v)
+		return fmt.Sprintf("%v\n", v)
 	}
-	switch t := c.(type) {
-	case map[string]any:
-		if len(t) == 0 {
-			return "{}\n"
-		}
-		emitMap(&b, t, 0)
-	case []any:
-		if len(t) == 0 {
-			return "[]\n"
-		}
-		emitList(&b, t, 0)
-	default:
-		emitScalar(&b, c, 2)
-		b.WriteByte('\n')
-	}
-	return b.String()
+	return string(data)
 }
 
-func writeIndent(b *strings.Builder, n int) {
-	for i := 0; i < n; i++ {
-		b.WriteByte(' ')
-	}
+// jsonTyped returns a value tree with its numbers typed as a JSON round
+// trip through goyaml.v2 types them: encoding/json prints a whole float
+// below 1e21 as digits, which goyaml.v2 reads back as an integer when it
+// fits in 64 bits. The tree is copied only where a number changes. ok is
+// false when v holds anything but a value tree's types, or text that is not
+// UTF-8.
+func jsonTyped(v any) (out any, ok bool) {
+	out, _, ok = retypeNumbers(v)
+	return out, ok
 }
 
-// emitMap writes a non-empty mapping whose first key is already positioned
-// (at column indent); later keys are indented.
-func emitMap(b *strings.Builder, m map[string]any, indent int) {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for i, k := range keys {
-		if i > 0 {
-			writeIndent(b, indent)
-		}
-		writeString(b, k, -1)
-		b.WriteByte(':')
-		switch v := m[k].(type) {
-		case map[string]any:
-			if len(v) == 0 {
-				b.WriteString(" {}\n")
-				continue
-			}
-			b.WriteByte('\n')
-			writeIndent(b, indent+2)
-			emitMap(b, v, indent+2)
-		case []any:
-			if len(v) == 0 {
-				b.WriteString(" []\n")
-				continue
-			}
-			b.WriteByte('\n')
-			writeIndent(b, indent)
-			emitList(b, v, indent)
-		default:
-			b.WriteByte(' ')
-			emitScalar(b, v, indent+2)
-			b.WriteByte('\n')
-		}
-	}
-}
-
-// emitList writes a non-empty list whose first "- " is already positioned.
-func emitList(b *strings.Builder, l []any, indent int) {
-	for i, x := range l {
-		if i > 0 {
-			writeIndent(b, indent)
-		}
-		b.WriteString("- ")
-		switch v := x.(type) {
-		case map[string]any:
-			if len(v) == 0 {
-				b.WriteString("{}\n")
-				continue
-			}
-			emitMap(b, v, indent+2)
-		case []any:
-			if len(v) == 0 {
-				b.WriteString("[]\n")
-				continue
-			}
-			emitList(b, v, indent+2)
-		default:
-			emitScalar(b, v, indent+2)
-			b.WriteByte('\n')
-		}
-	}
-}
-
-// emitScalar writes a scalar; block is the indentation of a literal
-// block's content.
-func emitScalar(b *strings.Builder, v any, block int) {
+func retypeNumbers(v any) (out any, changed, ok bool) {
 	switch t := v.(type) {
-	case nil:
-		b.WriteString("null")
-	case bool:
-		b.WriteString(strconv.FormatBool(t))
-	case int64:
-		b.WriteString(strconv.FormatInt(t, 10))
-	case float64:
-		b.WriteString(formatFloat(t))
+	case nil, bool, int64:
+		return v, false, true
 	case string:
-		writeString(b, t, block)
-	default:
-		writeString(b, fmt.Sprint(t), block)
-	}
-}
-
-// writeString writes a string plain when that reads back as the same
-// string, as a literal block when it spans lines (block >= 0), and
-// double-quoted otherwise.
-func writeString(b *strings.Builder, s string, block int) {
-	switch {
-	case plainSafe(s):
-		b.WriteString(s)
-	case block >= 0 && literalSafe(s):
-		b.WriteByte('|')
-		body := strings.TrimRight(s, "\n")
-		switch trailing := len(s) - len(body); {
-		case trailing == 0:
-			b.WriteByte('-')
-		case trailing > 1:
-			b.WriteByte('+')
+		// encoding/json replaces invalid UTF-8, goyaml.v2 would print binary.
+		return v, false, utf8.ValidString(t)
+	case float64:
+		if t != math.Trunc(t) || math.Abs(t) >= 1e21 {
+			return v, false, true // NaN and the infinities included
 		}
-		for _, line := range strings.Split(body, "\n") {
-			b.WriteByte('\n')
-			if line != "" {
-				writeIndent(b, block)
-				b.WriteString(line)
+		digits := strconv.FormatFloat(t, 'f', -1, 64)
+		if i, err := strconv.ParseInt(digits, 10, 64); err == nil {
+			return i, true, true
+		}
+		if u, err := strconv.ParseUint(digits, 10, 64); err == nil {
+			return u, true, true
+		}
+		return v, false, true
+	case map[string]any:
+		var copied map[string]any
+		for k, x := range t {
+			y, c, ok := retypeNumbers(x)
+			if !ok || !utf8.ValidString(k) {
+				return nil, false, false
 			}
-		}
-		for i := 1; i < len(s)-len(body); i++ {
-			b.WriteByte('\n')
-		}
-	case s != "" && singleQuotable(s):
-		b.WriteByte('\'')
-		b.WriteString(strings.ReplaceAll(s, "'", "''"))
-		b.WriteByte('\'')
-	default:
-		writeQuoted(b, s)
-	}
-}
-
-// singleQuotable reports whether single quotes can hold s (one line of
-// printable text), the style YAML emitters prefer when plain is not safe.
-func singleQuotable(s string) bool {
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r == 0xfeff || !unicode.IsPrint(r) && r != ' ' {
-			return false
-		}
-	}
-	return true
-}
-
-// yaml11Words are plain words YAML 1.1 readers take for booleans or null;
-// they are quoted so every reader sees a string.
-var yaml11Words = map[string]bool{"y": true, "yes": true, "n": true, "no": true, "on": true, "off": true, "true": true, "false": true, "null": true, "~": true}
-
-func plainSafe(s string) bool {
-	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' || strings.ContainsRune("-?:,[]{}#&*!|>'\"%@`", rune(s[0])) {
-		return false
-	}
-	if strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") {
-		return false
-	}
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r == 0xfeff || !unicode.IsPrint(r) && r != ' ' {
-			return false
-		}
-	}
-	if yaml11Words[strings.ToLower(s)] || s == "<<" {
-		return false
-	}
-	if strings.ContainsRune("0123456789+-.~yYnNtTfFoO<", rune(s[0])) {
-		return (&yaml.Node{Kind: yaml.ScalarNode, Value: s}).ShortTag() == "!!str"
-	}
-	return true
-}
-
-// literalSafe accepts multi-line text a literal block reproduces exactly.
-func literalSafe(s string) bool {
-	body := strings.TrimRight(s, "\n")
-	if !strings.Contains(s, "\n") {
-		return false
-	}
-	// The first line with content sets the block's indentation, so it may
-	// not start with white space.
-	if first := strings.TrimLeft(body, "\n"); first == "" || first[0] == ' ' || first[0] == '\t' {
-		return false
-	}
-	for _, line := range strings.Split(body, "\n") {
-		if strings.HasSuffix(line, " ") || strings.HasSuffix(line, "\t") {
-			return false
-		}
-		for _, r := range line {
-			if r < 0x20 && r != '\t' || r == 0x7f || r == 0xfeff || !unicode.IsPrint(r) && r != ' ' && r != '\t' {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func writeQuoted(b *strings.Builder, s string) {
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\r':
-			b.WriteString(`\r`)
-		default:
-			if r < 0x20 || r == 0x7f || !unicode.IsPrint(r) && r != ' ' {
-				if r <= 0xffff {
-					fmt.Fprintf(b, `\u%04x`, r)
-				} else {
-					fmt.Fprintf(b, `\U%08x`, r)
+			if c {
+				if copied == nil {
+					copied = maps.Clone(t)
 				}
-				continue
+				copied[k] = y
 			}
-			b.WriteRune(r)
 		}
+		if copied != nil {
+			return copied, true, true
+		}
+		return v, false, true
+	case []any:
+		var copied []any
+		for i, x := range t {
+			y, c, ok := retypeNumbers(x)
+			if !ok {
+				return nil, false, false
+			}
+			if c {
+				if copied == nil {
+					copied = slices.Clone(t)
+				}
+				copied[i] = y
+			}
+		}
+		if copied != nil {
+			return copied, true, true
+		}
+		return v, false, true
 	}
-	b.WriteByte('"')
-}
-
-// formatFloat prints a float as JSON would (kube-compare's values pass
-// through JSON): whole numbers without a fraction.
-func formatFloat(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return ".nan"
-	case math.IsInf(f, 1):
-		return ".inf"
-	case math.IsInf(f, -1):
-		return "-.inf"
-	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
+	return nil, false, false
 }
 
 // parseLimits bound what a template's output or a patch may cost.
@@ -292,12 +131,9 @@ func parseYAMLObject(name, text string) (map[string]any, error) {
 	return nil, fmt.Errorf("the YAML is a %s, not a mapping", kindName(v))
 }
 
-// parseYAMLValue parses the only YAML document of text (nil when empty):
-// with the fast parser when the text is in its subset, else with yaml.v3.
+// parseYAMLValue parses the only YAML document of text (nil when empty)
+// with plumb's loader, so template output is typed like every input.
 func parseYAMLValue(name, text string) (any, error) {
-	if v, ok := parseFastYAML(text); ok {
-		return v, nil
-	}
 	docs, problems := manifest.Parse(name, []byte(text), parseLimits)
 	for _, p := range problems {
 		if p.Rule == manifest.RuleDuplicateKey {
@@ -333,8 +169,9 @@ func kindName(v any) string {
 // yamlText to the field it belongs to, and records every field's line span,
 // so diff lines can be turned into field paths.
 type linePaths struct {
-	line  []manifest.Path // deepest field of each line
-	spans []fieldSpan
+	line     []manifest.Path // deepest field of each line
+	spans    []fieldSpan
+	textLine []int // see textLines
 }
 
 type fieldSpan struct {
@@ -344,13 +181,50 @@ type fieldSpan struct {
 
 func mapLines(text string) *linePaths {
 	lines := strings.Count(text, "\n")
-	lp := &linePaths{line: make([]manifest.Path, lines+2)}
+	lp := &linePaths{line: make([]manifest.Path, lines+2), textLine: textLines(text)}
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil || len(doc.Content) == 0 {
 		return lp
 	}
 	lp.walk(doc.Content[0], nil, 1, lines)
 	return lp
+}
+
+// textLines maps yaml.v3's line numbers to the text's "\n"-separated lines
+// (the diff's), which differ when a string holds a line break other than
+// "\n" (a lone "\r", NEL, LS or PS): yaml.v3 counts those too. nil when the
+// two numberings agree.
+func textLines(text string) []int {
+	if !strings.ContainsAny(text, "\r\u0085\u2028\u2029") {
+		return nil
+	}
+	out := []int{0, 1} // yaml.v3 line -> text line; index 0 unused
+	line := 1
+	for i, r := range text {
+		switch {
+		case r == '\n':
+			line++
+			if i > 0 && text[i-1] == '\r' {
+				out[len(out)-1] = line // "\r\n" is one break, counted at the "\r"
+				continue
+			}
+			out = append(out, line)
+		case r == '\r', r == '\u0085', r == '\u2028', r == '\u2029':
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// at converts a yaml.v3 line number to a text line number.
+func (lp *linePaths) at(v3line int) int {
+	if lp.textLine == nil {
+		return v3line
+	}
+	if v3line < len(lp.textLine) {
+		return lp.textLine[v3line]
+	}
+	return lp.textLine[len(lp.textLine)-1]
 }
 
 func (lp *linePaths) walk(n *yaml.Node, path manifest.Path, start, end int) {
@@ -363,19 +237,19 @@ func (lp *linePaths) walk(n *yaml.Node, path manifest.Path, start, end int) {
 	switch n.Kind {
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			s := n.Content[i].Line
+			s := lp.at(n.Content[i].Line)
 			e := end
 			if i+2 < len(n.Content) {
-				e = n.Content[i+2].Line - 1
+				e = lp.at(n.Content[i+2].Line) - 1
 			}
 			lp.walk(n.Content[i+1], path.Child(manifest.Key(n.Content[i].Value)), s, max(s, e))
 		}
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
-			s := c.Line
+			s := lp.at(c.Line)
 			e := end
 			if i+1 < len(n.Content) {
-				e = n.Content[i+1].Line - 1
+				e = lp.at(n.Content[i+1].Line) - 1
 			}
 			lp.walk(c, path.Child(manifest.Index(i)), s, max(s, e))
 		}

@@ -33,6 +33,7 @@ type File struct {
 	// Format lists report outputs, as --format takes them (F or F=FILE).
 	Format []string     `yaml:"format"`
 	Limits LimitsConfig `yaml:"limits"`
+	Rules  RulesConfig  `yaml:"rules"`
 	// RenderFile holds targets, params and template_params (render.go).
 	RenderFile `yaml:",inline"`
 	// KubeVirt configures the KubeVirt validations engine (kubevirt.go).
@@ -43,6 +44,7 @@ type File struct {
 	BaseRef      string        `yaml:"base_ref"`
 	Gate         string        `yaml:"gate"`
 	Suppressions []Suppression `yaml:"suppressions"`
+	Checks       ChecksFile    `yaml:"checks"`
 }
 
 // LimitsConfig is the limits section of .plumb.yaml.
@@ -65,6 +67,7 @@ type Config struct {
 	FailOn  FailOn
 	Formats []string
 	Limits  manifest.Limits
+	Rules   RulesSettings
 	// Reproducible zeroes run-dependent values (duration_ms) so reports are
 	// byte-identical across runs.
 	Reproducible bool
@@ -81,7 +84,8 @@ type Config struct {
 	Suppressions []Suppression
 	// Now is the clock suppression expiry dates are read against (nil:
 	// time.Now); tests set it.
-	Now func() time.Time
+	Now    func() time.Time
+	Checks Checks
 }
 
 // FailOn is the exit-code threshold.
@@ -205,6 +209,9 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	if fl.changed("max-alias-nodes") {
 		cfg.Limits.MaxAliasNodes = fl.MaxAliasNodes
 	}
+	if cfg.Rules, err = resolveRules(file.Rules, fl, root, cwd); err != nil {
+		errs = append(errs, err)
+	}
 	var renderErrs []error
 	cfg.Render, renderErrs = resolveRender(file, fl)
 	errs = append(errs, renderErrs...)
@@ -214,6 +221,9 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	}
 	cfg.Exclude = append(cfg.Exclude, cfg.Reference.Exclude...)
 	errs = append(errs, resolvePRMode(cfg, file, fl)...)
+	if cfg.Checks, err = resolveChecks(file.Checks, fl, root, cwd, fl.ConfigFile); err != nil {
+		errs = append(errs, err)
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}

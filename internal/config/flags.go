@@ -20,6 +20,8 @@ type Flags struct {
 	MaxDepth      int
 	MaxAliasNodes int
 	Reproducible  bool
+	Rules         []string // --rules
+	Explain       bool
 	Params        []string
 	AllowRemote   bool
 	// KubeVirtTemplates are --kubevirt-templates directories.
@@ -27,6 +29,7 @@ type Flags struct {
 	// Reference and DiffConfig are the reference comparison (compare.go).
 	Reference, DiffConfig string
 	prFlags
+	ChecksFlags
 }
 
 // BindInputFlags registers the flags that say what to read: configuration,
@@ -39,6 +42,7 @@ func BindInputFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringVar(&fl.MaxFileSize, "max-file-size", "10MiB", "largest manifest file read")
 	fs.IntVar(&fl.MaxDepth, "max-depth", 500, "deepest nesting of YAML mappings and sequences accepted")
 	fs.IntVar(&fl.MaxAliasNodes, "max-alias-nodes", 100000, "most nodes YAML aliases may expand to in one document")
+	bindRulesInputFlags(fs, fl)
 	fs.StringArrayVar(&fl.Params, "param", nil, "OpenShift Template parameter value NAME=VALUE, for every template that declares NAME (repeatable)")
 	fs.BoolVar(&fl.AllowRemote, "allow-remote", false, "let kustomize fetch remote bases and resources (refused by default)")
 	return fl
@@ -52,9 +56,11 @@ func BindCheckFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringVar(&fl.FailOn, "fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or never")
 	fs.StringArrayVar(&fl.KubeVirtTemplates, "kubevirt-templates", nil, "directory of OpenShift Templates in which VMs' parent Templates (vm.kubevirt.io/template) are looked up (repeatable)")
 	fs.BoolVar(&fl.Reproducible, "reproducible", false, "write duration_ms as 0 so identical inputs give byte-identical reports (also on when SOURCE_DATE_EPOCH is set)")
+	bindRulesCheckFlags(fs, fl)
 	fs.StringVar(&fl.Reference, "reference", "", "compare every render target with this kube-compare reference (its metadata.yaml or directory)")
 	fs.StringVar(&fl.DiffConfig, "diff-config", "", "kube-compare diff configuration for --reference (manual correlation pairs)")
 	bindPRFlags(fs, fl)
+	bindChecksFlags(fs, fl)
 	return fl
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/plumb-ci/plumb/internal/analyzer"
+	"github.com/plumb-ci/plumb/internal/checks"
 	"github.com/plumb-ci/plumb/internal/compare"
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
@@ -21,6 +22,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
 	"github.com/plumb-ci/plumb/internal/report"
+	"github.com/plumb-ci/plumb/internal/rules"
 )
 
 // Version is the program version, set by the linker in release builds.
@@ -39,8 +41,11 @@ type Rendered struct {
 	FS     fs.FS
 	Set    *manifest.Set
 	Render *render.Result
-	// Findings are the problems met while loading and rendering.
+	// Findings are the problems met while loading and rendering, and what
+	// the early and preprocess inspection rules reported.
 	Findings []finding.Finding
+	// Rules is the inspection-rules run: early and preprocess are done.
+	Rules *rules.Run
 }
 
 // Load reads and renders the configured inputs from the working tree.
@@ -49,19 +54,24 @@ func Load(ctx context.Context, cfg *config.Config) (*Rendered, error) {
 	if err != nil {
 		return nil, err
 	}
-	return LoadFS(ctx, cfg, fsys), nil
+	engine, ruleProblems, err := RulesEngine(cfg)
+	if err != nil {
+		return nil, err
+	}
+	out := loadFS(ctx, cfg, fsys, nil, engine)
+	out.Findings = append(out.Findings, ruleProblems...)
+	return out, nil
 }
 
-// LoadFS reads and renders the configured inputs from fsys: the working
-// tree, or a git revision in pull-request mode. With --shard, only the
-// shard's render targets are rendered.
-func LoadFS(ctx context.Context, cfg *config.Config, fsys fs.FS) *Rendered {
-	return loadFS(ctx, cfg, fsys, nil)
-}
-
-// loadFS is LoadFS sharing parsed files through cache (pull-request mode).
-func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, cache *manifest.ParseCache) *Rendered {
+// loadFS reads and renders the configured inputs from fsys (the working
+// tree, or a git revision in pull-request mode), sharing parsed files
+// through cache (pull-request mode; nil otherwise), and runs the early and
+// preprocess inspection rules. With --shard, only the shard's render
+// targets are rendered.
+func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, cache *manifest.ParseCache, engine *rules.Engine) *Rendered {
 	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude, Cache: cache})
+	run := engine.NewRun()
+	run.Early(set.Documents)
 	opts := renderOptions(cfg)
 	opts.Select = cfg.Shard.Owns
 	restoreGC := renderGC()
@@ -70,7 +80,8 @@ func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, cache *manifest
 	if cfg.Shard.Enabled() {
 		res.Targets = slices.DeleteFunc(res.Targets, func(t *render.Target) bool { return !cfg.Shard.Owns(t.Name) })
 	}
-	out := &Rendered{FS: fsys, Set: set, Render: res}
+	run.Preprocess(res.Targets)
+	out := &Rendered{FS: fsys, Set: set, Render: res, Rules: run}
 	for _, p := range set.Problems {
 		out.Findings = append(out.Findings, hygiene.FromProblem(p))
 	}
@@ -79,6 +90,7 @@ func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, cache *manifest
 		render.Describe(&f)
 		out.Findings = append(out.Findings, f)
 	}
+	out.Findings = append(out.Findings, run.Findings(rules.PhaseEarly, rules.PhasePreprocess)...)
 	return out
 }
 
@@ -121,6 +133,9 @@ func Analyzers(_ context.Context, cfg *config.Config, _ fs.FS) ([]analyzer.Analy
 		setup = append(setup, hygiene.FromProblem(p))
 	}
 	engines = append(engines, &kubevirt.Analyzer{Templates: templates})
+	checksEngine, checkProblems := checks.New(cfg.Checks, cfg.File)
+	setup = append(setup, checkProblems...)
+	engines = append(engines, checksEngine)
 	if r := cfg.Reference; r.Path != "" {
 		a, fs := compare.NewAnalyzer(compare.Setup{Reference: r.Path, ReferenceDisplay: r.Display,
 			DiffConfig: r.DiffConfig, DiffConfigDisplay: r.DiffConfigDisplay,
@@ -138,6 +153,9 @@ type Result struct {
 	Errors []error
 	// Gate is the pull-request gate the exit code applies.
 	Gate config.Gate
+	// Rules is the finished inspection-rules run of the working tree (for
+	// --explain).
+	Rules *rules.Run
 }
 
 // Check runs the whole pipeline: on the working tree, and in pull-request
@@ -187,7 +205,7 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 
 	engines, setup := newEngines(ctx, cfg, engineFS)
 	rep.Findings = append(rep.Findings, setup...)
-	in := &analyzer.Input{Targets: rendered.Render.Targets, Env: map[string]any{}}
+	in := analyzerInput(rendered, cfg.Checks.Env)
 	outs, errs := analyze(ctx, engines, in)
 	for _, o := range outs {
 		rep.Findings = append(rep.Findings, o.out.Findings...)
@@ -196,6 +214,7 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 			rep.Sections[o.name] = o.out.Section
 		}
 	}
+	rep.Findings = append(rep.Findings, mainRules(rendered, rep)...)
 	for _, t := range rendered.Render.Targets {
 		rep.Targets = append(rep.Targets, report.TargetEntry{Name: t.Name, Kind: string(t.Kind), Objects: len(t.Objects)})
 		for _, o := range t.Objects {
@@ -204,7 +223,7 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 		}
 	}
 	applySuppressions(cfg, rep, rendered.Render.Targets)
-	return &Result{Report: rep, Errors: errs}
+	return &Result{Report: rep, Errors: errs, Rules: rendered.Rules}
 }
 
 type namedOutput struct {

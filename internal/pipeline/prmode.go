@@ -42,6 +42,12 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory) (*R
 	defer tree.Close()
 	baseCfg := *cfg
 	baseCfg.Paths = basePaths(tree, cfg.Paths)
+	// One rules engine for both revisions: like the analyzers, the rules
+	// come from the working tree.
+	engine, ruleProblems, err := RulesEngine(cfg)
+	if err != nil {
+		return nil, err
+	}
 
 	var (
 		wg               sync.WaitGroup
@@ -53,12 +59,13 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory) (*R
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		head = loadFS(ctx, cfg, headFS, cache)
+		head = loadFS(ctx, cfg, headFS, cache, engine)
+		head.Findings = append(head.Findings, ruleProblems...)
 		headRes = checkRevision(ctx, cfg, head, headFS, engines)
 	}()
 	go func() {
 		defer wg.Done()
-		base = loadFS(ctx, &baseCfg, tree, cache)
+		base = loadFS(ctx, &baseCfg, tree, cache, engine)
 		// The engines are configured from the working tree: both revisions
 		// are judged by the pull request's rules, so a finding is new
 		// because the manifests changed, not because a rule did.
@@ -75,7 +82,7 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory) (*R
 		sec.Targets = []renderdiff.Target{}
 	}
 	rep.Sections[renderdiff.SectionName] = sec
-	res := &Result{Report: rep, Errors: headRes.Errors}
+	res := &Result{Report: rep, Errors: headRes.Errors, Rules: headRes.Rules}
 	for _, err := range baseRes.Errors {
 		res.Errors = append(res.Errors, fmt.Errorf("base %s: %w", cfg.BaseRef, err))
 	}

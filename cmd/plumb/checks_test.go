@@ -1,0 +1,223 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDemoReportsCheckFindingsAtTheLines(t *testing.T) {
+	code, out, errOut := plumb(t, "check", "--root", "../..", "../../fixtures/demo")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"fixtures/demo/web/deployment.yaml:20:11: error: image nginx:latest is not pinned: use a version tag or a digest instead of latest [check/C10001]",
+		"fixtures/demo/web/deployment.yaml:20:11: warning: image nginx:latest does not name its registry, so the runtime picks one (Docker Hub for most) [check/C10002]",
+		"fixtures/demo/web/deployment.yaml:9:3: warning: runs 3 replicas but no PodDisruptionBudget selects its pods: a node drain can evict them all at once [check/E10002]",
+		"fixtures/demo/web/deployment.yaml:19:11: error: container web has no memory limit (resources.limits.memory) [check/A10003]",
+		"fixtures/demo/worker/cronjob.yaml:14:15: warning: container report has no CPU request (resources.requests.cpu) [check/A10001]",
+		"fixtures/demo/worker/cronjob.yaml:3:1: warning: metadata.labels has no app.kubernetes.io/name [check/L10001]",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// The api container sets its resources: no resource finding there.
+	if strings.Contains(out, "container api has no memory limit") {
+		t.Error("api reported without a memory limit")
+	}
+}
+
+func TestChecksSectionIsTheWandaResult(t *testing.T) {
+	_, out, _ := plumb(t, "check", "--root", "../..", "../../fixtures/demo", "--format", "json", "--reproducible")
+	var rep struct {
+		Checks struct {
+			ExecutionID  string `json:"execution_id"`
+			Result       string `json:"result"`
+			CheckResults []struct {
+				CheckID            string            `json:"check_id"`
+				Result             string            `json:"result"`
+				AgentsCheckResults []json.RawMessage `json:"agents_check_results"`
+				ExpectationResults []json.RawMessage `json:"expectation_results"`
+			} `json:"check_results"`
+			Timeout []string `json:"timeout"`
+		} `json:"checks"`
+		Rules []struct{ ID string } `json:"rules"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Checks
+	if c.ExecutionID == "" || c.Result != "critical" || len(c.CheckResults) < 20 || c.Timeout == nil {
+		t.Fatalf("checks section: %+v", c)
+	}
+	for _, cr := range c.CheckResults {
+		if cr.CheckID == "C10001" {
+			if cr.Result != "critical" || len(cr.AgentsCheckResults) < 3 || len(cr.ExpectationResults) != 1 {
+				t.Errorf("C10001: %+v", cr)
+			}
+		}
+	}
+	rules := map[string]bool{}
+	for _, r := range rep.Rules {
+		rules[r.ID] = true
+	}
+	if !rules["check/C10001"] || !rules["checks/lint"] {
+		t.Errorf("rules lack the checks: %v", rules)
+	}
+}
+
+func TestSelectAndNoDefaultChecks(t *testing.T) {
+	_, out, _ := plumb(t, "check", "--root", "../..", "../../fixtures/demo", "--select", "C10001")
+	if !strings.Contains(out, "[check/C10001]") || strings.Contains(out, "[check/A10001]") {
+		t.Errorf("--select C10001:\n%s", out)
+	}
+	_, out, _ = plumb(t, "check", "--root", "../..", "../../fixtures/demo", "--no-default-checks")
+	if strings.Contains(out, "[check/") {
+		t.Errorf("--no-default-checks still checks:\n%s", out)
+	}
+	code, _, errOut := plumb(t, "check", "--root", "../..", "../../fixtures/demo", "--select", "NOPE")
+	if code != 2 || !strings.Contains(errOut, `select: there is no check "NOPE" in the catalog`) {
+		t.Errorf("unknown selected check: exit %d\n%s", code, errOut)
+	}
+}
+
+// A broken catalog check is an input error at its line; the other checks
+// and engines still report.
+func TestBrokenCatalogExitsTwoAndOthersStillRun(t *testing.T) {
+	dir := t.TempDir()
+	check := "id: \"X1\"\nname: Broken\ngroup: mine\ndescription: d\nremediation: r\nmetadata: {target_type: object}\nfacts:\n  - {name: f, gatherer: manifest@v1, argument: spec}\nexpectations:\n  - {name: e, expect: facts.f.replicas >}\n"
+	if err := os.WriteFile(filepath.Join(dir, "X1.yaml"), []byte(check), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := plumb(t, "check", "--root", "../..", "../../fixtures/demo", "--checks", dir)
+	if code != 2 {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	want := "X1.yaml:10:41: error: check X1: expectations[0].expect: Syntax error"
+	if !strings.Contains(errOut, want) || !strings.Contains(out, want) {
+		t.Errorf("lacks %q:\nstdout:\n%s\nstderr:\n%s", want, out, errOut)
+	}
+	if !strings.Contains(out, "[check/C10001]") || !strings.Contains(out, "[manifest/duplicate-object]") {
+		t.Errorf("other checks and engines did not run:\n%s", out)
+	}
+}
+
+func TestBadCustomizationNamesTheConfigLine(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "plumb.yaml")
+	if err := os.WriteFile(cfg, []byte("checks:\n  customizations:\n    E10001:\n      min_replicas: lots\n    D10003:\n      x: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := plumb(t, "check", "--config", cfg, "--root", "../..", "../../fixtures/demo")
+	if code != 2 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{
+		"plumb.yaml:4:21: error: checks.customizations: value min_replicas of check E10001 is an integer (default 1), so the custom value must be an integer too, not a string lots",
+		"plumb.yaml:6:10: error: checks.customizations: check D10003 is not customizable (customization_disabled: true)",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+}
+
+func TestEnvDrivesValues(t *testing.T) {
+	_, out, _ := plumb(t, "check", "--root", "../..", "../../fixtures/demo", "--select", "E10001", "--env", "environment=prod")
+	want := "fixtures/demo/api/deployment.yaml:9:3: error: runs 2 replica(s) but prod needs at least 3 [check/E10001]"
+	if !strings.Contains(out, want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+	if strings.Contains(out, "web/deployment.yaml:9:3: error: runs 3") {
+		t.Errorf("3 replicas reported in prod:\n%s", out)
+	}
+	// Without the env the minimum is 1.
+	if _, out, _ := plumb(t, "check", "--root", "../..", "../../fixtures/demo", "--select", "E10001"); strings.Contains(out, "[check/E10001]") {
+		t.Errorf("reported without env:\n%s", out)
+	}
+}
+
+func TestChecksListShowLint(t *testing.T) {
+	code, out, _ := plumb(t, "checks", "list")
+	if code != 0 || !strings.Contains(out, "C10001  critical  Deployment,StatefulSet,DaemonSet,+4  Images") || !strings.Contains(out, "40 checks.") {
+		t.Errorf("list: exit %d\n%s", code, out)
+	}
+	_, out, _ = plumb(t, "checks", "list", "--group", "kubevirt")
+	if !strings.Contains(out, "K10003") || strings.Contains(out, "C10001") || !strings.Contains(out, "4 checks.") {
+		t.Errorf("list --group:\n%s", out)
+	}
+	// Wanda's catalog filter: metadata must match the env.
+	_, out, _ = plumb(t, "checks", "list", "--env", "target_type=group", "--env", "environment=prod")
+	if !strings.Contains(out, "H10001") || strings.Contains(out, "C10001") {
+		t.Errorf("list --env target_type=group:\n%s", out)
+	}
+	_, out, _ = plumb(t, "checks", "list", "--format", "json")
+	var entries []struct {
+		ID           string `json:"id"`
+		Customizable bool   `json:"customizable"`
+	}
+	if err := json.Unmarshal([]byte(out), &entries); err != nil || len(entries) != 40 {
+		t.Errorf("list json: %v %d", err, len(entries))
+	}
+	code, out, _ = plumb(t, "checks", "show", "E10001")
+	for _, want := range []string{"E10001  Enough replicas for the environment", "Remediation", "min_replicas = 1 (customizable)", `3 when env.environment in ["production", "prod"]`, "enough_replicas (expect)"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("show lacks %q:\n%s", want, out)
+		}
+	}
+	if code, _, errOut := plumb(t, "checks", "show", "NOPE"); code != 2 || !strings.Contains(errOut, `there is no check "NOPE"`) {
+		t.Errorf("show NOPE: exit %d %s", code, errOut)
+	}
+	if code, out, _ := plumb(t, "checks", "gatherers"); code != 0 || !strings.Contains(out, "manifest@v1 (object checks)") || !strings.Contains(out, "objects@v1 (object and group checks)") {
+		t.Errorf("gatherers: exit %d\n%s", code, out)
+	}
+	if code, out, _ := plumb(t, "checks", "lint"); code != 0 || !strings.Contains(out, "40 checks: 0 with errors; 0 errors, 0 warnings") {
+		t.Errorf("lint: exit %d\n%s", code, out)
+	}
+	code, out, _ = plumb(t, "checks", "lint", "../../internal/checks/testdata/eval/broken")
+	if code != 2 || !strings.Contains(out, "illegal_expression_check.yaml:13:32: error: expectations[0].expect: Syntax error") {
+		t.Errorf("lint broken: exit %d\n%s", code, out)
+	}
+}
+
+func TestChecksEval(t *testing.T) {
+	base := "../../internal/checks/testdata/eval/"
+	code, out, errOut := plumb(t, "checks", "eval", "--catalog", base+"checks", "--facts", base+"scenarios/E02_expect_not_all_agents.yaml")
+	if code != 1 || !strings.Contains(out, `"result": "critical"`) {
+		t.Errorf("eval: exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, _ = plumb(t, "checks", "eval", "--catalog", base+"checks", "--facts", base+"scenarios/E09_severity_warning.yaml", "--format", "text")
+	if code != 0 || !strings.Contains(out, "expect_warning_check warning") || !strings.Contains(out, "agent_1: some_expectation = false — Expectation not met") {
+		t.Errorf("eval text: exit %d\n%s", code, out)
+	}
+	if code, _, _ := plumb(t, "checks", "eval", "--catalog", base+"checks", "--facts", base+"scenarios/E09_severity_warning.yaml", "--fail-on", "warning"); code != 1 {
+		t.Errorf("--fail-on warning: exit %d", code)
+	}
+	// --env wins over the file's env.
+	_, out, _ = plumb(t, "checks", "eval", "--catalog", base+"checks", "--facts", base+"scenarios/E17_env_second_condition.yaml", "--env", "some_env=whoa")
+	if !strings.Contains(out, `"value": 10`) {
+		t.Errorf("--env did not win:\n%s", out)
+	}
+	// Problems with the facts file name the line.
+	dir := t.TempDir()
+	facts := filepath.Join(dir, "facts.yaml")
+	if err := os.WriteFile(facts, []byte("targets: {a1: agent_1}\nfacts:\n  expect_check:\n    some_fact: {a2: 1}\n  nope_check:\n    f: {a1: 1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = plumb(t, "checks", "eval", "--catalog", base+"checks", "--facts", facts)
+	for _, want := range []string{`facts.yaml:4:17: error: fact some_fact of check expect_check: no target "a2"`} {
+		if code != 2 || !strings.Contains(errOut, want) {
+			t.Errorf("exit %d, stderr lacks %q:\n%s", code, want, errOut)
+		}
+	}
+	if code, _, errOut := plumb(t, "checks", "eval", "--facts", filepath.Join(dir, "missing.yaml")); code != 2 || !strings.Contains(errOut, "no such file") {
+		t.Errorf("missing facts: exit %d %s", code, errOut)
+	}
+	if code, _, _ := plumb(t, "checks", "eval"); code != 2 {
+		t.Errorf("no --facts: exit %d", code)
+	}
+}

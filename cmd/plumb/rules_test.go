@@ -1,0 +1,171 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRulesList(t *testing.T) {
+	code, out, errOut := plumb(t, "rules", "list", "--rules", "testdata/rules/site.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"UUID                            PHASE       PRIORITY  DESCRIPTION\n",
+		"plumb-private-key               early       10000     A private key is committed in the repository\n",
+		"tier                            preprocess  100\n",
+		"pin-replicas                    preprocess  0         Staging runs one replica\n",
+		"secret-rule                     main        0         Credentials\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("list lacks %q:\n%s", want, out)
+		}
+	}
+	_, out, _ = plumb(t, "rules", "list", "--phase", "early")
+	if strings.Count(out, "\n") != 2 || !strings.Contains(out, "plumb-private-key") {
+		t.Errorf("--phase early:\n%s", out)
+	}
+	_, out, _ = plumb(t, "rules", "list", "--long", "--rules", "testdata/rules/site.yaml", "--phase", "main")
+	if !strings.Contains(out, "uuid: secret-rule\n") || !strings.Contains(out, "sensitive: true\nbuilt_in: false\nsource: testdata/rules/site.yaml:14:3\nconditions: null\nactions: null\n") ||
+		strings.Contains(out, "pa55w0rd") {
+		t.Errorf("--long:\n%s", out)
+	}
+	if code, _, errOut := plumb(t, "rules", "list", "--phase", "late"); code != 2 || !strings.Contains(errOut, `invalid phase "late"`) {
+		t.Errorf("bad --phase: exit %d %s", code, errOut)
+	}
+	// Invalid rules files are reported and make the command exit 2; the
+	// valid rules are still listed.
+	code, out, errOut = plumb(t, "rules", "list", "--rules", "testdata/rules/invalid.yaml")
+	if code != 2 || !strings.Contains(errOut, `plumb: testdata/rules/invalid.yaml:3:8: error: conditions[0]: unknown operator "ne": write "!eq" instead [rule/invalid]`) ||
+		!strings.Contains(out, "plumb-private-key") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+func TestRulesShow(t *testing.T) {
+	code, out, _ := plumb(t, "rules", "show", "rule/plumb-environment-from-overlay")
+	if code != 0 || !strings.HasPrefix(out, "uuid: plumb-environment-from-overlay\n") || !strings.Contains(out, "built_in: true\n") ||
+		!strings.Contains(out, "  - args:\n      path: environment\n      value: '{inventory[target][basename]}'\n    op: set-plugin-data\n") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	code, out, _ = plumb(t, "rules", "show", "secret-rule", "--rules", "testdata/rules/site.yaml")
+	if code != 0 || !strings.Contains(out, "conditions: null\nactions: null\n") || strings.Contains(out, "pa55w0rd") {
+		t.Errorf("sensitive show: exit %d:\n%s", code, out)
+	}
+	if code, _, errOut := plumb(t, "rules", "show", "nope"); code != 2 || !strings.Contains(errOut, `no inspection rule "nope"`) {
+		t.Errorf("unknown rule: exit %d %s", code, errOut)
+	}
+}
+
+func TestRulesLint(t *testing.T) {
+	code, out, _ := plumb(t, "rules", "lint", "testdata/rules/site.yaml")
+	if code != 0 || out != "3 valid rule(s) in 1 file argument(s), 0 problem(s)\n" {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	tmp := t.TempDir()
+	bad := filepath.Join(tmp, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("- uuid: plumb-private-key\n  actions: [{op: log, args: [hi]}]\n- {priority: -1, actions: [{op: fail, args: {msg: x}}]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = plumb(t, "rules", "lint", bad, "testdata/rules/missing.yaml")
+	for _, want := range []string{
+		`bad.yaml:1:3: error: uuid "plumb-private-key" belongs to a built-in rule; built-in rules cannot be replaced or overridden: choose another uuid [rule/invalid]`,
+		"bad.yaml:2:23: warning: actions[0] (log): list-form args are deprecated (as in Ironic); write a mapping",
+		"bad.yaml:3:4: error: priority -1 is out of range",
+		"testdata/rules/missing.yaml: error: cannot read the rules file: no such file or directory",
+		"0 valid rule(s) in 2 file argument(s), 4 problem(s)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lint lacks %q:\n%s", want, out)
+		}
+	}
+	if code != 2 {
+		t.Errorf("exit %d", code)
+	}
+	if code, _, _ := plumb(t, "rules", "lint"); code != 2 {
+		t.Errorf("no files: exit %d", code)
+	}
+}
+
+// plumb render prints the objects after the rules changed them.
+func TestRenderAppliesRules(t *testing.T) {
+	code, out, errOut := plumb(t, "render", "--rules", "testdata/rules/site.yaml", "testdata/rules/app")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := "# target: testdata/rules/app\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  labels:\n    tier: staging\n  name: web\nspec:\n  replicas: 1\n"
+	if out != want {
+		t.Errorf("render:\n%s\nwant:\n%s", out, want)
+	}
+	// Without rules the author's text (and comment) is printed as is.
+	_, out, _ = plumb(t, "render", "testdata/rules/app")
+	if !strings.Contains(out, "name: web # the web tier\nspec:\n  replicas: 3\n") {
+		t.Errorf("render without rules:\n%s", out)
+	}
+}
+
+func TestCheckExplainAndSection(t *testing.T) {
+	code, out, errOut := plumb(t, "check", "--rules", "testdata/rules/site.yaml", "--explain", "--format", "json", "testdata/rules/app")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"Deployment web [testdata/rules/app] (testdata/rules/app/deploy.yaml:1:1, scope \"\")\n",
+		"  [MATCH] rule pin-replicas \"Staging runs one replica\" (preprocess, priority 0, testdata/rules/site.yaml:1:3)\n",
+		"    actions[1] set-attribute path=\"/metadata/labels/tier\" value=\"staging\"\n",
+		"  [MATCH] rule secret-rule \"Credentials\" (main, priority 0, testdata/rules/site.yaml:14:3)\n    (sensitive rule: conditions and actions are not shown)\n",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("explanation lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(out+errOut, "pa55w0rd") {
+		t.Error("a sensitive rule's argument leaked")
+	}
+	var rep struct {
+		Section struct {
+			Objects []struct {
+				Rules []struct {
+					UUID    string           `json:"uuid"`
+					Actions []map[string]any `json:"actions"`
+				} `json:"rules"`
+				PluginData map[string]any `json:"plugin_data"`
+			} `json:"objects"`
+		} `json:"inspection_rules"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	objs := rep.Section.Objects
+	if len(objs) != 1 || len(objs[0].Rules) != 3 || objs[0].Rules[2].UUID != "secret-rule" || objs[0].Rules[2].Actions != nil ||
+		objs[0].PluginData["tier"] != "staging" {
+		t.Errorf("section %+v", objs)
+	}
+}
+
+func TestCheckBadRulesExitTwo(t *testing.T) {
+	code, out, errOut := plumb(t, "check", "--rules", "testdata/rules/invalid.yaml", "testdata/rules/app")
+	want := `testdata/rules/invalid.yaml:3:8: error: conditions[0]: unknown operator "ne": write "!eq" instead [rule/invalid]`
+	if code != 2 || !strings.Contains(out, want) || !strings.Contains(errOut, "plumb: "+want) {
+		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "plumb.yaml")
+	if err := os.WriteFile(cfg, []byte("rules:\n  mask_secrets: sometimes\n  unknown: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = plumb(t, "check", "--config", cfg, "testdata/rules/app")
+	if code != 2 || !strings.Contains(errOut, `plumb.yaml:3:3: unknown key "unknown" in rules (known keys: default_scope, files, mask_keys, mask_secrets, object_scope, scope_annotation)`) {
+		t.Errorf("exit %d %s", code, errOut)
+	}
+	if err := os.WriteFile(cfg, []byte("rules:\n  mask_secrets: sometimes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = plumb(t, "check", "--config", cfg, "testdata/rules/app")
+	if code != 2 || !strings.Contains(errOut, `rules.mask_secrets "sometimes": want always, never or sensitive`) {
+		t.Errorf("exit %d %s", code, errOut)
+	}
+}

@@ -1,0 +1,210 @@
+package checks
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/plumb-ci/plumb/internal/analyzer"
+	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/manifest"
+)
+
+// Analyzer runs a catalog's checks over the rendered objects.
+type Analyzer struct {
+	checks []*Check
+	custom Customizations
+}
+
+// NewAnalyzer runs the given checks (usable ones, already selected) with
+// validated customizations.
+func NewAnalyzer(checks []*Check, custom Customizations) *Analyzer {
+	return &Analyzer{checks: checks, custom: custom}
+}
+
+// Name implements analyzer.Analyzer; it is also the JSON report section.
+func (a *Analyzer) Name() string { return "checks" }
+
+// Rules describes every check that runs.
+func (a *Analyzer) Rules() []finding.Rule {
+	out := EngineRules()
+	for _, c := range a.checks {
+		out = append(out, finding.Rule{
+			ID: c.RuleID(), Name: c.Name, Short: c.Name, Full: c.Description, Help: c.Remediation,
+			Level: c.Severity.Level(), Tags: []string{"checks", c.Group}, Precision: "high",
+		})
+	}
+	return out
+}
+
+// envKey identifies one environment: a render target, and the kind for
+// object checks.
+type envKey struct {
+	target string
+	kind   string
+	group  bool
+}
+
+// envInfo is one environment with the checks that apply in it.
+type envInfo struct {
+	key    int
+	env    map[string]any
+	checks []*Check
+}
+
+// Analyze implements analyzer.Analyzer: one execution whose targets are the
+// objects (object checks) and the render targets (group checks).
+func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.Output, error) {
+	out := &analyzer.Output{Rules: a.Rules()}
+	var objectChecks, groupChecks []*Check
+	for _, c := range a.checks {
+		if c.TargetType == TargetGroup {
+			groupChecks = append(groupChecks, c)
+		} else {
+			objectChecks = append(objectChecks, c)
+		}
+	}
+
+	envInfos := map[envKey]*envInfo{}
+	envFor := func(k envKey, base map[string]any, checks []*Check) *envInfo {
+		if e, ok := envInfos[k]; ok {
+			return e
+		}
+		env := NormalizeEnv(base)
+		if env == nil {
+			env = map[string]any{}
+		}
+		if k.group {
+			env["target_type"] = string(TargetGroup)
+		} else {
+			env["target_type"] = string(TargetObject)
+			env["kind"] = k.kind
+		}
+		e := &envInfo{key: len(envInfos), env: env}
+		ev := celMap(env)
+		for _, c := range checks {
+			if c.Applicable(env, ev) {
+				e.checks = append(e.checks, c)
+			}
+		}
+		envInfos[k] = e
+		return e
+	}
+
+	x := &Execution{Custom: a.custom}
+	var names []string
+	var indexes []*targetIndex
+	envs := []map[string]any{in.Env}
+	for _, rt := range in.Targets {
+		names = append(names, rt.Name)
+		idx := newTargetIndex(rt)
+		indexes = append(indexes, idx)
+		envs = append(envs, in.TargetEnv[rt.Name])
+		base := in.EnvFor(rt.Name)
+		if len(objectChecks) > 0 {
+			for _, o := range rt.Objects {
+				e := envFor(envKey{target: rt.Name, kind: o.ID.Kind}, base, objectChecks)
+				if len(e.checks) == 0 {
+					continue
+				}
+				x.Targets = append(x.Targets, &Target{
+					ID: ObjectTargetID(o.ID), Env: e.env, EnvKey: e.key, Host: objectAttributes(o, idx),
+					Checks: e.checks, subject: &subject{obj: o, target: idx},
+				})
+			}
+		}
+		if len(groupChecks) > 0 {
+			e := envFor(envKey{target: rt.Name, group: true}, base, groupChecks)
+			if len(e.checks) > 0 {
+				x.Targets = append(x.Targets, &Target{
+					ID: rt.Name, Env: e.env, EnvKey: e.key, Host: groupAttributes(idx),
+					Checks: e.checks, subject: &subject{target: idx},
+				})
+			}
+		}
+	}
+	bound := boundOfTargets(indexes, envs)
+	bound.observeChecks(a.checks, a.custom)
+	bound = bound.finish()
+	x.Bound = &bound
+	ids := make([]string, 0, len(a.checks))
+	for _, c := range a.checks {
+		ids = append(ids, c.ID)
+	}
+	x.GroupID = uuid5("plumb-checks-group:" + strings.Join(names, "\n"))
+	x.ID = uuid5("plumb-checks-execution:" + strings.Join(names, "\n") + "\x00" + strings.Join(ids, "\n"))
+	x.Gather = func(t *Target, c *Check) ([]GatheredFact, bool) {
+		facts := make([]GatheredFact, len(c.Facts))
+		for i, f := range c.Facts {
+			facts[i] = GatheredFact{Name: f.Name, g: t.subject.gather(f)}
+		}
+		return facts, true
+	}
+	fb := &findingBuilder{same: map[*Check]map[string]*sameTarget{}}
+	x.OnRecord = fb.record
+	res, err := x.Run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	fb.findings = append(x.Findings, fb.findings...)
+	// Findings come in target order (then check order for expect_same), so
+	// they are deterministic; the report sorts them by location.
+	fb.expectSame(res)
+	out.Findings = fb.findings
+	out.Section = res
+	return out, nil
+}
+
+// ObjectTargetID is the target id of an object:
+// <render target>:<apiVersion>/<Kind>/<namespace>/<name>.
+func ObjectTargetID(id manifest.ObjectID) string {
+	return id.Target + ":" + id.APIVersion + "/" + id.Kind + "/" + id.Namespace + "/" + id.Name
+}
+
+// objectAttributes is what exclude sees of an object (research §7.1).
+func objectAttributes(o *manifest.Object, idx *targetIndex) map[string]any {
+	loc, _ := o.Locate(nil)
+	return map[string]any{
+		"kind":          o.ID.Kind,
+		"apiVersion":    o.ID.APIVersion,
+		"namespace":     o.ID.Namespace,
+		"name":          o.ID.Name,
+		"labels":        stringsToAny(o.Labels()),
+		"annotations":   stringsToAny(o.Annotations()),
+		"source_file":   loc.File,
+		"render_target": idx.name,
+	}
+}
+
+// groupAttributes is what exclude sees of a render target.
+func groupAttributes(idx *targetIndex) map[string]any {
+	kinds := make([]string, 0, len(idx.byKind))
+	for k := range idx.byKind {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	ks := make([]any, len(kinds))
+	for i, k := range kinds {
+		ks[i] = k
+	}
+	return map[string]any{"name": idx.name, "kind": idx.kind, "objects": int64(len(idx.objects)), "kinds": ks}
+}
+
+func stringsToAny(m map[string]string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// findingBuilder turns evaluated records into findings as they come.
+type findingBuilder struct {
+	// mu guards same, which workers fill concurrently.
+	mu       sync.Mutex
+	findings []finding.Finding
+	// same keeps, per check with expect_same, where each target's value
+	// came from.
+	same map[*Check]map[string]*sameTarget
+}

@@ -1,0 +1,411 @@
+package checks
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/manifest"
+)
+
+// maxRefine bounds how many elements of a list fact are re-evaluated one by
+// one to find the ones that fail.
+const maxRefine = 256
+
+// maxRelated bounds the related locations of one finding.
+const maxRelated = 20
+
+// place is where a finding about one target goes.
+type place struct {
+	loc     manifest.Location
+	path    manifest.Path
+	related []finding.Related
+}
+
+// sameTarget remembers where a target's expect_same values came from.
+type sameTarget struct {
+	rec    *Record
+	places map[string]place
+}
+
+func (fb *findingBuilder) record(rec *Record, dst *[]finding.Finding) {
+	c := rec.Check
+	fs := *dst
+	if fs == nil {
+		fs = make([]finding.Finding, 0, 8)
+	}
+	defer func() { *dst = fs }()
+	if rec.Agent.IsError() {
+		for _, f := range rec.Facts {
+			if f.g.err != nil {
+				fs = append(fs, factErrorFinding(rec, f))
+			}
+		}
+		return
+	}
+	for i, e := range c.Expectations {
+		ev := rec.Agent.Evaluations[i]
+		switch {
+		case ev.Error != nil:
+			p := placeFor(rec, e.factRefs)
+			fs = append(fs, newFinding(rec, e, p, c.Severity.Level(), e.Name+"#error",
+				fmt.Sprintf("%s: expectation %s could not be evaluated (%s): %s", c.Name, e.Name, ev.Error.Type, ev.Error.Message)))
+		case e.Type == ExpectSame:
+			fb.rememberSame(rec, e)
+		case e.Type == Expect && ev.ReturnValue == true, e.Type == ExpectEnum && ev.ReturnValue == Passing:
+		case e.Type == Expect && ev.ReturnValue != false:
+			p := placeFor(rec, e.factRefs)
+			fs = append(fs, newFinding(rec, e, p, c.Severity.Level(), e.Name+"#type",
+				fmt.Sprintf("%s: expectation %s returned %s, not a boolean, so it is not met", c.Name, e.Name, short(ev.ReturnValue))))
+		default:
+			fs = failureFindings(fs, rec, e, ev)
+		}
+	}
+}
+
+// failureFindings reports a failing expect or a warning/critical
+// expect_enum. When the fact the finding points at is a list (containers,
+// images, references), each element is re-evaluated on its own, and every
+// element that fails alone gets its own finding at its own line.
+func failureFindings(dst []finding.Finding, rec *Record, e *Expectation, ev Evaluation) []finding.Finding {
+	c := rec.Check
+	level := c.Severity.Level()
+	if e.Type == ExpectEnum {
+		level = levelOf(ev.ReturnValue.(string))
+	}
+	p, k := placeIndex(rec, e.factRefs)
+	if k >= 0 {
+		switch items := rec.Facts[k].g.items; {
+		case len(items) == 1 && aligned(rec, e, k):
+			// One element, and every list it is read with has one too:
+			// narrowing changes nothing, so the element is the culprit.
+			q := placeOf(rec, items[0].at)
+			q.related = p.related
+			return append(dst, newFinding(rec, e, q, level, fmt.Sprintf("%s#%v", e.Name, items[0].key), failureText(rec, e, ev)))
+		case len(items) > 0 && len(items) <= maxRefine:
+			n := len(dst)
+			if dst = refine(dst, rec, e, k); len(dst) > n {
+				return dst
+			}
+		}
+	}
+	return append(dst, newFinding(rec, e, p, level, e.Name, failureText(rec, e, ev)))
+}
+
+// aligned reports whether every list fact the expectation reads (with
+// per-element origins) has as many elements as fact k.
+func aligned(rec *Record, e *Expectation, k int) bool {
+	n := len(rec.Facts[k].g.items)
+	for _, r := range e.factRefs {
+		if items := rec.Facts[r].g.items; items != nil && len(items) != n {
+			return false
+		}
+	}
+	return true
+}
+
+// refine re-evaluates an expectation with the list fact k (and every other
+// fact it reads that is a list of the same length, element by element)
+// narrowed to one element.
+func refine(out []finding.Finding, rec *Record, e *Expectation, k int) []finding.Finding {
+	c := rec.Check
+	items := rec.Facts[k].g.items
+	aligned := []int{k}
+	for _, r := range e.factRefs {
+		if r != k && len(rec.Facts[r].g.items) == len(items) {
+			aligned = append(aligned, r)
+		}
+	}
+	m := make(map[string]any, len(rec.Facts))
+	for i, it := range items {
+		for _, f := range rec.Facts {
+			m[f.Name] = f.g.value
+		}
+		for _, a := range aligned {
+			f := rec.Facts[a]
+			m[f.Name] = element(f.g, i)
+		}
+		act := &activation{facts: celMap(m), values: rec.act.values, env: rec.act.env, plan: rec.act.plan}
+		ev := evaluateExpectation(e, act)
+		if ev.Error != nil {
+			continue
+		}
+		level := c.Severity.Level()
+		switch {
+		case e.Type == Expect && ev.ReturnValue == false:
+		case e.Type == ExpectEnum && ev.ReturnValue != Passing:
+			level = levelOf(ev.ReturnValue.(string))
+		default:
+			continue
+		}
+		p := placeOf(rec, it.at)
+		out = append(out, newFinding(rec, e, p, level, fmt.Sprintf("%s#%v", e.Name, it.key), failureText(rec, e, ev)))
+	}
+	return out
+}
+
+// element narrows a list or map fact to its i-th element.
+func element(g gathered, i int) any {
+	switch v := g.value.(type) {
+	case []any:
+		return []any{v[i]}
+	case map[string]any:
+		k, _ := g.items[i].key.(string)
+		return map[string]any{k: v[k]}
+	}
+	return g.value
+}
+
+// failureText is the finding message: the check's own (interpolated)
+// message, or a sentence naming the check and expectation when the check
+// has none.
+func failureText(rec *Record, e *Expectation, ev Evaluation) string {
+	m := e.FailureMessage
+	if e.Type == ExpectEnum && ev.ReturnValue == Warning {
+		m = e.WarningMessage
+	}
+	if m == nil || ev.FailureMessage == nil {
+		return fmt.Sprintf("%s: %s is not met", rec.Check.Name, e.Name)
+	}
+	return *ev.FailureMessage
+}
+
+func factErrorFinding(rec *Record, f GatheredFact) finding.Finding {
+	c := rec.Check
+	var decl *Fact
+	for _, d := range c.Facts {
+		if d.Name == f.Name {
+			decl = d
+		}
+	}
+	p := anchor(rec)
+	if f.g.at != nil {
+		p = placeOf(rec, *f.g.at)
+	}
+	what := f.Name
+	if decl != nil {
+		what = fmt.Sprintf("%s (%s %q)", f.Name, decl.Gatherer, decl.Argument)
+	}
+	return newFinding(rec, &Expectation{Name: "fact:" + f.Name}, p, c.Severity.Level(), "fact:"+f.Name,
+		fmt.Sprintf("%s: fact %s could not be gathered: %s (%s)", c.Name, what, f.g.err.Message, f.g.err.Type))
+}
+
+// placeFor picks where a finding about an expectation goes.
+func placeFor(rec *Record, refs []int) place {
+	p, _ := placeIndex(rec, refs)
+	return p
+}
+
+// placeIndex returns the place of the first fact (in declaration order)
+// that the expectation reads and that read a field, with its index; the
+// target's anchor and -1 when there is none.
+func placeIndex(rec *Record, refs []int) (place, int) {
+	for _, r := range refs {
+		if at := rec.Facts[r].g.at; at != nil && at.obj != nil {
+			p := placeOf(rec, *at)
+			p.related = append(p.related, relatedObjects(rec, refs, at.obj)...)
+			return p, r
+		}
+	}
+	p := anchor(rec)
+	p.related = relatedObjects(rec, refs, nil)
+	return p, -1
+}
+
+// placeOf locates an origin; the path is kept only when it is a field of
+// the target object itself.
+func placeOf(rec *Record, at origin) place {
+	loc, _ := at.obj.Locate(at.path)
+	p := place{loc: loc}
+	if at.obj == rec.Target.subject.obj {
+		p.path = at.path
+	}
+	return p
+}
+
+// anchor is where a finding about a whole target goes: the object's
+// document, or for a render target its first object.
+func anchor(rec *Record) place {
+	s := rec.Target.subject
+	if s.obj != nil {
+		loc, _ := s.obj.Locate(nil)
+		return place{loc: loc}
+	}
+	for _, o := range s.target.objects {
+		if loc, _ := o.Locate(nil); !loc.IsZero() {
+			return place{loc: loc}
+		}
+	}
+	return place{loc: manifest.Location{File: s.target.name}}
+}
+
+// relatedObjects lists the other objects a group finding involves.
+func relatedObjects(rec *Record, refs []int, primary *manifest.Object) []finding.Related {
+	if rec.Target.subject.obj != nil {
+		return nil
+	}
+	seen := map[*manifest.Object]bool{primary: true}
+	var out []finding.Related
+	for _, r := range refs {
+		g := rec.Facts[r].g
+		objs := append([]*manifest.Object(nil), g.objects...)
+		for _, it := range g.items {
+			objs = append(objs, it.at.obj)
+		}
+		for _, o := range objs {
+			if o == nil || seen[o] || len(out) >= maxRelated {
+				continue
+			}
+			seen[o] = true
+			loc, _ := o.Locate(nil)
+			out = append(out, finding.Related{Location: loc, Message: fmt.Sprintf("%s %s", o.ID.Kind, describeObject(o))})
+		}
+	}
+	return out
+}
+
+// newFinding assembles a finding about one target.
+func newFinding(rec *Record, e *Expectation, p place, level finding.Level, key, msg string) finding.Finding {
+	c := rec.Check
+	obj := manifest.ObjectID{Target: rec.Target.subject.target.name}
+	if o := rec.Target.subject.obj; o != nil {
+		obj = o.ID
+	}
+	f := finding.Finding{
+		Source:   finding.SourceCheck,
+		RuleID:   c.RuleID(),
+		Level:    level,
+		Title:    c.Name,
+		Message:  msg,
+		Help:     c.Remediation,
+		Object:   obj,
+		Path:     p.path,
+		Location: p.loc,
+		Related:  p.related,
+		Key:      key,
+		Tags:     []string{c.Group},
+	}
+	f.SetFingerprint()
+	return f
+}
+
+// rememberSame keeps where a target's expect_same value came from.
+func (fb *findingBuilder) rememberSame(rec *Record, e *Expectation) {
+	p := placeFor(rec, e.factRefs)
+	fb.mu.Lock()
+	defer fb.mu.Unlock()
+	byTarget := fb.same[rec.Check]
+	if byTarget == nil {
+		byTarget = map[string]*sameTarget{}
+		fb.same[rec.Check] = byTarget
+	}
+	st := byTarget[rec.Target.ID]
+	if st == nil {
+		st = &sameTarget{rec: rec, places: map[string]place{}}
+		byTarget[rec.Target.ID] = st
+	}
+	st.places[e.Name] = p
+}
+
+// expectSame reports the targets whose expect_same value differs from the
+// others: those outside the strict majority, or every target when no value
+// has one.
+func (fb *findingBuilder) expectSame(res *Result) {
+	type job struct {
+		check *Check
+		cr    *CheckResult
+	}
+	var jobs []job
+	for i := range res.CheckResults {
+		cr := &res.CheckResults[i]
+		for check := range fb.same {
+			if check.ID == cr.CheckID {
+				jobs = append(jobs, job{check, cr})
+			}
+		}
+	}
+	out := make([][]finding.Finding, len(jobs))
+	forEach(len(jobs), func(i int) {
+		for _, e := range jobs[i].check.Expectations {
+			if e.Type == ExpectSame {
+				out[i] = append(out[i], sameFindings(jobs[i].check, e, jobs[i].cr, fb.same[jobs[i].check])...)
+			}
+		}
+	})
+	for _, fs := range out {
+		fb.findings = append(fb.findings, fs...)
+	}
+}
+
+func sameFindings(c *Check, e *Expectation, cr *CheckResult, byTarget map[string]*sameTarget) []finding.Finding {
+	type val struct {
+		agent string
+		value any
+	}
+	groups := map[string][]val{}
+	var order []string
+	total := 0
+	for _, a := range cr.AgentsCheckResults {
+		if a.IsError() || a.Status != StatusExecuted {
+			continue
+		}
+		for _, ev := range a.Evaluations {
+			if ev.Name != e.Name || ev.Error != nil {
+				continue
+			}
+			k := canonical(ev.ReturnValue)
+			if _, ok := groups[k]; !ok {
+				order = append(order, k)
+			}
+			groups[k] = append(groups[k], val{a.AgentID, ev.ReturnValue})
+			total++
+		}
+	}
+	if len(groups) < 2 {
+		return nil
+	}
+	sort.SliceStable(order, func(i, j int) bool { return len(groups[order[i]]) > len(groups[order[j]]) })
+	majority := ""
+	if len(groups[order[0]]) > len(groups[order[1]]) {
+		majority = order[0]
+	}
+	text := DefaultFailureMessage
+	if e.FailureMessage != nil {
+		text = e.FailureMessage.Raw
+	}
+	var out []finding.Finding
+	for _, k := range order {
+		if k == majority {
+			continue
+		}
+		for _, v := range groups[k] {
+			st := byTarget[v.agent]
+			if st == nil {
+				continue
+			}
+			var others []string
+			for _, ok := range order {
+				if ok == k {
+					continue
+				}
+				others = append(others, fmt.Sprintf("%s (%d of %d)", short(groups[ok][0].value), len(groups[ok]), total))
+			}
+			msg := fmt.Sprintf("%s: %s returns %s here, but %s elsewhere", text, e.Name, short(v.value), strings.Join(others, ", "))
+			out = append(out, newFinding(st.rec, e, st.places[e.Name], c.Severity.Level(), e.Name, msg))
+		}
+	}
+	return out
+}
+
+// short prints a value for a message, cut to a readable length.
+func short(v any) string {
+	s := display(v)
+	if _, isString := v.(string); isString {
+		s = fmt.Sprintf("%q", s)
+	}
+	if len(s) > 120 {
+		s = s[:117] + "..."
+	}
+	return s
+}

@@ -1,0 +1,161 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"go.yaml.in/yaml/v3"
+)
+
+// ChecksFile is the checks: section of .plumb.yaml.
+type ChecksFile struct {
+	// Dirs are extra catalog directories, relative to the configuration
+	// file's directory.
+	Dirs []string `yaml:"dirs"`
+	// DefaultCatalog turns the embedded default catalog off when false.
+	DefaultCatalog *bool `yaml:"default_catalog"`
+	// Select limits the run to these check ids.
+	Select []string `yaml:"select"`
+	// Env is the check environment (metadata matching, when, value
+	// conditions).
+	Env map[string]any `yaml:"env"`
+	// Customizations override check values: {check id: {value: custom}}.
+	Customizations map[string]map[string]CustomValue `yaml:"customizations"`
+}
+
+// CustomValue is one custom value with its position in the file, so a
+// rejected customization can name its line.
+type CustomValue struct {
+	Value        any
+	Line, Column int
+}
+
+// UnmarshalYAML keeps the node's position.
+func (c *CustomValue) UnmarshalYAML(n *yaml.Node) error {
+	c.Line, c.Column = n.Line, n.Column
+	return n.Decode(&c.Value)
+}
+
+// ChecksFlags are the flags of the checks engine.
+type ChecksFlags struct {
+	ChecksDirs      []string
+	NoDefaultChecks bool
+	Env             []string
+	Select          []string
+}
+
+// CatalogDir is one extra catalog directory.
+type CatalogDir struct {
+	// Path is the directory on disk (absolute).
+	Path string
+	// Display is how messages name it: repository-relative when it is
+	// inside the repository, else as given.
+	Display string
+}
+
+// Checks is the resolved configuration of the checks engine.
+type Checks struct {
+	Dirs           []CatalogDir
+	DefaultCatalog bool
+	// Select is empty for every check. SelectSource says where it was set
+	// ("--select" or the configuration file).
+	Select       []string
+	SelectSource string
+	Env          map[string]any
+	// Customizations come from the configuration file (CustomValue lines
+	// are in that file).
+	Customizations map[string]map[string]CustomValue
+}
+
+// bindChecksFlags registers the checks flags.
+func bindChecksFlags(fs *pflag.FlagSet, fl *Flags) {
+	fs.StringArrayVar(&fl.ChecksDirs, "checks", nil, "extra checks catalog directory of <id>.yaml files (repeatable)")
+	fs.BoolVar(&fl.NoDefaultChecks, "no-default-checks", false, "do not run the embedded default checks catalog")
+	fs.StringArrayVar(&fl.Env, "env", nil, "check environment entry key=value, e.g. environment=prod (repeatable; wins over .plumb.yaml)")
+	fs.StringSliceVar(&fl.Select, "select", nil, "run only these check ids (comma-separated or repeated)")
+}
+
+// BindCatalogFlags registers the flags of the `plumb checks` commands that
+// read a catalog: --config, --root, --checks, --no-default-checks and --env.
+func BindCatalogFlags(fs *pflag.FlagSet) *Flags {
+	fl := &Flags{set: fs}
+	fs.StringVar(&fl.ConfigFile, "config", "", "configuration file (default: .plumb.yaml in the working directory, if present)")
+	fs.StringVar(&fl.Root, "root", "", "repository root (default: the working directory)")
+	fs.StringArrayVar(&fl.ChecksDirs, "checks", nil, "extra checks catalog directory of <id>.yaml files (repeatable)")
+	fs.BoolVar(&fl.NoDefaultChecks, "no-default-checks", false, "leave out the embedded default checks catalog")
+	fs.StringArrayVar(&fl.Env, "env", nil, "environment entry key=value (repeatable)")
+	return fl
+}
+
+// resolveChecks merges the checks section with the flags: directories add
+// up, the default catalog is on unless either turns it off, --select
+// replaces the file's list and --env entries win key by key.
+func resolveChecks(file ChecksFile, fl *Flags, root, cwd, configFile string) (Checks, error) {
+	c := Checks{DefaultCatalog: true, Env: map[string]any{}}
+	configDir := cwd
+	if configFile != "" {
+		abs := configFile
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(cwd, configFile)
+		}
+		configDir = filepath.Dir(abs)
+	}
+	add := func(base, dir string) {
+		abs := dir
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(base, dir)
+		}
+		display := dir
+		if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			display = filepath.ToSlash(rel)
+		}
+		c.Dirs = append(c.Dirs, CatalogDir{Path: abs, Display: display})
+	}
+	for _, d := range file.Dirs {
+		add(configDir, d)
+	}
+	for _, d := range fl.ChecksDirs {
+		add(cwd, d)
+	}
+	if file.DefaultCatalog != nil && !*file.DefaultCatalog || fl.NoDefaultChecks {
+		c.DefaultCatalog = false
+	}
+	if len(file.Select) > 0 {
+		c.Select, c.SelectSource = file.Select, configFile
+	}
+	if fl.changed("select") {
+		c.Select, c.SelectSource = nil, "--select"
+		for _, s := range fl.Select {
+			if s = strings.TrimSpace(s); s != "" {
+				c.Select = append(c.Select, s)
+			}
+		}
+	}
+	for k, v := range file.Env {
+		c.Env[k] = v
+	}
+	flagEnv, err := ParseEnv(fl.Env)
+	if err != nil {
+		return c, err
+	}
+	for k, v := range flagEnv {
+		c.Env[k] = v
+	}
+	c.Customizations = file.Customizations
+	return c, nil
+}
+
+// ParseEnv parses key=value entries (the --env syntax) into a map.
+func ParseEnv(entries []string) (map[string]any, error) {
+	env := map[string]any{}
+	for _, kv := range entries {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("--env %q: want key=value", kv)
+		}
+		env[strings.TrimSpace(k)] = v
+	}
+	return env, nil
+}

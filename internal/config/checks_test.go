@@ -1,0 +1,111 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+)
+
+const checksConfig = `checks:
+  dirs: [policy/checks]
+  default_catalog: false
+  select: [A10001, E10001]
+  env:
+    environment: prod
+    replicas: 3
+  customizations:
+    E10001:
+      min_replicas: 2
+`
+
+func TestChecksSection(t *testing.T) {
+	f, err := ParseFile(".plumb.yaml", []byte(checksConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := f.Checks
+	if !reflect.DeepEqual(c.Dirs, []string{"policy/checks"}) || c.DefaultCatalog == nil || *c.DefaultCatalog || !reflect.DeepEqual(c.Select, []string{"A10001", "E10001"}) {
+		t.Errorf("checks = %+v", c)
+	}
+	if c.Env["environment"] != "prod" || c.Env["replicas"] != 3 {
+		t.Errorf("env = %v", c.Env)
+	}
+	if v := c.Customizations["E10001"]["min_replicas"]; v.Value != 2 || v.Line != 10 || v.Column != 21 {
+		t.Errorf("customization = %+v", v)
+	}
+}
+
+func TestChecksSectionErrorsNameTheLine(t *testing.T) {
+	for _, c := range []struct{ config, want string }{
+		{"checks:\n  dir: [a]\n", `c.yaml:2:3: unknown key "dir" in checks (known keys: customizations, default_catalog, dirs, env, select)`},
+		{"checks:\n  default_catalog: maybe\n", "c.yaml:2: cannot unmarshal !!str `maybe` into bool"},
+		{"checks:\n  customizations: [a]\n", "c.yaml:2: cannot unmarshal !!seq into map[string]map[string]config.CustomValue"},
+	} {
+		_, err := ParseFile("c.yaml", []byte(c.config))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.config, err, c.want)
+		}
+	}
+}
+
+func TestChecksFlagsMergeWithTheFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, DefaultFile), []byte(checksConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
+	fl := BindCheckFlags(fs)
+	if err := fs.Parse([]string{"--checks", "more", "--select", "C10001,C10002", "--select", "D10001", "--env", "environment=staging", "--env", "team=shop"}); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(fl, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := cfg.Checks
+	want := []CatalogDir{{Path: filepath.Join(dir, "policy/checks"), Display: "policy/checks"}, {Path: filepath.Join(dir, "more"), Display: "more"}}
+	if !reflect.DeepEqual(c.Dirs, want) {
+		t.Errorf("dirs = %+v", c.Dirs)
+	}
+	if c.DefaultCatalog || !reflect.DeepEqual(c.Select, []string{"C10001", "C10002", "D10001"}) || c.SelectSource != "--select" {
+		t.Errorf("default %v select %v from %s", c.DefaultCatalog, c.Select, c.SelectSource)
+	}
+	if !reflect.DeepEqual(c.Env, map[string]any{"environment": "staging", "replicas": 3, "team": "shop"}) {
+		t.Errorf("env = %v", c.Env)
+	}
+	if c.Customizations["E10001"]["min_replicas"].Value != 2 {
+		t.Errorf("customizations = %v", c.Customizations)
+	}
+
+	// Defaults without a file; --no-default-checks turns the catalog off.
+	fs = pflag.NewFlagSet("check", pflag.ContinueOnError)
+	fl = BindCheckFlags(fs)
+	if err := fs.Parse([]string{"--no-default-checks", "--checks", "/abs/checks"}); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err = Load(fl, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Checks.DefaultCatalog || len(cfg.Checks.Dirs) != 1 || cfg.Checks.Dirs[0].Display != "/abs/checks" || len(cfg.Checks.Env) != 0 {
+		t.Errorf("checks = %+v", cfg.Checks)
+	}
+}
+
+func TestBadEnvFlag(t *testing.T) {
+	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
+	fl := BindCheckFlags(fs)
+	if err := fs.Parse([]string{"--env", "novalue"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(fl, t.TempDir()); err == nil || !strings.Contains(err.Error(), `--env "novalue": want key=value`) {
+		t.Errorf("err = %v", err)
+	}
+	if env, err := ParseEnv([]string{"a=b=c", " k =v"}); err != nil || env["a"] != "b=c" || env["k"] != "v" {
+		t.Errorf("ParseEnv = %v, %v", env, err)
+	}
+}

@@ -1,0 +1,147 @@
+package rules
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+
+	"github.com/plumb-ci/plumb/internal/render"
+)
+
+const pemKey = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n"
+
+func TestBuiltInPrivateKey(t *testing.T) {
+	b64 := base64.StdEncoding.EncodeToString([]byte("-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\n"))
+	cert := base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"))
+	tg := target(t, "app", `apiVersion: v1
+kind: Secret
+metadata: {name: tls}
+type: kubernetes.io/tls
+data:
+  tls.crt: `+cert+`
+  tls.key: `+b64+`
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: ssh}
+data:
+  id_ed25519: |
+`+indent(pemKey, "    ")+`---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: public}
+data:
+  ca.crt: |
+    -----BEGIN CERTIFICATE-----
+    MIIB
+    -----END CERTIFICATE-----
+  key.pub: "ssh-ed25519 AAAAC3Nza user@host"
+  note: "mentions a PRIVATE KEY but holds none"
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: pgp}
+stringData:
+  key.asc: "-----BEGIN PGP PRIVATE KEY BLOCK-----\nxx\n-----END PGP PRIVATE KEY BLOCK-----"
+`)
+	run := runAll(t, withBuiltIns(t, ""), Options{}, tg)
+	var got []string
+	for _, f := range run.Findings() {
+		if f.RuleID == "rule/plumb-private-key" {
+			got = append(got, f.Location.File+":"+itoa(f.Location.Line)+" "+f.Path.String())
+			if strings.Contains(f.Message, "MIIE") || strings.Contains(f.Message, b64) {
+				t.Errorf("the key leaked: %s", f.Message)
+			}
+		}
+	}
+	want := `app/objects.yaml:7 data["tls.key"],app/objects.yaml:13 data.id_ed25519,app/objects.yaml:33 stringData["key.asc"]`
+	if strings.Join(got, ",") != want {
+		t.Errorf("private keys at %v\nwant %s", got, want)
+	}
+}
+
+func indent(s, prefix string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if l != "" {
+			b.WriteString(prefix + l)
+		}
+	}
+	return b.String()
+}
+
+func TestBuiltInEnvironmentAndImages(t *testing.T) {
+	pod := `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  initContainers: [{name: init, image: "busybox:1"}]
+  containers: [{name: app, image: "app:2"}, {name: side, image: "busybox:1"}]
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: c}
+spec:
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          containers: [{name: job, image: "job:3"}]
+`
+	var targets []*render.Target
+	for _, name := range []string{"apps/web/overlays/prod", "apps/web/base", "clusters/eu-1", "envs/staging"} {
+		targets = append(targets, target(t, name, pod))
+	}
+	run := runAll(t, withBuiltIns(t, ""), Options{}, targets...)
+	env := run.TargetEnv()
+	for name, want := range map[string]any{"apps/web/overlays/prod": "prod", "apps/web/base": nil, "clusters/eu-1": "eu-1", "envs/staging": "staging"} {
+		if env[name]["environment"] != want {
+			t.Errorf("%s: environment %v, want %v", name, env[name]["environment"], want)
+		}
+	}
+	if got := compactJSON(env["apps/web/base"]["images"]); got != `["busybox:1","app:2","job:3"]` {
+		t.Errorf("images %s", got)
+	}
+	if got := compactJSON(run.objOrder[0].pluginData["images"]); got != `["busybox:1","app:2"]` {
+		t.Errorf("pod images %s", got)
+	}
+	if len(run.Findings()) != 0 {
+		t.Errorf("findings:\n%s", messages(run.Findings()))
+	}
+	// An environment the user gave the checks is kept.
+	run = NewEngine(withBuiltIns(t, ""), Options{Env: map[string]any{"environment": "qa"}}).NewRun()
+	tg := target(t, "apps/web/overlays/prod", pod)
+	run.Early(docsOf(tg))
+	run.Preprocess([]*render.Target{tg})
+	if env := run.TargetEnv()["apps/web/overlays/prod"]; env["environment"] != nil {
+		t.Errorf("the user's environment was overridden: %v", env)
+	}
+	// An environment set earlier (an early user rule) is kept.
+	set := withBuiltIns(t, "- {phase: early, actions: [{op: set-plugin-data, args: {path: environment, value: production}}]}\n")
+	run = runAll(t, set, Options{}, target(t, "apps/web/overlays/prod", pod))
+	if run.TargetEnv()["apps/web/overlays/prod"]["environment"] != "production" {
+		t.Errorf("env %v", run.TargetEnv())
+	}
+}
+
+func TestBuiltInPublicEndpointTraits(t *testing.T) {
+	tg := target(t, "app", `apiVersion: v1
+kind: Service
+metadata: {name: lb}
+spec: {type: LoadBalancer}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: internal}
+spec: {type: ClusterIP}
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: web}
+`)
+	run := runAll(t, withBuiltIns(t, ""), Options{}, tg)
+	traits := run.Traits()
+	if len(traits) != 2 || traits[tg.Objects[0].ID.Key()][0] != "public-endpoint" || traits[tg.Objects[2].ID.Key()][0] != "public-endpoint" {
+		t.Errorf("traits %v", traits)
+	}
+}

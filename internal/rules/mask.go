@@ -1,0 +1,339 @@
+package rules
+
+import (
+	"encoding/base64"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
+)
+
+// MaskMode is the mask_secrets setting (Ironic's [inspection_rules]
+// mask_secrets): whether rules read secrets as "***".
+type MaskMode string
+
+const (
+	// MaskAlways masks secrets for every rule (the default).
+	MaskAlways MaskMode = "always"
+	// MaskNever shows rules everything.
+	MaskNever MaskMode = "never"
+	// MaskSensitive shows secrets to rules marked sensitive only.
+	MaskSensitive MaskMode = "sensitive"
+)
+
+// ParseMaskMode validates a mask_secrets value ("" is the default).
+func ParseMaskMode(s string) (MaskMode, bool) {
+	switch m := MaskMode(s); m {
+	case "":
+		return MaskAlways, true
+	case MaskAlways, MaskNever, MaskSensitive:
+		return m, true
+	}
+	return "", false
+}
+
+// masks reports whether a rule reads masked data under this mode.
+func (m MaskMode) masks(r *Rule) bool {
+	switch m {
+	case MaskNever:
+		return false
+	case MaskSensitive:
+		return !r.Sensitive
+	}
+	return true
+}
+
+// Masked is what a rule reads instead of a secret (Ironic's value).
+const Masked = "***"
+
+// DefaultMaskedKeys are the mapping keys whose values are secret at any
+// depth: Ironic's password, auth_token and bmc_password, plus the usual
+// names of credentials in Kubernetes configuration. Matching ignores case.
+var DefaultMaskedKeys = []string{
+	"password", "passwd", "auth_token", "bmc_password", "token",
+	"client_secret", "clientSecret", "api_key", "apiKey",
+}
+
+// masker hides secrets from what rules read: the values of masked keys at
+// any depth, and every value under data and stringData of a Secret.
+type masker struct {
+	keys []string
+}
+
+func newMasker(extra []string) *masker {
+	keys := slices.Clone(DefaultMaskedKeys)
+	for _, k := range extra {
+		if k != "" && !slices.ContainsFunc(keys, func(x string) bool { return strings.EqualFold(x, k) }) {
+			keys = append(keys, k)
+		}
+	}
+	return &masker{keys: keys}
+}
+
+func (m *masker) isMaskedKey(k string) bool {
+	for _, x := range m.keys {
+		if len(x) == len(k) && strings.EqualFold(x, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// maskLevel says what a value is, for masking.
+type maskLevel uint8
+
+const (
+	levelPlain      maskLevel = iota
+	levelSecretRoot           // a Secret object: its data and stringData hold secrets
+	levelSecretData           // the data or stringData mapping of a Secret
+	levelSecret               // a value inside it: entirely secret
+)
+
+// child returns the level of the value under key k of a value at level l.
+func (l maskLevel) child(k string) maskLevel {
+	switch l {
+	case levelSecretRoot:
+		if k == "data" || k == "stringData" || k == "binaryData" {
+			return levelSecretData
+		}
+	case levelSecretData, levelSecret:
+		return levelSecret
+	}
+	return levelPlain
+}
+
+// tree returns v with secrets replaced by Masked; v itself is returned when
+// there is nothing to mask, so reads cost no copy.
+func (m *masker) tree(v any, l maskLevel) any {
+	out, _ := m.maskTree(v, l)
+	return out
+}
+
+func (m *masker) maskTree(v any, l maskLevel) (any, bool) {
+	if l == levelSecret {
+		return Masked, true
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		var out map[string]any
+		for k, e := range t {
+			var me any = Masked
+			changed := true
+			if !m.isMaskedKey(k) {
+				me, changed = m.maskTree(e, l.child(k))
+			}
+			if !changed {
+				continue
+			}
+			if out == nil {
+				out = make(map[string]any, len(t))
+				for k2, e2 := range t {
+					out[k2] = e2
+				}
+			}
+			out[k] = me
+		}
+		if out != nil {
+			return out, true
+		}
+	case []any:
+		var out []any
+		for i, e := range t {
+			me, changed := m.maskTree(e, levelPlain)
+			if !changed {
+				continue
+			}
+			if out == nil {
+				out = slices.Clone(t)
+			}
+			out[i] = me
+		}
+		if out != nil {
+			return out, true
+		}
+	}
+	return v, false
+}
+
+// redactor removes secret values from text that leaves the engine (finding
+// messages, explanations, the report), whatever the masking mode: Secret
+// values never appear in any output.
+type redactor struct {
+	r *strings.Replacer
+}
+
+// minSecretLen is the shortest value the redactor removes: shorter values
+// ("1", "yes") occur everywhere and are no secret worth hiding.
+const minSecretLen = 4
+
+// newRedactor collects the secret values of Secret objects (raw and
+// base64-decoded) and of masked keys in the given content trees.
+func newRedactor(m *masker, trees []map[string]any, maskedKeyValues bool) *redactor {
+	seen := map[string]bool{}
+	add := func(s string) {
+		if len(s) >= minSecretLen && s != Masked && s != manifest.Redacted {
+			seen[s] = true
+		}
+	}
+	var walkKeys func(v any)
+	walkKeys = func(v any) {
+		switch t := v.(type) {
+		case map[string]any:
+			for k, e := range t {
+				if s, ok := e.(string); ok && m.isMaskedKey(k) {
+					add(s)
+				}
+				walkKeys(e)
+			}
+		case []any:
+			for _, e := range t {
+				walkKeys(e)
+			}
+		}
+	}
+	for _, c := range trees {
+		if manifest.IsSecret(c) {
+			for _, f := range []string{"data", "stringData", "binaryData"} {
+				fm, _ := c[f].(map[string]any)
+				for _, v := range fm {
+					s, ok := v.(string)
+					if !ok {
+						continue
+					}
+					add(s)
+					if f != "stringData" {
+						if b, err := base64.StdEncoding.DecodeString(s); err == nil && utf8.Valid(b) {
+							add(string(b))
+							add(strings.TrimSpace(string(b)))
+						}
+					}
+				}
+			}
+		}
+		if maskedKeyValues {
+			walkKeys(c)
+		}
+	}
+	if len(seen) == 0 {
+		return &redactor{}
+	}
+	vals := make([]string, 0, len(seen))
+	for s := range seen {
+		vals = append(vals, s)
+	}
+	// Longest first, so a secret that contains another is removed whole.
+	slices.SortFunc(vals, func(a, b string) int {
+		if len(a) != len(b) {
+			return len(b) - len(a)
+		}
+		return strings.Compare(a, b)
+	})
+	pairs := make([]string, 0, 2*len(vals))
+	for _, s := range vals {
+		pairs = append(pairs, s, manifest.Redacted)
+	}
+	return &redactor{r: strings.NewReplacer(pairs...)}
+}
+
+// text redacts a string; it allocates only when there is something to
+// redact.
+func (r *redactor) text(s string) string {
+	if r == nil || r.r == nil || s == "" {
+		return s
+	}
+	w := diffWriters.Get().(*diffWriter)
+	*w = diffWriter{orig: s, buf: w.buf[:0]}
+	r.r.WriteString(w, s)
+	out := s
+	if w.changed {
+		out = string(w.buf)
+	}
+	w.orig = ""
+	diffWriters.Put(w)
+	return out
+}
+
+var diffWriters = sync.Pool{New: func() any { return new(diffWriter) }}
+
+// diffWriter receives the replacer's output and builds a new string only
+// from the first difference with the original on.
+type diffWriter struct {
+	orig    string
+	off     int
+	changed bool
+	buf     []byte
+}
+
+func (w *diffWriter) WriteString(p string) (int, error) {
+	if !w.changed {
+		if strings.HasPrefix(w.orig[w.off:], p) {
+			w.off += len(p)
+			return len(p), nil
+		}
+		w.changed = true
+		w.buf = append(w.buf[:0], w.orig[:w.off]...)
+	}
+	w.buf = append(w.buf, p...)
+	return len(p), nil
+}
+
+func (w *diffWriter) Write(p []byte) (int, error) { return w.WriteString(string(p)) }
+
+// value redacts every string in a value tree; the tree itself is returned
+// when nothing changes, a copy otherwise.
+func (r *redactor) value(v any) any {
+	out, _ := r.redactTree(v)
+	return out
+}
+
+func (r *redactor) redactTree(v any) (any, bool) {
+	if r == nil || r.r == nil {
+		return v, false
+	}
+	switch t := v.(type) {
+	case string:
+		s := r.text(t)
+		if s == t {
+			return v, false // no new interface value: no allocation
+		}
+		return s, true
+	case map[string]any:
+		var out map[string]any
+		for k, e := range t {
+			ne, changed := r.redactTree(e)
+			nk := r.text(k)
+			if !changed && nk == k {
+				continue
+			}
+			if out == nil {
+				out = make(map[string]any, len(t))
+				for k2, e2 := range t {
+					out[k2] = e2
+				}
+			}
+			delete(out, k)
+			out[nk] = ne
+		}
+		if out != nil {
+			return out, true
+		}
+	case []any:
+		var out []any
+		for i, e := range t {
+			ne, changed := r.redactTree(e)
+			if !changed {
+				continue
+			}
+			if out == nil {
+				out = slices.Clone(t)
+			}
+			out[i] = ne
+		}
+		if out != nil {
+			return out, true
+		}
+	}
+	return v, false
+}

@@ -1,0 +1,232 @@
+package rules
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// maskedRead resolves a template for a rule under a masking mode.
+func maskedRead(t *testing.T, mode MaskMode, sensitive bool, node map[string]any, tmpl string) any {
+	t.Helper()
+	e := NewEngine(&Set{}, Options{Mask: mode})
+	s := newTestSubject(e, node, ironicInventory(), ironicPluginData())
+	r := &Rule{Sensitive: sensitive}
+	x := &evalCtx{e: e, s: s, rule: r, mask: e.opts.Mask.masks(r)}
+	v, err := compileValue(tmpl, formatStrict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := x.eval(v)
+	return got
+}
+
+// Ironic TestCheckRule.test_check_rule_mask_*: always masks every rule,
+// never masks none, sensitive unmasks sensitive rules only.
+func TestMaskSecretsModes(t *testing.T) {
+	for _, c := range []struct {
+		mode      MaskMode
+		sensitive bool
+		masked    bool
+	}{
+		{MaskAlways, false, true},
+		{MaskAlways, true, true},
+		{MaskNever, false, false},
+		{MaskNever, true, false},
+		{MaskSensitive, false, true},
+		{MaskSensitive, true, false},
+	} {
+		got := maskedRead(t, c.mode, c.sensitive, ironicNode(), "{inventory[bmc_password]}")
+		if (got == Masked) != c.masked {
+			t.Errorf("%s, sensitive %v: bmc_password reads %v", c.mode, c.sensitive, got)
+		}
+		got = maskedRead(t, c.mode, c.sensitive, ironicNode(), "{plugin_data[password]}")
+		if (got == Masked) != c.masked {
+			t.Errorf("%s, sensitive %v: plugin_data password reads %v", c.mode, c.sensitive, got)
+		}
+	}
+	if m, ok := ParseMaskMode(""); !ok || m != MaskAlways {
+		t.Error("default mode")
+	}
+	if _, ok := ParseMaskMode("sometimes"); ok {
+		t.Error("bad mode accepted")
+	}
+}
+
+// Ironic TestShallowMask: masked keys at any depth, in lists of mappings, in
+// whole renderings; other keys clear. D10: the node is masked too, and so
+// are a Secret's data and stringData values.
+func TestMaskedReads(t *testing.T) {
+	node := ironicNode()
+	node["spec"] = map[string]any{
+		"auth": map[string]any{"Password": "p1", "user": "admin", "tokens": []any{map[string]any{"token": "t1", "id": "x"}}},
+	}
+	cases := map[string]any{
+		"{node.spec.auth.Password}":         Masked, // case-insensitive
+		"{node.spec.auth.user}":             "admin",
+		"{node.spec.auth.tokens[0][token]}": Masked,
+		"{node.spec.auth.tokens[0][id]}":    "x",
+		"{node.spec.auth.Password.deeper}":  "{node.spec.auth.Password.deeper}", // a masked string has no fields
+		"{node.spec.auth}":                  map[string]any{"Password": Masked, "user": "admin", "tokens": []any{map[string]any{"token": Masked, "id": "x"}}},
+		"auth {node.spec.auth.tokens}":      `auth [{"id":"x","token":"***"}]`,
+		"{inventory[bmc_address]}":          "192.168.1.100",
+		"{plugin_data}":                     map[string]any{"plugin": "data", "logs": "some logs", "password": Masked},
+	}
+	for tmpl, want := range cases {
+		if got := maskedRead(t, MaskAlways, false, node, tmpl); !equal(got, want) {
+			t.Errorf("%s = %#v, want %#v", tmpl, got, want)
+		}
+	}
+	// The original data is never changed by masking.
+	if node["spec"].(map[string]any)["auth"].(map[string]any)["Password"] != "p1" {
+		t.Error("masking wrote to the object")
+	}
+	secret := map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "s"},
+		"data": map[string]any{"tls.crt": "Y2VydA=="}, "stringData": map[string]any{"user": "bob"}, "type": "Opaque"}
+	for tmpl, want := range map[string]any{
+		"{node.data[tls.crt]}":   Masked,
+		"{node.stringData.user}": Masked,
+		"{node.stringData}":      map[string]any{"user": Masked},
+		"{node.type}":            "Opaque",
+		"{node.metadata.name}":   "s",
+	} {
+		if got := maskedRead(t, MaskAlways, false, secret, tmpl); !equal(got, want) {
+			t.Errorf("Secret %s = %#v, want %#v", tmpl, got, want)
+		}
+	}
+	whole := maskedRead(t, MaskAlways, false, secret, "{node}").(map[string]any)
+	if whole["stringData"].(map[string]any)["user"] != Masked || whole["data"].(map[string]any)["tls.crt"] != Masked {
+		t.Errorf("whole Secret: %v", whole)
+	}
+	if got := maskedRead(t, MaskNever, false, secret, "{node.stringData.user}"); got != "bob" {
+		t.Errorf("never: %v", got)
+	}
+	// Configured extra keys.
+	e := NewEngine(&Set{}, Options{MaskKeys: []string{"sshKey"}})
+	s := newTestSubject(e, map[string]any{"sshkey": "k"}, nil, nil)
+	x := &evalCtx{e: e, s: s, rule: &Rule{}, mask: true}
+	if v, _ := x.resolve(&ref{root: rootNode, path: []accessor{{key: "sshkey"}}}); v != Masked {
+		t.Errorf("extra mask key: %v", v)
+	}
+}
+
+// Writes go through the mask (Ironic): a masked value copied by an action
+// stores "***", and writing under a masked key stores the real value.
+func TestMaskedWrites(t *testing.T) {
+	s := runOn(t, `
+- actions:
+    - {op: set-plugin-data, args: {path: copied, value: "{inventory[bmc_password]}"}}
+    - {op: set-plugin-data, args: {path: password, value: new-secret}}
+`, Options{}, ironicNode(), ironicInventory(), ironicPluginData())
+	if s.pluginData["copied"] != Masked || s.pluginData["password"] != "new-secret" {
+		t.Errorf("plugin data %v", s.pluginData)
+	}
+}
+
+// Secret values never appear in any output, whatever the mode: finding
+// messages, --explain, the report section and the checks' environment.
+func TestSecretValuesNeverLeak(t *testing.T) {
+	set := loadRules(t, `
+- uuid: leaky
+  phase: preprocess
+  conditions: [{op: eq, args: {values: ["{node.kind}", Secret]}}]
+  actions:
+    - {op: log, args: {msg: "password is {node.stringData.password}, key {node.data[api]}"}}
+    - {op: set-plugin-data, args: {path: copy, value: "{node.stringData.password}"}}
+    - {op: set-plugin-data, args: {path: nested.token, value: clear-value}}
+`)
+	tg := target(t, "app", `apiVersion: v1
+kind: Secret
+metadata: {name: creds}
+stringData: {password: hunter2-secret}
+data: {api: c2VjcmV0LWFwaS1rZXk=}
+`)
+	for _, mode := range []MaskMode{MaskAlways, MaskNever, MaskSensitive} {
+		run := runAll(t, set, Options{Mask: mode, Explain: true}, tg)
+		var out strings.Builder
+		out.WriteString(messages(run.Findings()))
+		if err := run.WriteExplanation(&out); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(run.Section())
+		out.Write(b)
+		env, _ := json.Marshal(run.TargetEnv())
+		out.Write(env)
+		for _, secret := range []string{"hunter2-secret", "c2VjcmV0LWFwaS1rZXk=", "secret-api-key"} {
+			if strings.Contains(out.String(), secret) {
+				t.Errorf("%s: %q leaked:\n%s", mode, secret, out.String())
+			}
+		}
+		if mode == MaskNever && !strings.Contains(out.String(), "password is <redacted>, key <redacted>") {
+			t.Errorf("never: the message is not redacted:\n%s", out.String())
+		}
+		if mode == MaskAlways && !strings.Contains(out.String(), "password is ***, key ***") {
+			t.Errorf("always: the rule did not read masked values:\n%s", out.String())
+		}
+		// The report masks the values of masked keys in plugin data (the
+		// rule's own literal here).
+		if !strings.Contains(string(b), `"nested":{"token":"***"}`) {
+			t.Errorf("%s: plugin data in the report: %s", mode, b)
+		}
+	}
+}
+
+// Sensitive rules: nothing of their conditions or actions in listings,
+// explanations or the report; their errors are terse (D11).
+func TestSensitiveRules(t *testing.T) {
+	set := loadRules(t, `
+- uuid: quiet
+  sensitive: true
+  phase: preprocess
+  conditions: [{op: eq, args: {values: ["{node.kind}", ConfigMap]}}]
+  actions:
+    - {op: set-attribute, args: {path: /data/pw, value: pa55w0rd-literal}}
+    - {op: set-plugin-data, args: {path: bmc.user, value: pa55w0rd-literal}}
+    - {op: log, args: {msg: "authored message"}}
+- uuid: quiet-broken
+  sensitive: true
+  actions:
+    - {op: set-attribute, args: {path: /metadata/name/x, value: pa55w0rd-literal}}
+`)
+	e := NewEngine(set, Options{Explain: true})
+	info := e.Describe(set.Rule("quiet"))
+	if info.Conditions != nil || info.Actions != nil || !info.Sensitive {
+		t.Errorf("describe shows a sensitive rule: %+v", info)
+	}
+	long, err := e.FormatList(e.List("", ""), true)
+	if err != nil || strings.Contains(long, "pa55w0rd") || !strings.Contains(long, "conditions: null") {
+		t.Errorf("list --long:\n%s", long)
+	}
+	tg := target(t, "app", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n")
+	run := runAll(t, set, Options{Explain: true}, tg)
+	var out strings.Builder
+	run.WriteExplanation(&out)
+	b, _ := json.Marshal(run.Section())
+	out.Write(b)
+	fs := run.Findings()
+	out.WriteString(messages(fs))
+	if strings.Contains(out.String(), "pa55w0rd") || strings.Contains(out.String(), "/metadata/name/x") {
+		t.Errorf("sensitive details leaked:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "(sensitive rule: conditions and actions are not shown)") ||
+		!strings.Contains(out.String(), `"uuid":"quiet","phase":"preprocess","sensitive":true,"actions":null`) {
+		t.Errorf("explanation/section:\n%s", out.String())
+	}
+	// fail/log messages are deliberate output and shown as authored.
+	if !strings.Contains(messages(fs), "authored message") {
+		t.Errorf("findings:\n%s", messages(fs))
+	}
+	if !strings.Contains(messages(fs), "inspection rule quiet-broken could not be applied to ConfigMap c [app]: action error (details hidden: the rule is sensitive)") {
+		t.Errorf("terse error:\n%s", messages(fs))
+	}
+	// The patch of a sensitive rule is listed without values.
+	sec := run.Section()
+	if len(sec.Objects) != 1 || len(sec.Objects[0].Patch) != 1 || sec.Objects[0].Patch[0].Value != nil {
+		t.Errorf("patch %+v", sec.Objects)
+	}
+	// Plugin data a sensitive rule wrote is listed without its value (the
+	// checks still get it).
+	if compactJSON(sec.Objects[0].PluginData) != `{"bmc":{"user":"***"}}` || run.TargetEnv()["app"]["bmc"].(map[string]any)["user"] != "pa55w0rd-literal" {
+		t.Errorf("plugin data %v / env %v", sec.Objects[0].PluginData, run.TargetEnv())
+	}
+}

@@ -1,0 +1,226 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/render"
+)
+
+// Rule ids that are not one rule's.
+const (
+	// RuleInvalid reports a rules file or rule that does not validate.
+	RuleInvalid = "rule/invalid"
+	// RuleLint reports deprecated or ineffective rule syntax.
+	RuleLint = "rule/lint"
+	// RulePluginDataConflict reports objects of one render target that set
+	// one plugin-data key to different values (the checks' env has one).
+	RulePluginDataConflict = "rule/plugin-data-conflict"
+)
+
+// Main runs the main rules on the rendered objects, after the analyzers:
+// inventory[findings] lists each object's findings so far.
+func (r *Run) Main(targets []*render.Target, findings []finding.Finding) {
+	r.ranPhases[PhaseMain] = true
+	r.collectObjects(targets)
+	rules := r.e.phases[PhaseMain]
+	if len(rules) == 0 {
+		return
+	}
+	byObject := map[string][]any{}
+	for i := range findings {
+		f := &findings[i]
+		if f.Object.IsZero() {
+			continue
+		}
+		k := f.Object.Key()
+		byObject[k] = append(byObject[k], map[string]any{
+			"rule_id": f.RuleID, "level": f.Level.String(), "message": f.Message, "path": f.Path.String(),
+		})
+	}
+	for _, s := range r.objOrder {
+		s.findingFacts = byObject[s.id.Key()]
+		if s.findingFacts == nil {
+			s.findingFacts = []any{}
+		}
+		s.inventory = nil
+	}
+	r.parallel(len(r.objOrder), func(i int) { r.e.runPhase(r.objOrder[i], PhaseMain, rules) })
+}
+
+// Findings returns the findings the rules made in the given phases (all
+// phases when none are given): fail, log, rule errors, unresolved fields and
+// plugin-data conflicts (preprocess), with Secret values redacted and
+// fingerprints set, in subject order.
+func (r *Run) Findings(phases ...Phase) []finding.Finding {
+	want := func(p Phase) bool { return len(phases) == 0 || slices.Contains(phases, p) }
+	var out []finding.Finding
+	add := func(f finding.Finding) {
+		f.Message = r.redactText(f.Message)
+		f.SetFingerprint()
+		out = append(out, f)
+	}
+	for _, subjects := range [][]*subject{r.docOrder, r.objOrder} {
+		for _, s := range subjects {
+			for _, f := range s.findings {
+				if want(f.phase) {
+					add(f.Finding)
+				}
+			}
+		}
+	}
+	if want(PhasePreprocess) {
+		for _, c := range r.conflicts {
+			add(c.finding(r))
+		}
+	}
+	return out
+}
+
+// Traits returns each object's traits by ObjectID.Key(), for tagging every
+// finding on the object.
+func (r *Run) Traits() map[string][]string {
+	out := map[string][]string{}
+	for _, s := range r.objOrder {
+		if len(s.traits) > 0 {
+			out[s.id.Key()] = s.traits
+		}
+	}
+	return out
+}
+
+// TargetEnv is the plugin data of each render target's objects after the
+// preprocess phase, merged: what the checks see as env (analyzer.Input's
+// TargetEnv). Mappings merge, lists are joined without duplicates, and a
+// key set to different values by two objects keeps the first value and is
+// reported (rule/plugin-data-conflict).
+func (r *Run) TargetEnv() map[string]map[string]any { return r.env }
+
+type conflict struct {
+	target string
+	key    string
+	first  *subject
+	second *subject
+	a, b   any
+}
+
+func (c conflict) finding(r *Run) finding.Finding {
+	f := finding.Finding{
+		Source: finding.SourceRule,
+		RuleID: RulePluginDataConflict,
+		Level:  finding.Warning,
+		Title:  "Conflicting plugin data in one render target",
+		Message: fmt.Sprintf("plugin_data.%s is %s here but %s on %s, in the same render target %s; the checks' env.%s keeps %s",
+			c.key, r.redactText(quoteValue(c.b)), r.redactText(quoteValue(c.a)), c.first.id, c.target, c.key, r.redactText(quoteValue(c.a))),
+		Help: "Inspection rules set plugin data per object; the checks see one environment per render target, so every " +
+			"object of a target must agree on each key. Make the rules that set this key agree, or limit them with conditions or scope.",
+		Object:   c.second.id,
+		Location: c.second.locate(nil),
+		Key:      c.key,
+	}
+	return f
+}
+
+// buildEnv merges plugin data per target.
+func (r *Run) buildEnv() {
+	r.env = map[string]map[string]any{}
+	r.conflicts = nil
+	merged := map[*targetFacts]map[string]any{}
+	owners := map[*targetFacts]map[string]*subject{}
+	for _, s := range r.objOrder {
+		if len(s.pluginData) == 0 || s.target == nil {
+			continue
+		}
+		tf := s.target
+		if merged[tf] == nil {
+			merged[tf] = map[string]any{}
+			owners[tf] = map[string]*subject{}
+		}
+		r.mergePluginData(merged[tf], s.pluginData, "", s, owners[tf], tf.t.Name)
+	}
+	for tf, m := range merged {
+		if env, ok := r.redactValue(m).(map[string]any); ok {
+			r.env[tf.t.Name] = env
+		}
+	}
+}
+
+func (r *Run) mergePluginData(dst, src map[string]any, prefix string, s *subject, owners map[string]*subject, target string) {
+	for _, k := range sortedKeys(src) {
+		v, key := src[k], prefix+k
+		old, ok := dst[k]
+		if !ok {
+			dst[k] = deepCopy(v)
+			owners[key] = s
+			continue
+		}
+		switch o := old.(type) {
+		case map[string]any:
+			if m, ok := v.(map[string]any); ok {
+				r.mergePluginData(o, m, key+".", s, owners, target)
+				continue
+			}
+		case []any:
+			if l, ok := v.([]any); ok {
+				for _, e := range l {
+					if !containsEqual(o, e) {
+						o = append(o, deepCopy(e))
+					}
+				}
+				dst[k] = o
+				continue
+			}
+		}
+		if !equal(old, v) {
+			r.conflicts = append(r.conflicts, conflict{target: target, key: key, first: ownerOf(owners, key), second: s, a: old, b: v})
+		}
+	}
+}
+
+// ownerOf finds the object that first set key, or the mapping holding it.
+func ownerOf(owners map[string]*subject, key string) *subject {
+	for {
+		if s := owners[key]; s != nil {
+			return s
+		}
+		i := strings.LastIndexByte(key, '.')
+		if i < 0 {
+			return nil
+		}
+		key = key[:i]
+	}
+}
+
+// redactor returns the run's redactor, built from the Secrets (and, unless
+// masking is always on, the masked keys) of every document and object seen.
+func (r *Run) redactor() *redactor {
+	r.redactMu.Lock()
+	defer r.redactMu.Unlock()
+	if r.redact == nil {
+		var trees []map[string]any
+		for _, s := range r.docOrder {
+			if m, ok := s.doc.Value.(map[string]any); ok {
+				trees = append(trees, m)
+			}
+		}
+		for _, s := range r.objOrder {
+			if s.content != nil {
+				trees = append(trees, s.content)
+			}
+		}
+		r.redact = newRedactor(r.e.masker, trees, r.e.opts.Mask != MaskAlways)
+	}
+	return r.redact
+}
+
+func (r *Run) redactText(s string) string { return r.redactor().text(s) }
+func (r *Run) redactValue(v any) any      { return r.redactor().value(v) }
+
+// resetRedactor forgets the redactor after objects changed.
+func (r *Run) resetRedactor() {
+	r.redactMu.Lock()
+	r.redact = nil
+	r.redactMu.Unlock()
+}

@@ -1,0 +1,63 @@
+package rules
+
+import (
+	"encoding/base64"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
+)
+
+// privateKeyHeader matches the PEM and OpenSSH armour of private keys.
+var privateKeyHeader = regexp.MustCompile(`-----BEGIN ((RSA|DSA|EC|OPENSSH|ENCRYPTED|ANY) )?PRIVATE KEY-----|-----BEGIN PGP PRIVATE KEY BLOCK-----`)
+
+// base64PEM is how "-----BEGIN" starts once base64-encoded (Secret data,
+// ConfigMap binaryData).
+const base64PEM = "LS0tLS1CRUdJTi"
+
+// privateKeyPaths returns the field paths of a document whose string values
+// hold a private key, in plain text or base64-encoded. The paths (never the
+// keys) are what inventory[source][private_keys] shows.
+func privateKeyPaths(v any) []string {
+	var out []string
+	// The path is a stack reused along the walk; it is printed only for a
+	// match, which keeps the walk of every document cheap.
+	stack := make(manifest.Path, 0, 16)
+	var walk func(v any)
+	walk = func(v any) {
+		switch t := v.(type) {
+		case map[string]any:
+			for k, e := range t {
+				stack = append(stack, manifest.Key(k))
+				walk(e)
+				stack = stack[:len(stack)-1]
+			}
+		case []any:
+			for i, e := range t {
+				stack = append(stack, manifest.Index(i))
+				walk(e)
+				stack = stack[:len(stack)-1]
+			}
+		case string:
+			if holdsPrivateKey(t) {
+				out = append(out, stack.String())
+			}
+		}
+	}
+	walk(v)
+	slices.Sort(out)
+	return out
+}
+
+func holdsPrivateKey(s string) bool {
+	if strings.Contains(s, "PRIVATE KEY") && privateKeyHeader.MatchString(s) {
+		return true
+	}
+	trimmed := strings.TrimSpace(s)
+	if !strings.HasPrefix(trimmed, base64PEM) {
+		return false
+	}
+	decoded, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(trimmed), ""))
+	return err == nil && privateKeyHeader.Match(decoded)
+}

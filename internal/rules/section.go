@@ -1,0 +1,171 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
+)
+
+// SectionName is the key of the rules section in the JSON report. The
+// report's top-level "rules" key already lists rule descriptors, so the
+// per-object section is "inspection_rules".
+const SectionName = "inspection_rules"
+
+// Section is the JSON report section: the rules that were loaded and, per
+// document and object, what they did.
+type Section struct {
+	Rules     []SectionRule  `json:"rules"`
+	Documents []SectionEntry `json:"documents"`
+	Objects   []SectionEntry `json:"objects"`
+}
+
+// SectionRule summarises a loaded rule (conditions and actions are shown by
+// plumb rules show, never for sensitive rules).
+type SectionRule struct {
+	UUID        string `json:"uuid"`
+	Description string `json:"description,omitempty"`
+	Phase       Phase  `json:"phase"`
+	Priority    int    `json:"priority"`
+	Scope       string `json:"scope,omitempty"`
+	Sensitive   bool   `json:"sensitive"`
+	BuiltIn     bool   `json:"built_in"`
+	// Source is the rule's file:line ("" for built-in rules).
+	Source string `json:"source,omitempty"`
+	// Matched counts the documents and objects the rule's conditions held on.
+	Matched int `json:"matched"`
+}
+
+// SectionEntry is what the rules did to one document or object. Only
+// subjects some rule matched, or that carry plugin data, traits or a stop,
+// are listed.
+type SectionEntry struct {
+	Object   *manifest.ObjectID `json:"object,omitempty"`
+	File     string             `json:"file"`
+	Line     int                `json:"line,omitempty"`
+	Document *int               `json:"document,omitempty"`
+	Scope    string             `json:"scope,omitempty"`
+	// Rules are the rules whose conditions held, in running order.
+	Rules      []SectionApplied `json:"rules"`
+	Traits     []string         `json:"traits,omitempty"`
+	PluginData map[string]any   `json:"plugin_data,omitempty"`
+	// Patch lists the changes attribute actions made, as RFC 6902
+	// operations (values of sensitive rules omitted).
+	Patch []PatchOp `json:"patch,omitempty"`
+	// Stopped says which fail or rule error ended the rules early.
+	Stopped string `json:"stopped,omitempty"`
+}
+
+// SectionApplied is one rule that matched. Actions is null for sensitive
+// rules.
+type SectionApplied struct {
+	UUID      string        `json:"uuid"`
+	Phase     Phase         `json:"phase"`
+	Sensitive bool          `json:"sensitive,omitempty"`
+	Actions   []ActionTaken `json:"actions"`
+}
+
+// Section builds the report section.
+func (r *Run) Section() *Section {
+	sec := &Section{Documents: []SectionEntry{}, Objects: []SectionEntry{}}
+	matched := map[*Rule]int{}
+	for _, s := range r.docOrder {
+		if e, ok := r.entry(s, matched); ok {
+			idx := s.doc.Index
+			e.Document = &idx
+			if !s.id.IsZero() {
+				id := s.id
+				e.Object = &id
+			}
+			sec.Documents = append(sec.Documents, e)
+		}
+	}
+	for _, s := range r.objOrder {
+		if e, ok := r.entry(s, matched); ok {
+			id := s.id
+			e.Object = &id
+			sec.Objects = append(sec.Objects, e)
+		}
+	}
+	for _, p := range Phases {
+		for _, rule := range r.e.phases[p] {
+			sr := SectionRule{UUID: rule.UUID, Description: rule.Description, Phase: rule.Phase, Priority: rule.Priority,
+				Scope: r.e.ScopeOf(rule), Sensitive: rule.Sensitive, BuiltIn: rule.BuiltIn, Matched: matched[rule]}
+			if !rule.BuiltIn {
+				sr.Source = manifest.FormatLocation(rule.Source)
+			}
+			sec.Rules = append(sec.Rules, sr)
+		}
+	}
+	return sec
+}
+
+func (r *Run) entry(s *subject, matched map[*Rule]int) (SectionEntry, bool) {
+	if len(s.applied) == 0 && len(s.pluginData) == 0 && len(s.traits) == 0 && !s.stopped && len(s.patch) == 0 {
+		return SectionEntry{}, false
+	}
+	loc := s.locate(nil)
+	e := SectionEntry{File: loc.File, Line: loc.Line, Scope: s.scope, Rules: []SectionApplied{}, Traits: s.traits, Stopped: s.stoppedBy}
+	for _, a := range s.applied {
+		matched[a.rule]++
+		sa := SectionApplied{UUID: a.rule.UUID, Phase: a.phase, Sensitive: a.rule.Sensitive}
+		if !a.rule.Sensitive {
+			sa.Actions = []ActionTaken{}
+			for _, act := range a.actions {
+				args := make(map[string]any, len(act.params))
+				for i, p := range act.params {
+					if i < len(act.args) {
+						args[p.name] = act.args[i]
+					}
+				}
+				args, _ = r.outputValue(args).(map[string]any)
+				sa.Actions = append(sa.Actions, ActionTaken{Op: act.op, Args: args})
+			}
+		}
+		e.Rules = append(e.Rules, sa)
+	}
+	if len(s.pluginData) > 0 {
+		data := s.pluginData
+		if len(s.hiddenData) > 0 {
+			data, _ = deepCopy(data).(map[string]any)
+			hideData(data, s.hiddenData)
+		}
+		e.PluginData, _ = r.outputValue(data).(map[string]any)
+	}
+	for _, p := range s.patch {
+		if p.hidden {
+			p.Value = nil
+		} else {
+			p.Value = r.outputValue(p.Value)
+		}
+		e.Patch = append(e.Patch, p)
+	}
+	return e, true
+}
+
+// outputValue prepares a value for the report: masked keys hidden, Secret
+// values redacted.
+func (r *Run) outputValue(v any) any {
+	return r.redactValue(r.e.masker.tree(v, levelPlain))
+}
+
+// hideData replaces the values at plugin-data paths written by sensitive
+// rules (when they still exist) with Masked.
+func hideData(data map[string]any, paths []string) {
+	for _, p := range paths {
+		segs := strings.Split(p, ".")
+		cur := data
+		for _, seg := range segs[:len(segs)-1] {
+			next, _ := cur[seg].(map[string]any)
+			if next == nil {
+				cur = nil
+				break
+			}
+			cur = next
+		}
+		if cur != nil {
+			if _, ok := cur[segs[len(segs)-1]]; ok {
+				cur[segs[len(segs)-1]] = Masked
+			}
+		}
+	}
+}

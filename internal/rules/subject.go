@@ -1,0 +1,259 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/manifest"
+)
+
+// subject is what rules inspect: a source document in the early phase, a
+// rendered object in the later ones. Each subject is touched by one
+// goroutine at a time.
+type subject struct {
+	run *Run
+	doc *manifest.Document
+	// obj is the rendered object (nil for a document); index its position
+	// in its target.
+	obj    *manifest.Object
+	index  int
+	target *targetFacts
+	facts  *sourceFacts
+	id     manifest.ObjectID
+	scope  string
+	// content is node; owned once the subject has its private copy.
+	content map[string]any
+	owned   bool
+	secret  bool
+
+	pluginData map[string]any
+	// hiddenData are plugin-data paths written by sensitive rules: the
+	// report does not show their values.
+	hiddenData []string
+	traits     []string // sorted
+	stopped    bool
+	stoppedBy  string
+
+	// what the report shows
+	applied  []appliedRule
+	patch    []PatchOp
+	setPaths []setPath
+	findings []phaseFinding
+	explain  []string
+	// phase is the phase running on the subject.
+	phase Phase
+
+	// inventory is built on first use; findingFacts feed it in main.
+	inventory    map[string]any
+	findingFacts []any
+}
+
+// appliedRule is a rule whose conditions held on the subject.
+type appliedRule struct {
+	rule    *Rule
+	phase   Phase
+	actions []takenAction
+}
+
+// ActionTaken is one executed action (arguments as resolved, masked).
+type ActionTaken struct {
+	Op   string         `json:"op"`
+	Args map[string]any `json:"args,omitempty"`
+}
+
+// takenAction is an executed action as recorded while rules run; the
+// report's map of arguments is built only when the report is.
+type takenAction struct {
+	op     string
+	params []param
+	args   []any // nil for sensitive rules
+}
+
+// PatchOp is a change a rule made to the object, as an RFC 6902 operation.
+type PatchOp struct {
+	Op    string `json:"op"`
+	Path  string `json:"path"`
+	Value any    `json:"value,omitempty"`
+	Rule  string `json:"rule"`
+	// hidden: made by a sensitive rule, so the value is not reported.
+	hidden bool
+}
+
+// phaseFinding is a finding and the phase that made it.
+type phaseFinding struct {
+	finding.Finding
+	phase Phase
+}
+
+func (s *subject) report(f finding.Finding) {
+	s.findings = append(s.findings, phaseFinding{f, s.phase})
+}
+
+// setPath is a field a rule set, and where the action is written.
+type setPath struct {
+	path manifest.Path
+	loc  manifest.Location
+}
+
+// own gives the subject its private copy of the content before the first
+// write: the object's content may be shared with other objects.
+func (s *subject) own() map[string]any {
+	if !s.owned {
+		s.content, _ = deepCopy(s.content).(map[string]any)
+		if s.content == nil {
+			s.content = map[string]any{}
+		}
+		s.owned = true
+	}
+	return s.content
+}
+
+// refreshIdentity re-reads what depends on the content after a write.
+func (s *subject) refreshIdentity() {
+	s.secret = manifest.IsSecret(s.content)
+	s.id = manifest.IDOf(s.content, s.id.Target)
+}
+
+func (s *subject) matched(r *Rule, phase Phase) {
+	s.applied = append(s.applied, appliedRule{rule: r, phase: phase})
+}
+
+func (s *subject) recordAction(a takenAction) {
+	if len(s.applied) == 0 {
+		return
+	}
+	last := &s.applied[len(s.applied)-1]
+	last.actions = append(last.actions, a)
+}
+
+// locate finds a field: a field a rule set points at the action that set
+// it; anything else at its source position.
+func (s *subject) locate(p manifest.Path) manifest.Location {
+	for i := len(s.setPaths) - 1; i >= 0; i-- {
+		if sp := s.setPaths[i]; len(p) > 0 && p.HasPrefix(sp.path) {
+			return sp.loc
+		}
+	}
+	switch {
+	case s.obj != nil:
+		loc, _ := s.obj.Locate(p)
+		return loc
+	case s.doc != nil:
+		loc, _ := s.doc.Locate(p)
+		return loc
+	case s.facts != nil:
+		return s.facts.loc
+	}
+	return manifest.Location{}
+}
+
+// newFinding builds a finding of rule r on the subject.
+func (s *subject) newFinding(r *Rule, level finding.Level, msg string, p manifest.Path, key string) finding.Finding {
+	f := finding.Finding{
+		Source:   finding.SourceRule,
+		RuleID:   r.ID(),
+		Level:    level,
+		Title:    r.Title(),
+		Message:  msg,
+		Help:     r.help,
+		Object:   s.id,
+		Path:     p,
+		Location: s.locate(p),
+		Key:      key,
+	}
+	if !r.BuiltIn {
+		f.Related = []finding.Related{{Location: r.Source, Message: "inspection rule " + r.UUID}}
+	}
+	return f
+}
+
+// ruleError records a rule that could not be evaluated. As in Ironic the
+// error stops the remaining rules for this subject; other subjects go on.
+// Sensitive rules say only which rule failed and where (D11).
+func (s *subject) ruleError(r *Rule, stage string, i int, op string, at manifest.Location, err error) {
+	var msg string
+	if r.Sensitive {
+		msg = fmt.Sprintf("inspection rule %s could not be applied to %s: %s error (details hidden: the rule is sensitive); the remaining rules were not run on it",
+			r.UUID, describeSubject(s), stage)
+	} else {
+		msg = fmt.Sprintf("inspection rule %s could not be applied to %s: %ss[%d] (%s): %v; the remaining rules were not run on it",
+			r.UUID, describeSubject(s), stage, i, op, err)
+	}
+	f := s.newFinding(r, finding.Error, msg, nil, "error")
+	f.Title = "Inspection rule error"
+	f.InputError = true
+	if !r.BuiltIn {
+		f.Related = []finding.Related{{Location: at, Message: fmt.Sprintf("%ss[%d] of inspection rule %s", stage, i, r.UUID)}}
+	}
+	s.report(f)
+	s.stop(r, "rule "+r.UUID+" failed")
+}
+
+func (s *subject) stop(r *Rule, why string) {
+	s.stopped = true
+	s.stoppedBy = why
+}
+
+func describeSubject(s *subject) string {
+	if s.obj == nil && s.doc != nil {
+		return fmt.Sprintf("document %d of %s", s.doc.Index+1, s.doc.File)
+	}
+	return s.id.String()
+}
+
+// ruleHelp builds a rule's help text (Rule.help keeps it).
+func ruleHelp(r *Rule) string {
+	var b strings.Builder
+	b.WriteString("Reported by inspection rule `")
+	b.WriteString(r.UUID)
+	b.WriteString("`")
+	if r.Description != "" {
+		b.WriteString(": ")
+		b.WriteString(r.Description)
+	}
+	b.WriteString(".")
+	if r.BuiltIn {
+		b.WriteString(" The rule is built into plumb.")
+	} else {
+		fmt.Fprintf(&b, " The rule is defined at `%s`.", manifest.FormatLocation(r.Source))
+	}
+	return b.String()
+}
+
+// addTrait and removeTrait keep traits a sorted set.
+func (s *subject) addTrait(name string) {
+	i, found := slices.BinarySearch(s.traits, name)
+	if !found {
+		s.traits = slices.Insert(s.traits, i, name)
+	}
+}
+
+func (s *subject) removeTrait(name string) bool {
+	i, found := slices.BinarySearch(s.traits, name)
+	if found {
+		s.traits = slices.Delete(s.traits, i, i+1)
+	}
+	return found
+}
+
+func (s *subject) explainf(indent int, format string, args ...any) {
+	s.explain = append(s.explain, strings.Repeat("  ", indent)+fmt.Sprintf(format, args...))
+}
+
+// explainRule records a rule's outcome and, unless the rule is sensitive,
+// the lines of its conditions and actions.
+func (s *subject) explainRule(header, status string, hidden bool, lines []string) {
+	s.explainf(0, "[%s] %s", status, header)
+	if hidden {
+		s.explainf(1, "(sensitive rule: conditions and actions are not shown)")
+		return
+	}
+	for _, l := range lines {
+		s.explainf(1, "%s", l)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
