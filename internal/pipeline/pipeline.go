@@ -156,6 +156,10 @@ type Result struct {
 	// Rules is the finished inspection-rules run of the working tree (for
 	// --explain).
 	Rules *rules.Run
+
+	// baseSections are the base revision's engine sections (pull-request
+	// mode), for the shard sections that merging needs.
+	baseSections map[string]any
 }
 
 // Check runs the whole pipeline: on the working tree, and in pull-request
@@ -183,6 +187,7 @@ func check(ctx context.Context, cfg *config.Config, engines engineFactory) (*Res
 		res = checkRevision(ctx, cfg, rendered, rendered.FS, engines)
 	}
 	if cfg.Shard.Enabled() {
+		shardSections(res)
 		res.Report.Sections[report.ShardSection] = cfg.Shard
 	}
 	finding.Sort(res.Report.Findings)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/plumb-ci/plumb/internal/checks"
 	"github.com/plumb-ci/plumb/internal/compare"
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
@@ -82,7 +83,7 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory) (*R
 		sec.Targets = []renderdiff.Target{}
 	}
 	rep.Sections[renderdiff.SectionName] = sec
-	res := &Result{Report: rep, Errors: headRes.Errors, Rules: headRes.Rules}
+	res := &Result{Report: rep, Errors: headRes.Errors, Rules: headRes.Rules, baseSections: baseRes.Report.Sections}
 	for _, err := range baseRes.Errors {
 		res.Errors = append(res.Errors, fmt.Errorf("base %s: %w", cfg.BaseRef, err))
 	}
@@ -162,6 +163,16 @@ func applySuppressions(cfg *config.Config, rep *report.Report, targets []*render
 	}
 }
 
+// shardSections replaces the sections that write more into a shard report
+// (report.ShardWriter) with their shard form.
+func shardSections(res *Result) {
+	for name, sec := range res.Report.Sections {
+		if w, ok := sec.(report.ShardWriter); ok {
+			res.Report.Sections[name] = w.ShardSection(res.baseSections[name])
+		}
+	}
+}
+
 // SectionMergers lists, by JSON section name, the engine sections that know
 // how to merge shard reports (plumb merge). An engine whose section is not
 // listed can only be merged when every shard wrote the same section.
@@ -171,5 +182,6 @@ func SectionMergers() map[string]report.ShardMerger {
 		suppress.SectionName:             suppress.Section{},
 		(*kubevirt.Analyzer)(nil).Name(): kubevirt.Section{},
 		(*compare.Analyzer)(nil).Name():  report.TargetKeyedSection{},
+		(*checks.Analyzer)(nil).Name():   checks.ShardSection{},
 	}
 }

@@ -221,3 +221,11 @@ func rawJSON(v any) (json.RawMessage, error) {
 	}
 	return json.Marshal(v)
 }
+
+// ShardWriter is implemented by engine sections that write more into a
+// shard report than into a whole run's report, for their ShardMerger.
+// ShardSection gets the same engine's section of the base revision in
+// pull-request mode (nil otherwise).
+type ShardWriter interface {
+	ShardSection(base any) any
+}
