@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/plumb-ci/plumb/internal/gitrev/gittest"
+	"github.com/plumb-ci/plumb/internal/shard"
 )
 
 func configMap(name string, extra string) string {
@@ -173,24 +174,32 @@ func TestShardsMergeIntoTheUnshardedReport(t *testing.T) {
 // reference comparison and the KubeVirt validations on: their sections merge
 // back into the unsharded report byte for byte.
 func TestDemoShardsMergeWithEveryEngine(t *testing.T) {
-	args := []string{"check", "--root", "../..", "../../fixtures/demo", "--reference", "../../fixtures/reference", "--fail-on", "never", "--reproducible"}
+	// Every default check but H10001 and H10002, whose expect_same compares
+	// render targets with each other (TestDemoShardsSplittingComparedEnvironments).
+	_, list, _ := plumb(t, "checks", "list", "--format", "json")
+	var entries []struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(list), &entries); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, e := range entries {
+		if !strings.HasPrefix(e.ID, "H1000") {
+			ids = append(ids, e.ID)
+		}
+	}
+	args := []string{"check", "--root", "../..", "../../fixtures/demo", "--reference", "../../fixtures/reference", "--fail-on", "never", "--reproducible",
+		"--select", strings.Join(ids, ",")}
 	_, whole, _ := plumb(t, append(args, "--format", "json")...)
-	for _, section := range []string{`"compare": {`, `"kubevirt": {`, `"virtual_machines": [`} {
+	for _, section := range []string{`"compare": {`, `"kubevirt": {`, `"virtual_machines": [`, `"checks": {`, `"check_id": "C10001"`, `"inspection_rules": {`} {
 		if !strings.Contains(whole, section) {
 			t.Fatalf("the unsharded report lacks %s", section)
 		}
 	}
 	dir := t.TempDir()
 	for _, n := range []int{2, 3, 4} {
-		var files []string
-		for i := 1; i <= n; i++ {
-			f := filepath.Join(dir, fmt.Sprintf("s%d-%d.json", n, i))
-			files = append(files, f)
-			if code, _, errOut := plumb(t, append(args, "--shard", fmt.Sprintf("%d/%d", i, n), "--format", "json="+f)...); code != 0 {
-				t.Fatalf("shard %d/%d: exit %d %s", i, n, code, errOut)
-			}
-		}
-		code, merged, errOut := plumb(t, append([]string{"merge", "--reproducible", "--fail-on", "never", "--format", "json"}, files...)...)
+		code, merged, errOut := mergeDemoShards(t, dir, args, n)
 		if code != 0 {
 			t.Fatalf("merge of %d: exit %d %s", n, code, errOut)
 		}
@@ -198,4 +207,52 @@ func TestDemoShardsMergeWithEveryEngine(t *testing.T) {
 			t.Errorf("%d shards merged differ from the unsharded report:\n%s", n, merged)
 		}
 	}
+}
+
+// The demo's cart environments deploy different workloads (dev renames
+// them), so H10001 finds both: its findings count the targets returning each
+// value, which shards that split the two environments cannot know. Such
+// shards refuse to merge; shards that keep both environments together merge
+// into the unsharded report.
+func TestDemoShardsSplittingComparedEnvironments(t *testing.T) {
+	args := []string{"check", "--root", "../..", "../../fixtures/demo", "--fail-on", "never", "--reproducible"}
+	_, whole, _ := plumb(t, append(args, "--format", "json")...)
+	if !strings.Contains(whole, `"rule_id": "check/H10001"`) {
+		t.Fatal("the unsharded report has no H10001 finding")
+	}
+	dev, prod := "fixtures/demo/cart/overlays/dev", "fixtures/demo/cart/overlays/prod"
+	dir := t.TempDir()
+	split, together := 0, 0
+	for n := 2; n <= 6; n++ {
+		code, merged, errOut := mergeDemoShards(t, dir, args, n)
+		if shard.Of(dev, n) != shard.Of(prod, n) {
+			split++
+			if code != 2 || !strings.Contains(errOut, "check H10001: expect_same same_workloads returns different values on render targets of different shards") {
+				t.Errorf("%d shards split the environments: exit %d, %s", n, code, errOut)
+			}
+			continue
+		}
+		together++
+		if code != 0 || merged != whole {
+			t.Errorf("%d shards keep the environments together: exit %d %s\n%s", n, code, errOut, merged)
+		}
+	}
+	if split == 0 || together == 0 {
+		t.Fatalf("2..6 shards should both split and keep the environments (split %d, together %d)", split, together)
+	}
+}
+
+// mergeDemoShards runs check with args as n shards and merges their JSON
+// reports.
+func mergeDemoShards(t *testing.T, dir string, args []string, n int) (int, string, string) {
+	t.Helper()
+	var files []string
+	for i := 1; i <= n; i++ {
+		f := filepath.Join(dir, fmt.Sprintf("s%d-%d.json", n, i))
+		files = append(files, f)
+		if code, _, errOut := plumb(t, append(args, "--shard", fmt.Sprintf("%d/%d", i, n), "--format", "json="+f)...); code != 0 {
+			t.Fatalf("shard %d/%d: exit %d %s", i, n, code, errOut)
+		}
+	}
+	return plumb(t, append([]string{"merge", "--reproducible", "--fail-on", "never", "--format", "json"}, files...)...)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/render"
 	"github.com/plumb-ci/plumb/internal/renderdiff"
 	"github.com/plumb-ci/plumb/internal/report"
+	"github.com/plumb-ci/plumb/internal/rules"
 	"github.com/plumb-ci/plumb/internal/suppress"
 )
 
@@ -183,5 +184,6 @@ func SectionMergers() map[string]report.ShardMerger {
 		(*kubevirt.Analyzer)(nil).Name(): kubevirt.Section{},
 		(*compare.Analyzer)(nil).Name():  report.TargetKeyedSection{},
 		(*checks.Analyzer)(nil).Name():   checks.ShardSection{},
+		rules.SectionName:                rules.Section{},
 	}
 }
