@@ -134,7 +134,10 @@ func TestPullRequestModeClassifiesFindings(t *testing.T) {
 	r.Write(map[string]string{"apps/jobs/workers.yaml": "# the workers\n" + deployment("worker", "worker")})
 	r.Commit("head")
 
-	cfg := testConfig(t, r.Dir, nil, "--base-ref", base)
+	// The default checks would add findings of their own: this test is
+	// about the classification (TestGateNewIgnoresExistingFindings and
+	// TestPathsAddedByThePullRequest classify the checks' findings).
+	cfg := testConfig(t, r.Dir, nil, "--base-ref", base, "--no-default-checks")
 	res, err := check(context.Background(), cfg, withLatestTag)
 	if err != nil {
 		t.Fatal(err)
@@ -221,7 +224,16 @@ func TestGateNewIgnoresExistingFindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Report.Findings) != 1 || res.Report.Findings[0].Status != finding.StatusUnchanged {
+	// The test engine's error and the default checks' findings on web are
+	// all there at the base already.
+	sources := map[string]int{}
+	for _, f := range res.Report.Findings {
+		sources[f.Source]++
+		if f.Status != finding.StatusUnchanged || f.Object.Name != "web" {
+			t.Errorf("%s %s", f.Status, f.String())
+		}
+	}
+	if len(res.Report.Findings) < 2 || sources[finding.SourceCheck] < 2 || statuses(res.Report.Findings)[key{"test/latest-tag", "web", finding.StatusUnchanged}].RuleID == "" {
 		t.Fatalf("findings %+v", res.Report.Findings)
 	}
 	if code := res.ExitCode(config.FailOnError); code != ExitOK {
@@ -271,8 +283,15 @@ func TestPathsAddedByThePullRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Report.Findings) != 0 {
-		t.Errorf("a path the PR adds is reported at the base: %+v", res.Report.Findings)
+	// The default checks find problems in the new Deployment: all new, none
+	// "fixed" because the base lacks the path.
+	if len(res.Report.Findings) == 0 {
+		t.Error("no findings on the new Deployment")
+	}
+	for _, f := range res.Report.Findings {
+		if f.Status != finding.StatusNew || f.InputError || f.Source != finding.SourceCheck || f.Location.File != "apps/new/deploy.yaml" {
+			t.Errorf("a path the PR adds: %s %s", f.Status, f.String())
+		}
 	}
 	sec := res.Report.Sections[renderdiff.SectionName].(*renderdiff.Section)
 	if len(sec.Targets) != 1 || sec.Targets[0].Status != renderdiff.TargetAdded {
