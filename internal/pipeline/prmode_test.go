@@ -18,6 +18,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/renderdiff"
 	"github.com/plumb-ci/plumb/internal/report"
+	"github.com/plumb-ci/plumb/internal/rules"
 )
 
 // latestTag is a field-level engine for tests: every container image
@@ -360,5 +361,62 @@ func TestSuppressionsInPullRequestMode(t *testing.T) {
 	// The new db finding is suppressed and api's is not new: exit 0.
 	if code := res.ExitCode(config.FailOnError); code != ExitOK {
 		t.Errorf("exit %d", code)
+	}
+}
+
+// Inspection rules in pull-request mode: one rules engine, read from the
+// working tree, judges both revisions, so a rule the pull request adds
+// reports the base's objects too and their findings classify like any
+// other: fixed when the pull request fixes them, unchanged, new.
+func TestRulesFindingsClassifyInPullRequestMode(t *testing.T) {
+	cm := func(name, mode string) string {
+		return fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s, namespace: shop}\ndata: {mode: %s}\n", name, mode)
+	}
+	r := gittest.New(t)
+	r.Write(map[string]string{"apps/a.yaml": cm("a", "debug"), "apps/b.yaml": cm("b", "debug"), "apps/c.yaml": cm("c", "prod")})
+	base := r.Commit("base")
+	r.Write(map[string]string{
+		"apps/a.yaml": cm("a", "prod"),
+		"apps/c.yaml": cm("c", "debug"),
+		"rules/no-debug.yaml": `- uuid: no-debug
+  description: Nothing runs in debug mode
+  phase: preprocess
+  conditions:
+    - {op: eq, args: {values: ["{node.data.mode}", debug]}}
+  actions:
+    - {op: fail, args: {msg: "{node.metadata.name} runs in debug mode"}}
+`,
+	})
+	res, err := check(context.Background(), testConfig(t, r.Dir, nil, "--base-ref", base, "--no-default-checks", "--rules", "rules/no-debug.yaml", "apps"), Analyzers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, f := range findingsOf(res.Report.Findings, "rule/no-debug") {
+		got[f.Object.Name] = fmt.Sprintf("%s %s %s:%d", f.Status, f.Message, f.Location.File, f.Location.Line)
+	}
+	want := map[string]string{
+		"a": "fixed a runs in debug mode apps/a.yaml:1",
+		"b": "unchanged b runs in debug mode apps/b.yaml:1",
+		"c": "new c runs in debug mode apps/c.yaml:1",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("rule findings:\n got %v\nwant %v", got, want)
+	}
+	// The section is the head's: the rule matched b and c there.
+	sec := res.Report.Sections[rules.SectionName].(*rules.Section)
+	var matched []string
+	for _, e := range sec.Objects {
+		for _, a := range e.Rules {
+			if a.UUID == "no-debug" {
+				matched = append(matched, e.Object.Name)
+			}
+		}
+	}
+	if strings.Join(matched, " ") != "b c" {
+		t.Errorf("the rules section lists the rule on %v, want the head's b and c", matched)
+	}
+	if code := res.ExitCode(config.FailOnError); code != ExitFindings {
+		t.Errorf("exit %d with a new rule error", code)
 	}
 }
