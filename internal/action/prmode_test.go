@@ -63,3 +63,29 @@ func TestActionInPullRequestMode(t *testing.T) {
 		t.Error("a Secret value leaked into the summary, the log or a request")
 	}
 }
+
+// Without a base-ref input (a step that runs the image without action.yml)
+// the action checks against the pull request's base commit from the event;
+// an input set to "" (action.yml's default outside pull requests) turns
+// pull-request mode off.
+func TestActionDefaultsBaseRefToThePullRequestBase(t *testing.T) {
+	h := newHarness(t)
+	r := gittest.Open(t, h.ws)
+	r.Git("init", "-q", "-b", "main")
+	r.Write(map[string]string{"apps/old/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {namespace: shop}\n"})
+	base := r.Commit("base")
+	r.Remove("apps/old")
+	h.writeEvent("event.json", strings.Replace(pullRequestEvent("acme/shop"), baseSHA, base, 1))
+
+	res := h.run("61")
+	if strings.Contains(res.summary, "Fixed by this change") || strings.Contains(res.summary, "Rendered changes") {
+		t.Errorf("base-ref set to \"\" still ran pull-request mode:\n%s", res.summary)
+	}
+	delete(h.env, "INPUT_BASE-REF")
+	res = h.run("62")
+	for _, want := range []string{"#### Fixed by this change (1)", "#### Rendered changes", "against `" + base[:12] + "`"} {
+		if !strings.Contains(res.summary, want) {
+			t.Errorf("job summary lacks %q:\n%s", want, res.summary)
+		}
+	}
+}
