@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/renderdiff"
 )
 
@@ -71,5 +72,62 @@ func TestMarkdownRenderedDiffStaysInTheBudget(t *testing.T) {
 	}
 	if !pointed {
 		t.Error("no budget was small enough to leave the diff out")
+	}
+}
+
+// In pull-request mode the summary leads with what the change introduced:
+// the title counts new and fixed findings, new findings come first in the
+// table whatever their level, and the fixed and suppressed ones are listed
+// apart (the suppressed with their reasons), outside the table.
+func TestMarkdownLeadsWithNewFindings(t *testing.T) {
+	obj := finding.ObjectID{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web", Target: "apps/web"}
+	mk := func(rule string, level finding.Level, status, msg string, line int) finding.Finding {
+		f := finding.Finding{Source: finding.SourceCheck, RuleID: rule, Level: level, Status: status, Message: msg, Object: obj,
+			Location: finding.Location{File: "apps/web/deploy.yaml", Line: line, Column: 1}}
+		f.SetFingerprint()
+		return f
+	}
+	suppressed := mk("check/S", finding.Error, finding.StatusNew, "suppressed one", 5)
+	suppressed.Suppressed = &finding.Suppression{Kind: "annotation", Reason: "accepted by the team", Until: "2031-01-01"}
+	r := &Report{Findings: []finding.Finding{
+		mk("check/OLD", finding.Error, finding.StatusUnchanged, "old error", 1),
+		mk("check/NEWW", finding.Warning, finding.StatusNew, "new warning", 2),
+		mk("check/NEWN", finding.Note, finding.StatusNew, "new note", 3),
+		mk("check/GONE", finding.Error, finding.StatusFixed, "fixed error", 4),
+		suppressed,
+	}}
+	md := Markdown{}.Render(r)
+	if !strings.HasPrefix(md, "### plumb: 1 error, 1 warning, 1 note · 2 new, 1 fixed\n") {
+		t.Errorf("title:\n%s", md)
+	}
+	table := md[strings.Index(md, "#### Findings"):strings.Index(md, "#### Fixed by this change (1)")]
+	order := []string{"new warning", "new note", "old error"}
+	last := -1
+	for _, msg := range order {
+		i := strings.Index(table, msg)
+		if i < 0 || i < last {
+			t.Errorf("the findings table is not in the order %v:\n%s", order, table)
+			break
+		}
+		last = i
+	}
+	for _, gone := range []string{"fixed error", "suppressed one"} {
+		if strings.Contains(table, gone) {
+			t.Errorf("%q is in the open findings table", gone)
+		}
+	}
+	fixed := md[strings.Index(md, "#### Fixed by this change (1)"):]
+	if !strings.Contains(fixed, "`check/GONE` | fixed error |") {
+		t.Errorf("fixed section:\n%s", fixed)
+	}
+	sup := md[strings.Index(md, "#### Suppressed (1)"):]
+	if !strings.Contains(sup, "`check/S` | accepted by the team (until 2031-01-01) |") {
+		t.Errorf("suppressed section:\n%s", sup)
+	}
+	// Outside pull-request mode the title has no statuses.
+	r.Findings = r.Findings[:1]
+	r.Findings[0].Status = ""
+	if md := (Markdown{}).Render(r); !strings.HasPrefix(md, "### plumb: 1 error\n") {
+		t.Errorf("single revision title:\n%s", md)
 	}
 }
