@@ -26,12 +26,20 @@ Reports go to stdout as text unless --format says otherwise; --format is
 repeatable and takes FORMAT or FORMAT=FILE, e.g.
   plumb check --format text --format json=plumb.json
 
+With --base-ref REV (pull-request mode) the git revision REV is checked too,
+from the repository's objects, without touching the working tree: findings
+are marked new, unchanged or fixed, --fail-on applies to the new ones
+(--gate all: to all), and the JSON report's diff section holds the rendered
+diff of every target. --shard I/N checks a share of the targets; plumb merge
+puts the shards' JSON reports together.
+
 The exit code is 1 when a finding is at least as severe as --fail-on
 (default error), 2 when an input cannot be read as written.`,
 		Example: `  plumb check
   plumb check fixtures/demo
   plumb check 'apps/**/*.yaml' --fail-on warning
-  plumb check --format json=report.json --format text`,
+  plumb check --format json=report.json --format text
+  plumb check --base-ref origin/main`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fl.Paths = args
 			cfg, outs, err := loadConfig(fl)

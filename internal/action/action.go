@@ -141,6 +141,7 @@ func (r *runner) analyze(ctx context.Context) int {
 		r.errorLines(err)
 		return pipeline.ExitError
 	}
+	r.defaultBaseRef(cfg)
 	// The action's own output files are not manifests.
 	for _, f := range []string{r.ai.sarifFile, r.ai.reportFile} {
 		if f != "" {
@@ -184,6 +185,20 @@ func (r *runner) analyze(ctx context.Context) int {
 	r.publish(ctx, rep, pr)
 	r.setOutputs(rep, sarifFile, reportFile)
 	return code
+}
+
+// defaultBaseRef turns pull-request mode on against the pull request's base
+// commit when neither the base-ref input nor .plumb.yaml names a base:
+// action.yml passes the event's base SHA as the input's default, and this
+// gives the same default to a step that runs the image without action.yml
+// (docker:// or docker run). An input set to "" turns the mode off.
+func (r *runner) defaultBaseRef(cfg *config.Config) {
+	if _, set := r.in.get("base-ref"); set || cfg.BaseRef != "" {
+		return
+	}
+	if pr := r.ghctx.PR; pr != nil && pr.BaseSHA != "" && (r.ghctx.EventName == "pull_request" || r.ghctx.EventName == "pull_request_target") {
+		cfg.BaseRef = pr.BaseSHA
+	}
 }
 
 // existing returns name when the file abs exists, "" otherwise (an output

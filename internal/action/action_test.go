@@ -476,8 +476,6 @@ func TestActionRejectsBadInputs(t *testing.T) {
 		env  map[string]string
 		want []string
 	}{
-		"input without a flag yet": {map[string]string{"INPUT_BASE-REF": "main"},
-			[]string{`::error title=plumb::input "base-ref" is not supported by this version of plumb yet (it has no --base-ref flag); remove it from the workflow`}},
 		"bad boolean":    {map[string]string{"INPUT_ANNOTATIONS": "yes"}, []string{`::error title=plumb::input "annotations" is "yes": want true or false`}},
 		"bad fail-on":    {map[string]string{"INPUT_FAIL-ON": "sometimes"}, []string{`fail-on "sometimes": want error, warning or never`}},
 		"missing config": {map[string]string{"INPUT_CONFIG": "nope.yaml"}, []string{"--config nope.yaml: the file does not exist"}},

@@ -6,7 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/plumb-ci/plumb/internal/config"
 )
 
 // action.yml and the code must agree: every input the code reads is
@@ -67,5 +70,34 @@ func TestActionYAMLMatchesTheCode(t *testing.T) {
 	slices.Sort(outputs)
 	if want := []string{"errors", "findings", "new", "report-file", "sarif-file", "warnings"}; !slices.Equal(outputs, want) {
 		t.Errorf("outputs %v, want %v", outputs, want)
+	}
+}
+
+// Every input that mirrors `plumb check` names a flag check has: the action
+// accepts what the CLI accepts, with the CLI's parsing.
+func TestEveryCheckInputIsACheckFlag(t *testing.T) {
+	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
+	config.BindCheckFlags(fs)
+	seen := map[string]bool{}
+	for _, ci := range checkInputs {
+		if seen[ci.Input] {
+			t.Errorf("input %q is listed twice", ci.Input)
+		}
+		seen[ci.Input] = true
+		if ci.Flag == "" {
+			if ci.Input != "paths" {
+				t.Errorf("input %q sets no flag (only paths is positional)", ci.Input)
+			}
+			continue
+		}
+		f := fs.Lookup(ci.Flag)
+		if f == nil {
+			t.Errorf("input %q maps to --%s, which plumb check does not have", ci.Input, ci.Flag)
+			continue
+		}
+		// A list input sets the flag once per line: the flag must repeat.
+		if ci.List && !strings.HasSuffix(f.Value.Type(), "Array") && !strings.HasSuffix(f.Value.Type(), "Slice") {
+			t.Errorf("list input %q maps to --%s of type %s, which does not repeat", ci.Input, ci.Flag, f.Value.Type())
+		}
 	}
 }

@@ -152,6 +152,7 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 	// they are deterministic; the report sorts them by location.
 	fb.expectSame(res)
 	out.Findings = fb.findings
+	res.shard = &shardContext{targets: names, checks: a.checks}
 	out.Section = res
 	return out, nil
 }

@@ -421,10 +421,10 @@ func aggregate(c *Check, agents []*AgentResult) CheckResult {
 			}
 			er.Result = ok
 		case exp.Type == ExpectSame:
-			first := canonical(evs[0].ReturnValue)
+			first := evs[0].sameKey()
 			ok := true
 			for _, ev := range evs[1:] {
-				ok = ok && canonical(ev.ReturnValue) == first
+				ok = ok && ev.sameKey() == first
 			}
 			er.Result = ok
 		case exp.Type == ExpectEnum:

@@ -13,6 +13,11 @@ type Result struct {
 	CheckResults []CheckResult `json:"check_results"`
 	// Timeout lists the ids of the targets that timed out.
 	Timeout []string `json:"timeout"`
+
+	// shard is what a sharded run writes besides the result so that plumb
+	// merge can aggregate the shards again (shard.go); nil outside the
+	// analyzer.
+	shard *shardContext
 }
 
 // CheckResult is the outcome of one check over its targets.
@@ -127,6 +132,18 @@ type Evaluation struct {
 	ReturnValue    any
 	FailureMessage *string
 	Error          *EvalError
+	// key, when set, is the canonical encoding of ReturnValue (an
+	// evaluation read back from a shard report, whose JSON no longer tells
+	// 1 from 1.0).
+	key string
+}
+
+// sameKey is the value expect_same compares.
+func (e *Evaluation) sameKey() string {
+	if e.key != "" {
+		return e.key
+	}
+	return canonical(e.ReturnValue)
 }
 
 // MarshalJSON writes {name, type, return_value[, failure_message]} or

@@ -11,10 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/shard"
 )
 
 // DefaultFile is the configuration file looked for in the working directory.
@@ -38,7 +40,11 @@ type File struct {
 	KubeVirt KubeVirtConfig `yaml:"kubevirt"`
 	// Reference configures the reference comparison (compare.go).
 	Reference ReferenceFile `yaml:"reference"`
-	Checks    ChecksFile    `yaml:"checks"`
+	// BaseRef, Gate and Suppressions: pull-request mode (prmode.go).
+	BaseRef      string        `yaml:"base_ref"`
+	Gate         string        `yaml:"gate"`
+	Suppressions []Suppression `yaml:"suppressions"`
+	Checks       ChecksFile    `yaml:"checks"`
 }
 
 // LimitsConfig is the limits section of .plumb.yaml.
@@ -69,7 +75,17 @@ type Config struct {
 	KubeVirt     KubeVirtSettings
 	// Reference is the reference comparison (compare.go).
 	Reference Reference
-	Checks    Checks
+	// BaseRef is the git revision to compare with ("" outside pull-request
+	// mode); Gate says which findings --fail-on applies to there.
+	BaseRef string
+	Gate    Gate
+	// Shard is the share of the render targets to check (zero: all).
+	Shard        shard.Spec
+	Suppressions []Suppression
+	// Now is the clock suppression expiry dates are read against (nil:
+	// time.Now); tests set it.
+	Now    func() time.Time
+	Checks Checks
 }
 
 // FailOn is the exit-code threshold.
@@ -105,6 +121,10 @@ func ParseFile(name string, data []byte) (*File, error) {
 		return f, nil
 	}
 	if err := decodeStrict(name, n.Content[0], f); err != nil {
+		return nil, err
+	}
+	suppressionPositions(n.Content[0], f.Suppressions)
+	if err := validateSuppressions(name, f.Suppressions); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -200,6 +220,7 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 		errs = append(errs, err)
 	}
 	cfg.Exclude = append(cfg.Exclude, cfg.Reference.Exclude...)
+	errs = append(errs, resolvePRMode(cfg, file, fl)...)
 	if cfg.Checks, err = resolveChecks(file.Checks, fl, root, cwd, fl.ConfigFile); err != nil {
 		errs = append(errs, err)
 	}

@@ -28,6 +28,7 @@ type Flags struct {
 	KubeVirtTemplates []string
 	// Reference and DiffConfig are the reference comparison (compare.go).
 	Reference, DiffConfig string
+	prFlags
 	ChecksFlags
 }
 
@@ -58,6 +59,7 @@ func BindCheckFlags(fs *pflag.FlagSet) *Flags {
 	bindRulesCheckFlags(fs, fl)
 	fs.StringVar(&fl.Reference, "reference", "", "compare every render target with this kube-compare reference (its metadata.yaml or directory)")
 	fs.StringVar(&fl.DiffConfig, "diff-config", "", "kube-compare diff configuration for --reference (manual correlation pairs)")
+	bindPRFlags(fs, fl)
 	bindChecksFlags(fs, fl)
 	return fl
 }

@@ -23,6 +23,8 @@ type LoadOptions struct {
 	Exclude []string
 	// Workers bounds parallel parsing (default GOMAXPROCS).
 	Workers int
+	// Cache, when set, shares parsed files with another load (cache.go).
+	Cache *ParseCache
 }
 
 // Set is everything loaded from the inputs: the files in sorted order, their
@@ -62,7 +64,7 @@ func Load(fsys fs.FS, paths []string, opts LoadOptions) *Set {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				docs, p := loadFile(fsys, files[i], opts.Limits)
+				docs, p := loadFile(fsys, files[i], opts.Limits, opts.Cache)
 				results[i] = result{docs, p}
 			}
 		}()
@@ -79,7 +81,7 @@ func Load(fsys fs.FS, paths []string, opts LoadOptions) *Set {
 	return set
 }
 
-func loadFile(fsys fs.FS, name string, limits Limits) ([]*Document, []Problem) {
+func loadFile(fsys fs.FS, name string, limits Limits, cache *ParseCache) ([]*Document, []Problem) {
 	at := Location{File: name, Line: 1, Column: 1}
 	f, err := fsys.Open(name)
 	if err != nil {
@@ -94,6 +96,9 @@ func loadFile(fsys fs.FS, name string, limits Limits) ([]*Document, []Problem) {
 	data, err := io.ReadAll(io.LimitReader(f, limits.MaxFileBytes+1))
 	if err != nil {
 		return nil, []Problem{inputError(RuleUnreadable, at, "cannot read the file: %v", cleanErr(err))}
+	}
+	if cache != nil {
+		return cache.parse(name, data, limits)
 	}
 	return Parse(name, data, limits)
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -47,7 +48,7 @@ type Rendered struct {
 	Rules *rules.Run
 }
 
-// Load reads and renders the configured inputs.
+// Load reads and renders the configured inputs from the working tree.
 func Load(ctx context.Context, cfg *config.Config) (*Rendered, error) {
 	fsys, err := repoFS(cfg.Root)
 	if err != nil {
@@ -57,12 +58,28 @@ func Load(ctx context.Context, cfg *config.Config) (*Rendered, error) {
 	if err != nil {
 		return nil, err
 	}
-	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude})
+	out := loadFS(ctx, cfg, fsys, nil, engine)
+	out.Findings = append(out.Findings, ruleProblems...)
+	return out, nil
+}
+
+// loadFS reads and renders the configured inputs from fsys (the working
+// tree, or a git revision in pull-request mode), sharing parsed files
+// through cache (pull-request mode; nil otherwise), and runs the early and
+// preprocess inspection rules. With --shard, only the shard's render
+// targets are rendered.
+func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, cache *manifest.ParseCache, engine *rules.Engine) *Rendered {
+	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude, Cache: cache})
 	run := engine.NewRun()
 	run.Early(set.Documents)
+	opts := renderOptions(cfg)
+	opts.Select = cfg.Shard.Owns
 	restoreGC := renderGC()
-	res := render.Render(ctx, fsys, set, renderOptions(cfg))
+	res := render.Render(ctx, fsys, set, opts)
 	restoreGC()
+	if cfg.Shard.Enabled() {
+		res.Targets = slices.DeleteFunc(res.Targets, func(t *render.Target) bool { return !cfg.Shard.Owns(t.Name) })
+	}
 	run.Preprocess(res.Targets)
 	out := &Rendered{FS: fsys, Set: set, Render: res, Rules: run}
 	for _, p := range set.Problems {
@@ -73,9 +90,8 @@ func Load(ctx context.Context, cfg *config.Config) (*Rendered, error) {
 		render.Describe(&f)
 		out.Findings = append(out.Findings, f)
 	}
-	out.Findings = append(out.Findings, ruleProblems...)
 	out.Findings = append(out.Findings, run.Findings(rules.PhaseEarly, rules.PhasePreprocess)...)
-	return out, nil
+	return out
 }
 
 // renderOptions carries the rendering configuration to the render stage.
@@ -135,23 +151,64 @@ type Result struct {
 	Report *report.Report
 	// Errors are engine failures (an engine that could not run at all).
 	Errors []error
-	// Rules is the finished inspection-rules run (for --explain).
+	// Gate is the pull-request gate the exit code applies.
+	Gate config.Gate
+	// Rules is the finished inspection-rules run of the working tree (for
+	// --explain).
 	Rules *rules.Run
+
+	// baseSections are the base revision's engine sections (pull-request
+	// mode), for the shard sections that merging needs.
+	baseSections map[string]any
 }
 
-// Check runs the whole pipeline.
+// Check runs the whole pipeline: on the working tree, and in pull-request
+// mode (--base-ref) on the base revision too (prmode.go).
 func Check(ctx context.Context, cfg *config.Config) (*Result, error) {
+	return check(ctx, cfg, Analyzers)
+}
+
+// engineFactory builds the engines of a run (Analyzers; tests add their own).
+type engineFactory func(context.Context, *config.Config, fs.FS) ([]analyzer.Analyzer, []finding.Finding)
+
+func check(ctx context.Context, cfg *config.Config, engines engineFactory) (*Result, error) {
 	start := time.Now()
-	rendered, err := Load(ctx, cfg)
-	if err != nil {
-		return nil, err
+	var res *Result
+	if cfg.BaseRef != "" {
+		var err error
+		if res, err = checkPR(ctx, cfg, engines); err != nil {
+			return nil, err
+		}
+	} else {
+		rendered, err := Load(ctx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		res = checkRevision(ctx, cfg, rendered, rendered.FS, engines)
 	}
+	if cfg.Shard.Enabled() {
+		shardSections(res)
+		res.Report.Sections[report.ShardSection] = cfg.Shard
+	}
+	finding.Sort(res.Report.Findings)
+	res.Report.Rules = finding.SortRules(res.Report.Rules)
+	res.Gate = cfg.Gate
+	if !cfg.Reproducible {
+		res.Report.DurationMS = time.Since(start).Milliseconds()
+	}
+	return res, nil
+}
+
+// checkRevision analyses one rendered revision and applies suppressions.
+// The engines are configured from engineFS (always the working tree, so
+// that both revisions of a pull request are judged by the same rules).
+func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, engineFS fs.FS, newEngines engineFactory) *Result {
 	rep := &report.Report{Version: Version, Sections: map[string]any{}}
 	rep.Findings = append(rep.Findings, rendered.Findings...)
 	rep.Rules = append(rep.Rules, hygiene.Rules()...)
 	rep.Rules = append(rep.Rules, render.Rules()...)
 
-	engines, setup := Analyzers(ctx, cfg, rendered.FS)
+	engines, setup := newEngines(ctx, cfg, engineFS)
 	rep.Findings = append(rep.Findings, setup...)
 	in := analyzerInput(rendered, cfg.Checks.Env)
 	outs, errs := analyze(ctx, engines, in)
@@ -170,12 +227,8 @@ func Check(ctx context.Context, cfg *config.Config) (*Result, error) {
 			rep.Objects = append(rep.Objects, report.ObjectEntry{ObjectID: o.ID, File: loc.File, Line: loc.Line})
 		}
 	}
-	finding.Sort(rep.Findings)
-	rep.Rules = finding.SortRules(rep.Rules)
-	if !cfg.Reproducible {
-		rep.DurationMS = time.Since(start).Milliseconds()
-	}
-	return &Result{Report: rep, Errors: errs, Rules: rendered.Rules}, nil
+	applySuppressions(cfg, rep, rendered.Render.Targets)
+	return &Result{Report: rep, Errors: errs, Rules: rendered.Rules}
 }
 
 type namedOutput struct {
@@ -216,23 +269,37 @@ func analyze(ctx context.Context, as []analyzer.Analyzer, in *analyzer.Input) ([
 
 // ExitCode applies the threshold: 2 when any input could not be used or an
 // engine failed, 1 when an unsuppressed finding is at least as severe as
-// failOn, 0 otherwise.
+// failOn (in pull-request mode with the new gate, a new finding), 0
+// otherwise.
 func (r *Result) ExitCode(failOn config.FailOn) int {
 	if len(r.Errors) > 0 {
 		return ExitError
 	}
-	return ExitCodeFor(r.Report.Findings, failOn)
+	return ExitCodeGated(r.Report.Findings, failOn, r.Gate)
 }
 
-// ExitCodeFor applies the threshold to a list of findings.
+// ExitCodeFor applies the threshold to every finding (gate all).
 func ExitCodeFor(fs []finding.Finding, failOn config.FailOn) int {
+	return ExitCodeGated(fs, failOn, config.GateAll)
+}
+
+// ExitCodeGated applies the threshold to a list of findings. Fixed findings
+// (gone at the head) never count; with the new gate, neither do unchanged
+// ones, except input errors: what plumb could not read, it did not check.
+func ExitCodeGated(fs []finding.Finding, failOn config.FailOn, gate config.Gate) int {
 	code := ExitOK
 	for i := range fs {
 		f := &fs[i]
+		if f.Status == finding.StatusFixed {
+			continue
+		}
 		if f.InputError {
 			return ExitError
 		}
-		if f.Suppressed != nil || f.Status == finding.StatusFixed || failOn == config.FailOnNever {
+		if f.Suppressed != nil || failOn == config.FailOnNever {
+			continue
+		}
+		if gate == config.GateNew && f.Status == finding.StatusUnchanged {
 			continue
 		}
 		threshold := finding.Error

@@ -94,6 +94,9 @@ type Options struct {
 	Targets []TargetSpec
 	// Workers bounds concurrent kustomize builds (default GOMAXPROCS).
 	Workers int
+	// Select, when set, renders only the targets whose name it accepts (a
+	// --shard share); the others are skipped, with their problems.
+	Select func(target string) bool
 }
 
 // Render groups the loaded documents into targets and builds them. fsys is
@@ -193,7 +196,11 @@ func (r *renderer) run(ctx context.Context) *Result {
 		}
 	}
 
-	built := r.buildAll(ctx, targets, closures, problems)
+	selected := targets
+	if r.opts.Select != nil {
+		selected = slices.DeleteFunc(slices.Clone(targets), func(dir string) bool { return !r.opts.Select(dir) })
+	}
+	built := r.buildAll(ctx, selected, closures, problems)
 	plain := r.plainTargets(consumed, targets, problems)
 	res.Targets = append(built, plain...)
 	slices.SortFunc(res.Targets, func(a, b *Target) int { return strings.Compare(a.Name, b.Name) })
@@ -291,12 +298,15 @@ func (r *renderer) plainTargets(consumed map[string]bool, kustomizeTargets []str
 			continue
 		}
 		dir := path.Dir(doc.File)
+		name := dir
+		if slices.Contains(kustomizeTargets, dir) {
+			name += " (plain)"
+		}
+		if r.opts.Select != nil && !r.opts.Select(name) {
+			continue
+		}
 		t := byDir[dir]
 		if t == nil {
-			name := dir
-			if slices.Contains(kustomizeTargets, dir) {
-				name += " (plain)"
-			}
 			t = &Target{Name: name, Kind: KindPlain}
 			byDir[dir] = t
 			out = append(out, t)

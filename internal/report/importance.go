@@ -12,8 +12,9 @@ import (
 // Sinks that must leave findings out (GitHub's caps on annotations, SARIF
 // results and comment sizes) keep the most important ones. Importance is:
 // unsuppressed before suppressed, findings present at head before fixed ones,
-// input errors first, then by level (errors first), new before unchanged,
-// and finally the report order, so the choice is deterministic.
+// input errors first, then new before unchanged (in pull-request mode the
+// summary leads with what the change introduced), then by level (errors
+// first), and finally the report order, so the choice is deterministic.
 func compareImportance(a, b *finding.Finding) int {
 	if c := cmp.Compare(rankSuppressed(a), rankSuppressed(b)); c != 0 {
 		return c
@@ -27,10 +28,10 @@ func compareImportance(a, b *finding.Finding) int {
 		}
 		return 1
 	}
-	if c := cmp.Compare(a.Level, b.Level); c != 0 {
+	if c := cmp.Compare(rankStatus(a.Status), rankStatus(b.Status)); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(rankStatus(a.Status), rankStatus(b.Status)); c != 0 {
+	if c := cmp.Compare(a.Level, b.Level); c != 0 {
 		return c
 	}
 	return finding.Compare(a, b)

@@ -133,6 +133,10 @@ func (m Markdown) Render(r *Report) string {
 		}
 	}
 
+	if !m.renderedChanges(doc, r) {
+		left = append(left, "the rendered diff")
+	}
+
 	doc.reserve = 0
 	if len(left) > 0 {
 		p := "_Not shown here: " + strings.Join(left, ", ") + "._"
@@ -150,11 +154,15 @@ func (m Markdown) writeHead(b *strings.Builder, r *Report, open, fixed, suppress
 	for _, f := range open {
 		counts.Add(f.Level)
 	}
-	if counts.Total() == 0 {
-		b.WriteString("### plumb: no findings\n\n")
-	} else {
-		fmt.Fprintf(b, "### plumb: %s\n\n", counts.String())
+	title := "no findings"
+	if counts.Total() > 0 {
+		title = counts.String()
 	}
+	// In pull-request mode the title says first what the change did.
+	if pr := prCounts(open, fixed); pr != "" {
+		title += " · " + pr
+	}
+	fmt.Fprintf(b, "### plumb: %s\n\n", title)
 	if m.Context != "" {
 		b.WriteString(m.Context)
 		b.WriteString("\n\n")
@@ -241,6 +249,22 @@ func (m Markdown) writeHead(b *strings.Builder, r *Report, open, fixed, suppress
 	}
 	b.WriteString(strings.Join(facts, " · "))
 	b.WriteString("\n\n")
+}
+
+// prCounts says how many open findings are new and how many were fixed, ""
+// outside pull-request mode.
+func prCounts(open, fixed []*finding.Finding) string {
+	news, pr := 0, len(fixed) > 0
+	for _, f := range open {
+		pr = pr || f.Status != ""
+		if f.Status == finding.StatusNew {
+			news++
+		}
+	}
+	if !pr {
+		return ""
+	}
+	return fmt.Sprintf("%d new, %d fixed", news, len(fixed))
 }
 
 func (m Markdown) findingRow(f *finding.Finding) string {

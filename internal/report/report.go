@@ -39,6 +39,8 @@ type TargetEntry struct {
 
 // Summary counts findings.
 type Summary struct {
+	// Total and the other counts are of the findings at the head; in
+	// pull-request mode, the fixed ones are counted only in Statuses.
 	Total int `json:"total"`
 	// Levels counts unsuppressed findings by level.
 	Levels map[string]int `json:"levels"`
@@ -55,13 +57,16 @@ func (r *Report) Summarize() Summary {
 	files := map[string]bool{}
 	for i := range r.Findings {
 		f := &r.Findings[i]
-		s.Total++
 		if f.Status != "" {
 			if s.Statuses == nil {
 				s.Statuses = map[string]int{}
 			}
 			s.Statuses[f.Status]++
 		}
+		if f.Status == finding.StatusFixed {
+			continue // gone at the head: counted only as fixed
+		}
+		s.Total++
 		if f.InputError {
 			s.InputErrors++
 		}

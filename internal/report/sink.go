@@ -86,6 +86,11 @@ func WriteAll(outs []Output, r *Report, stdout io.Writer) error {
 }
 
 func writeFile(name string, write func(io.Writer) error) error {
+	if st, err := os.Stat(name); err == nil && !st.Mode().IsRegular() {
+		// A device or a pipe (/dev/null, /dev/stdout, a FIFO): write to it;
+		// renaming a temporary file over it would replace it.
+		return writeSpecial(name, write)
+	}
 	tmp, err := os.CreateTemp(dirOf(name), ".plumb-report-*")
 	if err != nil {
 		return err
@@ -107,6 +112,23 @@ func writeFile(name string, write func(io.Writer) error) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), name)
+}
+
+func writeSpecial(name string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(name, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	if err := write(bw); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func dirOf(name string) string {

@@ -106,6 +106,9 @@ func summaryLine(r *Report) string {
 			fmt.Fprintf(&b, " (%d suppressed)", s.Suppressed)
 		}
 	}
+	if s.Statuses != nil {
+		fmt.Fprintf(&b, "; %d new, %d unchanged, %d fixed", s.Statuses["new"], s.Statuses["unchanged"], s.Statuses["fixed"])
+	}
 	fmt.Fprintf(&b, "; %s in %s checked", plural(objects, "object"), plural(len(r.Targets), "target"))
 	if s.InputErrors > 0 {
 		fmt.Fprintf(&b, "; %s could not be read as written", plural(s.InputErrors, "input"))

@@ -1,0 +1,258 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/plumb-ci/plumb/internal/gitrev/gittest"
+	"github.com/plumb-ci/plumb/internal/shard"
+)
+
+func configMap(name string, extra string) string {
+	return fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %s\n%sdata: {k: v}\n", name, extra)
+}
+
+// prRepo is a repository whose working tree (the pull request) adds an
+// object without a name and fixes another one, on top of a base commit.
+func prRepo(t *testing.T) (*gittest.Repo, string) {
+	r := gittest.New(t)
+	files := map[string]string{
+		"apps/a/cm.yaml":  configMap("a", ""),
+		"apps/b/cm.yaml":  "kind: ConfigMap\nmetadata: {name: b}\n", // no apiVersion
+		"apps/c/cm.yaml":  configMap("c", ""),
+		"apps/d/cm.yaml":  configMap("d", ""),
+		"apps/e/cm.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata: {}\n", // no name
+		"apps/f/bad.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x\n",
+	}
+	r.Write(files)
+	base := r.Commit("base")
+	r.Write(map[string]string{
+		"apps/b/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n",
+		"apps/c/cm.yaml": configMap("c", "  labels: {tier: web}\n"),
+		"apps/d/new.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  annotations:\n    note: x\n" +
+			"data: {k: v}\n", // a new object without a name
+		"apps/g/cm.yaml": configMap("g", "  annotations:\n    plumb.dev/ignore: manifest/missing-name\n"),
+	})
+	return r, base
+}
+
+func TestCheckWithBaseRef(t *testing.T) {
+	r, base := prRepo(t)
+	// The broken file is unchanged, but an input plumb cannot read exits 2
+	// whatever the gate: what it could not read, it did not check.
+	code, out, errOut := plumb(t, "check", "--root", r.Dir, r.Dir, "--base-ref", base, "--reproducible")
+	if code != 2 {
+		t.Fatalf("exit %d, want 2 for an unreadable file\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"apps/d/new.yaml:3:1: error: ConfigMap has no metadata.name: every object needs a name [manifest/missing-name] (new)",
+		"apps/e/cm.yaml:3:1: error: ConfigMap has no metadata.name: every object needs a name [manifest/missing-name] (unchanged)",
+		"apps/b/cm.yaml:1:1: error: kind ConfigMap has no apiVersion",
+		"[manifest/missing-api-version] (fixed)",
+		"apps/f/bad.yaml:3:1: error: YAML syntax error: did not find expected ',' or '}' [manifest/yaml-syntax] (unchanged)",
+		"apps/g/cm.yaml:6:5: note: plumb.dev/ignore lists manifest/missing-name, but no finding of it is reported on ConfigMap g: remove it from the list [suppression/unused] (new)",
+		"4 findings: 3 errors, 0 warnings, 1 note in 4 files; 2 new, 2 unchanged, 1 fixed;",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// Without the broken file: the new error fails the run.
+	r.Remove("apps/f")
+	if code, out, _ := plumb(t, "check", "--root", r.Dir, r.Dir, "--base-ref", base); code != 1 {
+		t.Errorf("a new error: exit %d\n%s", code, out)
+	}
+	// Without the new error, the gate passes on the existing one and fails
+	// with --gate all.
+	r.Remove("apps/d/new.yaml")
+	if code, out, _ := plumb(t, "check", "--root", r.Dir, r.Dir, "--base-ref", base); code != 0 {
+		t.Errorf("gate new with only existing errors: exit %d\n%s", code, out)
+	}
+	if code, _, _ := plumb(t, "check", "--root", r.Dir, r.Dir, "--base-ref", base, "--gate", "all"); code != 1 {
+		t.Errorf("gate all: exit %d", code)
+	}
+
+	code, out, _ = plumb(t, "check", "--root", r.Dir, r.Dir, "--base-ref", base, "--format", "json")
+	var rep struct {
+		Findings []struct {
+			RuleID string `json:"rule_id"`
+			Status string `json:"status"`
+		} `json:"findings"`
+		Summary struct {
+			Statuses map[string]int `json:"statuses"`
+		} `json:"summary"`
+		Diff struct {
+			BaseCommit string `json:"base_commit"`
+			Targets    []struct {
+				Name string `json:"name"`
+				Diff string `json:"diff"`
+			} `json:"targets"`
+		} `json:"diff"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("exit %d: %v\n%s", code, err, out)
+	}
+	if rep.Diff.BaseCommit != base || len(rep.Diff.Targets) != 3 {
+		t.Errorf("diff section: %+v", rep.Diff)
+	}
+	if rep.Summary.Statuses["fixed"] != 2 {
+		t.Errorf("statuses %v", rep.Summary.Statuses)
+	}
+}
+
+func TestCheckWithAMissingBase(t *testing.T) {
+	r, _ := prRepo(t)
+	code, _, errOut := plumb(t, "check", "--root", r.Dir, r.Dir, "--base-ref", "origin/main")
+	if code != 2 || !strings.Contains(errOut, `plumb: --base-ref: base revision "origin/main" is not in this repository`) {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+func TestShardsMergeIntoTheUnshardedReport(t *testing.T) {
+	r, base := prRepo(t)
+	out := t.TempDir()
+	args := []string{"check", "--root", r.Dir, r.Dir, "--base-ref", base, "--fail-on", "never"}
+	_, whole, _ := plumb(t, append(args, "--reproducible", "--format", "json")...)
+	var shards []string
+	for i := 1; i <= 3; i++ {
+		file := filepath.Join(out, fmt.Sprintf("shard-%d.json", i))
+		shards = append(shards, file)
+		if code, _, errOut := plumb(t, append(args, "--shard", fmt.Sprintf("%d/3", i), "--format", "json="+file)...); code != 2 {
+			// the broken file makes every shard exit 2
+			t.Fatalf("shard %d: exit %d %s", i, code, errOut)
+		}
+	}
+	code, merged, errOut := plumb(t, append([]string{"merge", "--reproducible", "--format", "json"}, shards...)...)
+	if code != 2 {
+		t.Errorf("merge exit %d (the merged report has an input error): %s", code, errOut)
+	}
+	if merged != whole {
+		t.Errorf("merged report differs from the unsharded one:\n%s\n---\n%s", merged, whole)
+	}
+	// Every other format written from the merged report is the unsharded
+	// run's too.
+	for _, format := range []string{"sarif", "markdown", "text"} {
+		_, want, _ := plumb(t, append(args, "--reproducible", "--format", format)...)
+		_, got, _ := plumb(t, append([]string{"merge", "--reproducible", "--format", format}, shards...)...)
+		if got != want {
+			t.Errorf("%s from the merged report differs from the unsharded run's:\n%s\n---\n%s", format, got, want)
+		}
+	}
+	// Text from the merged report, and the gate applied to it.
+	code, text, _ := plumb(t, append([]string{"merge", "--fail-on", "never", "--format", "text"}, shards...)...)
+	if code != 2 || !strings.Contains(text, "(new)") {
+		t.Errorf("merge text: exit %d\n%s", code, text)
+	}
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"merge", shards[0], shards[2]}, "missing shard reports: 2/3"},
+		{[]string{"merge", filepath.Join(out, "nope.json")}, "no such file"},
+		{[]string{"merge", "--gate", "some", shards[0]}, `--gate: gate "some"`},
+		{[]string{"merge"}, "requires at least 1 arg"},
+		{[]string{"check", "--shard", "4/3"}, `--shard: shard "4/3"`},
+	} {
+		code, _, errOut := plumb(t, c.args...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, errOut, c.want)
+		}
+	}
+	notJSON := filepath.Join(out, "x.json")
+	os.WriteFile(notJSON, []byte("{"), 0o644)
+	if code, _, errOut := plumb(t, "merge", notJSON); code != 2 || !strings.Contains(errOut, "x.json: not a plumb JSON report") {
+		t.Errorf("not JSON: exit %d %q", code, errOut)
+	}
+}
+
+// TestDemoShardsMergeWithEveryEngine shards the demo repository with the
+// reference comparison and the KubeVirt validations on: their sections merge
+// back into the unsharded report byte for byte.
+func TestDemoShardsMergeWithEveryEngine(t *testing.T) {
+	// Every default check but H10001 and H10002, whose expect_same compares
+	// render targets with each other (TestDemoShardsSplittingComparedEnvironments).
+	_, list, _ := plumb(t, "checks", "list", "--format", "json")
+	var entries []struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(list), &entries); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, e := range entries {
+		if !strings.HasPrefix(e.ID, "H1000") {
+			ids = append(ids, e.ID)
+		}
+	}
+	args := []string{"check", "--root", "../..", "../../fixtures/demo", "--reference", "../../fixtures/reference", "--fail-on", "never", "--reproducible",
+		"--select", strings.Join(ids, ",")}
+	_, whole, _ := plumb(t, append(args, "--format", "json")...)
+	for _, section := range []string{`"compare": {`, `"kubevirt": {`, `"virtual_machines": [`, `"checks": {`, `"check_id": "C10001"`, `"inspection_rules": {`} {
+		if !strings.Contains(whole, section) {
+			t.Fatalf("the unsharded report lacks %s", section)
+		}
+	}
+	dir := t.TempDir()
+	for _, n := range []int{2, 3, 4} {
+		code, merged, errOut := mergeDemoShards(t, dir, args, n)
+		if code != 0 {
+			t.Fatalf("merge of %d: exit %d %s", n, code, errOut)
+		}
+		if merged != whole {
+			t.Errorf("%d shards merged differ from the unsharded report:\n%s", n, merged)
+		}
+	}
+}
+
+// The demo's cart environments deploy different workloads (dev renames
+// them), so H10001 finds both: its findings count the targets returning each
+// value, which shards that split the two environments cannot know. Such
+// shards refuse to merge; shards that keep both environments together merge
+// into the unsharded report.
+func TestDemoShardsSplittingComparedEnvironments(t *testing.T) {
+	args := []string{"check", "--root", "../..", "../../fixtures/demo", "--fail-on", "never", "--reproducible"}
+	_, whole, _ := plumb(t, append(args, "--format", "json")...)
+	if !strings.Contains(whole, `"rule_id": "check/H10001"`) {
+		t.Fatal("the unsharded report has no H10001 finding")
+	}
+	dev, prod := "fixtures/demo/cart/overlays/dev", "fixtures/demo/cart/overlays/prod"
+	dir := t.TempDir()
+	split, together := 0, 0
+	for n := 2; n <= 6; n++ {
+		code, merged, errOut := mergeDemoShards(t, dir, args, n)
+		if shard.Of(dev, n) != shard.Of(prod, n) {
+			split++
+			if code != 2 || !strings.Contains(errOut, "check H10001: expect_same same_workloads returns different values on render targets of different shards") {
+				t.Errorf("%d shards split the environments: exit %d, %s", n, code, errOut)
+			}
+			continue
+		}
+		together++
+		if code != 0 || merged != whole {
+			t.Errorf("%d shards keep the environments together: exit %d %s\n%s", n, code, errOut, merged)
+		}
+	}
+	if split == 0 || together == 0 {
+		t.Fatalf("2..6 shards should both split and keep the environments (split %d, together %d)", split, together)
+	}
+}
+
+// mergeDemoShards runs check with args as n shards and merges their JSON
+// reports.
+func mergeDemoShards(t *testing.T, dir string, args []string, n int) (int, string, string) {
+	t.Helper()
+	var files []string
+	for i := 1; i <= n; i++ {
+		f := filepath.Join(dir, fmt.Sprintf("s%d-%d.json", n, i))
+		files = append(files, f)
+		if code, _, errOut := plumb(t, append(args, "--shard", fmt.Sprintf("%d/%d", i, n), "--format", "json="+f)...); code != 0 {
+			t.Fatalf("shard %d/%d: exit %d %s", i, n, code, errOut)
+		}
+	}
+	return plumb(t, append([]string{"merge", "--reproducible", "--fail-on", "never", "--format", "json"}, files...)...)
+}

@@ -1,0 +1,243 @@
+// Package renderdiff computes what a pull request changes in what gets
+// deployed: for each render target, the unified diff between the objects
+// rendered at the base revision and at the head, matched by identity and
+// printed as normalised YAML with Secret values masked. A one-line change
+// to a kustomize base shows up in every overlay that renders it, exactly as
+// the cluster would receive it.
+package renderdiff
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/plumb-ci/plumb/internal/diff"
+	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/render"
+)
+
+// SectionName is the key of the rendered diff in the JSON report.
+const SectionName = "diff"
+
+// Section is the rendered-manifest diff of a pull request.
+type Section struct {
+	// BaseRef is the revision given with --base-ref, BaseCommit its id.
+	BaseRef    string `json:"base_ref"`
+	BaseCommit string `json:"base_commit"`
+	// Targets lists the render targets whose objects differ, by name.
+	Targets []Target `json:"targets"`
+}
+
+// Target statuses.
+const (
+	TargetAdded   = "added"   // only at the head
+	TargetRemoved = "removed" // only at the base
+	TargetChanged = "changed"
+)
+
+// Target is the diff of one render target.
+type Target struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	// Objects added, removed and changed.
+	Added   int `json:"objects_added"`
+	Removed int `json:"objects_removed"`
+	Changed int `json:"objects_changed"`
+	// LinesAdded and LinesRemoved count the diff's + and - lines.
+	LinesAdded   int `json:"lines_added"`
+	LinesRemoved int `json:"lines_removed"`
+	// Diff is a unified diff, one file section per object.
+	Diff string `json:"diff"`
+}
+
+// Compute diffs the targets of the base and the head revision. Only
+// targets with a difference are listed.
+func Compute(base, head []*render.Target) []Target {
+	byName := func(ts []*render.Target) map[string]*render.Target {
+		m := make(map[string]*render.Target, len(ts))
+		for _, t := range ts {
+			m[t.Name] = t
+		}
+		return m
+	}
+	b, h := byName(base), byName(head)
+	var names []string
+	for n := range b {
+		names = append(names, n)
+	}
+	for n := range h {
+		if _, ok := b[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	var out []Target
+	for _, n := range names {
+		t := diffTarget(n, objectsOf(b[n]), objectsOf(h[n]))
+		switch {
+		case b[n] == nil:
+			t.Status = TargetAdded
+		case h[n] == nil:
+			t.Status = TargetRemoved
+		default:
+			t.Status = TargetChanged
+		}
+		if t.Diff != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func objectsOf(t *render.Target) []*manifest.Object {
+	if t == nil {
+		return nil
+	}
+	return t.Objects
+}
+
+// identity is how objects are matched: Kubernetes' own identity (group,
+// kind, namespace, name). The API version is left out on purpose, so that
+// moving a Deployment from apps/v1beta2 to apps/v1 reads as the one-line
+// change it is.
+func identity(id manifest.ObjectID) string {
+	return id.Group() + "|" + id.Kind + "|" + id.Namespace + "|" + id.Name
+}
+
+// pair is an object at the base and/or the head.
+type pair struct {
+	base, head *manifest.Object
+}
+
+func (p pair) id() manifest.ObjectID {
+	if p.head != nil {
+		return p.head.ID
+	}
+	return p.base.ID
+}
+
+func diffTarget(name string, base, head []*manifest.Object) Target {
+	// Pair objects by identity; an identity defined twice (a duplicate
+	// object, reported by hygiene) pairs in order of definition.
+	baseBy := map[string][]*manifest.Object{}
+	for _, o := range base {
+		k := identity(o.ID)
+		baseBy[k] = append(baseBy[k], o)
+	}
+	var pairs []pair
+	for _, o := range head {
+		k := identity(o.ID)
+		p := pair{head: o}
+		if list := baseBy[k]; len(list) > 0 {
+			p.base, baseBy[k] = list[0], list[1:]
+		}
+		pairs = append(pairs, p)
+	}
+	for _, o := range base {
+		k := identity(o.ID)
+		if list := baseBy[k]; len(list) > 0 && list[0] == o {
+			pairs = append(pairs, pair{base: o})
+			baseBy[k] = list[1:]
+		}
+	}
+	slices.SortStableFunc(pairs, func(a, b pair) int { return a.id().Compare(b.id()) })
+
+	t := Target{Name: name}
+	var sb strings.Builder
+	for _, p := range pairs {
+		if p.base != nil && p.head != nil && equal(p.base.Content, p.head.Content) {
+			continue // the common case, decided without printing anything
+		}
+		var a, b string
+		from, to := "/dev/null", "/dev/null"
+		if p.base != nil {
+			a = normalise(maskBase(p.base))
+			from = "base/" + label(p.base.ID)
+		}
+		if p.head != nil {
+			b = normalise(maskHead(p.base, p.head))
+			to = "head/" + label(p.head.ID)
+		}
+		lines := diff.Lines(a, b)
+		u := diff.Format(from, to, lines, diff.DefaultContext)
+		if u == "" {
+			continue // equal once normalised (1 and 1.0, key order)
+		}
+		switch {
+		case p.base == nil:
+			t.Added++
+		case p.head == nil:
+			t.Removed++
+		default:
+			t.Changed++
+		}
+		ins, del := diff.Stats(lines)
+		t.LinesAdded += ins
+		t.LinesRemoved += del
+		sb.WriteString(u)
+	}
+	t.Diff = sb.String()
+	return t
+}
+
+// label names an object in diff headers the way kubectl names resources:
+// Kind.group/namespace/name.
+func label(id manifest.ObjectID) string {
+	var b strings.Builder
+	b.WriteString(id.Kind)
+	if g := id.Group(); g != "" {
+		b.WriteByte('.')
+		b.WriteString(g)
+	}
+	if id.Namespace != "" {
+		b.WriteByte('/')
+		b.WriteString(id.Namespace)
+	}
+	b.WriteByte('/')
+	b.WriteString(id.Name)
+	return b.String()
+}
+
+// normalise prints an object as YAML with sorted keys and two-space
+// indentation, so that only real changes differ.
+func normalise(content map[string]any) string {
+	var b strings.Builder
+	writeYAML(&b, content)
+	return b.String()
+}
+
+// equal compares two JSON-compatible trees.
+func equal(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		if reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() {
+			return true // one parsed file shared by both revisions
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !equal(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case string, int64, float64, bool, nil:
+		return a == b
+	default:
+		return reflect.DeepEqual(a, b)
+	}
+}

@@ -1,0 +1,133 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/renderdiff"
+)
+
+func withRenderedDiff(r *Report, lines int) *Report {
+	var d strings.Builder
+	d.WriteString("--- base/Deployment.apps/shop/web\n+++ head/Deployment.apps/shop/web\n@@ -1 +1 @@\n")
+	for i := 0; i < lines; i++ {
+		fmt.Fprintf(&d, "-  replicas: %d\n+  replicas: %d\n", i, i+1)
+	}
+	r.Sections = map[string]any{renderdiff.SectionName: &renderdiff.Section{
+		BaseRef: "main", BaseCommit: "0123456789abcdef0123456789abcdef01234567",
+		Targets: []renderdiff.Target{
+			{Name: "overlays/prod", Status: renderdiff.TargetChanged, Changed: 1, LinesAdded: lines, LinesRemoved: lines, Diff: d.String()},
+			{Name: "overlays/<staging>", Status: renderdiff.TargetAdded, Added: 1, LinesAdded: 1, Diff: "--- /dev/null\n+++ head/ConfigMap/c\n@@ -0,0 +1 @@\n+a: b\n"},
+		},
+	}}
+	return r
+}
+
+func TestMarkdownShowsTheRenderedDiff(t *testing.T) {
+	r := withRenderedDiff(prReport(), 3)
+	md := Markdown{}.Render(r)
+	for _, want := range []string{
+		"#### Rendered changes (2 targets, against `0123456789ab`)",
+		"<details><summary><code>overlays/prod</code> — 1 object changed (+3 −3)</summary>",
+		"<details><summary><code>overlays/&lt;staging&gt;</code> — new target, 1 added (+1 −0)</summary>",
+		"```diff\n--- base/Deployment.apps/shop/web\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("summary lacks %q:\n%s", want, md)
+		}
+	}
+	// The section read back from a JSON report renders the same.
+	raw, _ := json.Marshal(r.Sections[renderdiff.SectionName])
+	r.Sections[renderdiff.SectionName] = json.RawMessage(raw)
+	if again := (Markdown{}).Render(r); again != md {
+		t.Error("a read-back section renders differently")
+	}
+}
+
+func TestMarkdownRenderedDiffStaysInTheBudget(t *testing.T) {
+	r := withRenderedDiff(prReport(), 5000)
+	md := Markdown{MaxBytes: 20000}.Render(r)
+	if len(md) > 20000 {
+		t.Fatalf("%d bytes over the budget", len(md))
+	}
+	if !strings.Contains(md, "more lines: the full diff is in the JSON report") {
+		t.Errorf("the large diff is not cut:\n%s", md)
+	}
+	// Whatever the budget, the rendered diff is shown (perhaps cut) or
+	// pointed at.
+	pointed := false
+	for budget := 2000; budget <= 20000; budget += 250 {
+		md := Markdown{MaxBytes: budget}.Render(r)
+		if len(md) > budget {
+			t.Fatalf("budget %d: %d bytes", budget, len(md))
+		}
+		shown := strings.Contains(md, "#### Rendered changes")
+		if !shown && !strings.Contains(md, "the rendered diff") {
+			t.Fatalf("budget %d: the rendered diff is neither shown nor pointed at:\n%s", budget, md)
+		}
+		pointed = pointed || !shown
+	}
+	if !pointed {
+		t.Error("no budget was small enough to leave the diff out")
+	}
+}
+
+// In pull-request mode the summary leads with what the change introduced:
+// the title counts new and fixed findings, new findings come first in the
+// table whatever their level, and the fixed and suppressed ones are listed
+// apart (the suppressed with their reasons), outside the table.
+func TestMarkdownLeadsWithNewFindings(t *testing.T) {
+	obj := finding.ObjectID{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web", Target: "apps/web"}
+	mk := func(rule string, level finding.Level, status, msg string, line int) finding.Finding {
+		f := finding.Finding{Source: finding.SourceCheck, RuleID: rule, Level: level, Status: status, Message: msg, Object: obj,
+			Location: finding.Location{File: "apps/web/deploy.yaml", Line: line, Column: 1}}
+		f.SetFingerprint()
+		return f
+	}
+	suppressed := mk("check/S", finding.Error, finding.StatusNew, "suppressed one", 5)
+	suppressed.Suppressed = &finding.Suppression{Kind: "annotation", Reason: "accepted by the team", Until: "2031-01-01"}
+	r := &Report{Findings: []finding.Finding{
+		mk("check/OLD", finding.Error, finding.StatusUnchanged, "old error", 1),
+		mk("check/NEWW", finding.Warning, finding.StatusNew, "new warning", 2),
+		mk("check/NEWN", finding.Note, finding.StatusNew, "new note", 3),
+		mk("check/GONE", finding.Error, finding.StatusFixed, "fixed error", 4),
+		suppressed,
+	}}
+	md := Markdown{}.Render(r)
+	if !strings.HasPrefix(md, "### plumb: 1 error, 1 warning, 1 note · 2 new, 1 fixed\n") {
+		t.Errorf("title:\n%s", md)
+	}
+	table := md[strings.Index(md, "#### Findings"):strings.Index(md, "#### Fixed by this change (1)")]
+	order := []string{"new warning", "new note", "old error"}
+	last := -1
+	for _, msg := range order {
+		i := strings.Index(table, msg)
+		if i < 0 || i < last {
+			t.Errorf("the findings table is not in the order %v:\n%s", order, table)
+			break
+		}
+		last = i
+	}
+	for _, gone := range []string{"fixed error", "suppressed one"} {
+		if strings.Contains(table, gone) {
+			t.Errorf("%q is in the open findings table", gone)
+		}
+	}
+	fixed := md[strings.Index(md, "#### Fixed by this change (1)"):]
+	if !strings.Contains(fixed, "`check/GONE` | fixed error |") {
+		t.Errorf("fixed section:\n%s", fixed)
+	}
+	sup := md[strings.Index(md, "#### Suppressed (1)"):]
+	if !strings.Contains(sup, "`check/S` | accepted by the team (until 2031-01-01) |") {
+		t.Errorf("suppressed section:\n%s", sup)
+	}
+	// Outside pull-request mode the title has no statuses.
+	r.Findings = r.Findings[:1]
+	r.Findings[0].Status = ""
+	if md := (Markdown{}).Render(r); !strings.HasPrefix(md, "### plumb: 1 error\n") {
+		t.Errorf("single revision title:\n%s", md)
+	}
+}
