@@ -169,15 +169,20 @@ func newRun(ref *Reference, objects []*manifest.Object, opts Options) *run {
 		r.inputs = append(r.inputs, o)
 		lookups.inputs = append(lookups.inputs, o.Content)
 	}
-	funcs := template.FuncMap{}
-	for _, name := range []string{"lookupCRs", "lookupCR", "doNotMatch"} {
-		funcs[name] = funcMap(lookups, false)[name]
-	}
+	var funcs template.FuncMap // the lookups over this run's inputs
 	r.tmpls = make([]*template.Template, len(ref.Templates))
 	for i, t := range ref.Templates {
-		c, err := t.tmpl.Clone()
+		if !t.lookups || t.run == nil {
+			r.tmpls[i] = t.run // nil for a template that did not parse; process reports it
+			continue
+		}
+		c, err := t.run.Clone()
 		if err != nil {
 			continue // cannot happen for a parsed template; process reports it
+		}
+		if funcs == nil {
+			all := funcMap(lookups, false)
+			funcs = template.FuncMap{"lookupCRs": all["lookupCRs"], "lookupCR": all["lookupCR"]}
 		}
 		r.tmpls[i] = c.Funcs(funcs)
 	}

@@ -235,8 +235,15 @@ func (l *loader) parseTemplate(base *template.Template, t *Template) {
 		l.errorf(t.File, templateErrorLine(err, path.Base(t.Path)), "an error occurred while parsing template: %s specified in the config. error: %v", t.Path, err)
 		return
 	}
+	run, err := tmpl.Clone()
+	if err != nil {
+		l.errorf(t.File, 0, "an error occurred while parsing template: %s: %v", t.Path, err)
+		return
+	}
 	t.tmpl = tmpl
+	t.run = run.Funcs(template.FuncMap{"doNotMatch": funcMap(nil, false)["doNotMatch"]})
 	t.mutatesData = mutatesData(tmpl)
+	t.lookups = usesLookups(tmpl)
 }
 
 // preRender executes a template with empty data. The result decides which

@@ -102,7 +102,13 @@ type Template struct {
 
 	// order is the position in Reference.Templates.
 	order int
-	tmpl  *template.Template
+	// tmpl is the parsed template for the empty-data pre-render (doNotMatch
+	// declines nothing); run is the same set with doNotMatch in force, which
+	// runs share unless the template calls lookupCR or lookupCRs (then
+	// each run binds a clone of it to its own inputs).
+	tmpl    *template.Template
+	run     *template.Template
+	lookups bool
 	omit  []omitPath
 	// meta is the empty-data rendering; fixed holds its correlation fields
 	// that rendered to non-empty strings.
