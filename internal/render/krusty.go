@@ -84,9 +84,12 @@ func krustyOptions() *krusty.Options {
 // builtResource is one object of krusty's output.
 type builtResource struct {
 	origin *krustyOrigin
-	// json is the object as krusty marshals it; `kustomize build` prints
-	// it converted to YAML (sigs.k8s.io/yaml), which is how plumb prints it.
-	json []byte
+	// content is the object read straight from krusty's node tree
+	// (contentOf); when that cannot model it, json is the object as krusty
+	// marshals it instead. `kustomize build` prints that JSON converted to
+	// YAML (sigs.k8s.io/yaml), which is how plumb prints either.
+	content map[string]any
+	json    []byte
 }
 
 // runKrusty builds one kustomization directory over the adapter and
@@ -123,8 +126,9 @@ func runKrusty(files *fileCache, k *kustomization, allowRemote, withOrigin bool)
 }
 
 // collect reads the origin of every resource, removes the annotation when
-// plumb injected it, and marshals each resource as krusty's AsYaml does
-// (before its conversion to YAML, which only printing needs).
+// plumb injected it, and reads each resource's content as krusty's AsYaml
+// would give it (before its conversion to YAML, which only printing
+// needs).
 func collect(m resmap.ResMap, removeOrigin bool) ([]builtResource, error) {
 	out := make([]builtResource, 0, m.Size())
 	for _, r := range m.Resources() {
@@ -140,11 +144,15 @@ func collect(m resmap.ResMap, removeOrigin bool) ([]builtResource, error) {
 				}
 			}
 		}
-		j, err := r.MarshalJSON()
-		if err != nil {
-			return nil, fmt.Errorf("printing %s: %w", r.CurId(), err)
+		if c, ok := contentOf(r.YNode()); ok {
+			b.content = c
+		} else {
+			j, err := r.MarshalJSON()
+			if err != nil {
+				return nil, fmt.Errorf("printing %s: %w", r.CurId(), err)
+			}
+			b.json = j
 		}
-		b.json = j
 		out = append(out, b)
 	}
 	return out, nil

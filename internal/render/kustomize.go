@@ -76,9 +76,12 @@ func (r *renderer) builtObjects(k *kustomization, built []builtResource, idx *re
 
 // builtObject turns one resource of krusty's output into an object.
 func (r *renderer) builtObject(k *kustomization, b builtResource, idx *recordIndex) (*manifest.Object, bool, error) {
-	content, err := decodeJSON(b.json)
-	if err != nil {
-		return nil, false, err
+	content := b.content
+	if content == nil {
+		var err error
+		if content, err = decodeJSON(b.json); err != nil {
+			return nil, false, err
+		}
 	}
 	id := manifest.IDOf(content, k.Dir)
 	l := &layered{content: content}
