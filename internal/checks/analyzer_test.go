@@ -485,3 +485,59 @@ func writeFile(t *testing.T, name, data string) {
 		t.Fatal(err)
 	}
 }
+
+// Whole numbers written as floats (replicas: 3.0) are integers to the
+// checks, as Wanda types facts: type() says int, messages print 3, and
+// expect_same finds 3.0 and 3 equal. Fractions stay doubles, and the
+// rendered object itself is not changed.
+func TestWholeNumbersAreIntegers(t *testing.T) {
+	cat := catalogOf(t, map[string]string{
+		"W1": `metadata: {target_type: object, kind: Deployment}
+facts:
+  - {name: r, gatherer: manifest@v1, argument: spec.replicas}
+  - {name: all, gatherer: objects@v1, argument: "kind=Deployment,field=spec.replicas"}
+  - {name: whole, gatherer: manifest@v1}
+expectations:
+  - name: ints
+    expect: type(facts.r) == int && facts.all.all(x, type(x) == int) && type(facts.whole.spec.replicas) == int
+    failure_message: "replicas ${facts.r} is ${type(facts.r)}"
+  - name: fraction
+    expect: facts.r < 3
+    failure_message: "replicas ${facts.r}"
+`,
+		"W2": `metadata: {target_type: group}
+facts:
+  - {name: replicas, gatherer: objects@v1, argument: "kind=Deployment,field=spec.replicas"}
+expectations:
+  - {name: same, expect_same: facts.replicas}
+`,
+	})
+	targets := renderFiles(t, map[string]string{
+		"a/d.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3.0\n  x: [1.0, {y: 2.5}]\n",
+		"b/d.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n",
+	})
+	res, fs := analyze(t, cat.Usable(), nil, &analyzer.Input{Targets: targets})
+	var msgs []string
+	for _, f := range fs {
+		msgs = append(msgs, fmt.Sprintf("%s:%d %s", f.Location.File, f.Location.Line, f.Message))
+	}
+	want := []string{"a/d.yaml:5 replicas 3", "b/d.yaml:5 replicas 3"}
+	if !slices.Equal(msgs, want) {
+		t.Errorf("findings %q, want %q", msgs, want)
+	}
+	for _, cr := range res.CheckResults {
+		for _, er := range cr.ExpectationResults {
+			if want := er.Name != "fraction"; er.Result != want {
+				t.Errorf("%s %s = %v, want %v", cr.CheckID, er.Name, er.Result, want)
+			}
+		}
+	}
+	// The rendered object keeps what was written.
+	if v := targets[0].Objects[0].Content["spec"].(map[string]any)["x"].([]any); v[0] != 1.0 || v[1].(map[string]any)["y"] != 2.5 {
+		t.Errorf("the object was changed: %#v", v)
+	}
+	g := gatherOn(t, targets, "manifest@v1", "spec.x", TargetObject, "web")
+	if fmt.Sprintf("%#v", g.value) != fmt.Sprintf("%#v", []any{int64(1), map[string]any{"y": 2.5}}) {
+		t.Errorf("spec.x = %#v", g.value)
+	}
+}
