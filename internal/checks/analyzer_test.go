@@ -374,6 +374,7 @@ func TestNewReportsCatalogAndConfigurationProblems(t *testing.T) {
 		Dirs:           []config.CatalogDir{{Path: dir, Display: "my-checks"}},
 		Select:         []string{"good1", "E10001", "NOPE"},
 		SelectSource:   ".plumb.yaml",
+		SelectAt:       map[string]config.SelectedCheck{"NOPE": {ID: "NOPE", Line: 3, Column: 30}},
 		Customizations: map[string]map[string]config.CustomValue{
 			"E10001": {"min_replicas": {Value: "three", Line: 7, Column: 21}},
 		},
@@ -388,7 +389,7 @@ func TestNewReportsCatalogAndConfigurationProblems(t *testing.T) {
 	}
 	want := []string{
 		"my-checks/bad1.yaml:14:23 [checks/lint] check bad1: expectations[0].expect: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER} (the check is not run)",
-		`.plumb.yaml [checks/select] select: there is no check "NOPE" in the catalog (see plumb checks list)`,
+		`.plumb.yaml:3:30 [checks/select] select: there is no check "NOPE" in the catalog (see plumb checks list)`,
 		".plumb.yaml:7:21 [checks/customization] checks.customizations: value min_replicas of check E10001 is an integer (default 1), so the custom value must be an integer too, not a string three",
 	}
 	if !slices.Equal(got, want) {
