@@ -221,11 +221,13 @@ facts:
 expectations:
   - {name: few, expect: size(facts.cms) < 2, failure_message: "${size(facts.cms)} ConfigMaps"}
 `})
-	targets := renderFiles(t, map[string]string{"t/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n"})
+	targets := renderFiles(t, map[string]string{"t/a.yaml": "apiVersion: v1\nkind: Namespace\nmetadata: {name: ns}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n"})
 	_, fs := analyze(t, cat.Usable(), nil, &analyzer.Input{Targets: targets})
-	// Each ConfigMap alone passes, so there is one finding, at the render
-	// target's first object, with both ConfigMaps related.
-	if len(fs) != 1 || fs[0].Location.Line != 1 || len(fs[0].Related) != 2 || fs[0].Message != "2 ConfigMaps" || fs[0].Object.Target != "t" {
+	// Each ConfigMap alone passes, so there is one finding, at the first
+	// ConfigMap (not at the Namespace, the render target's first object),
+	// with the other one related.
+	if len(fs) != 1 || fs[0].Location.Line != 5 || len(fs[0].Related) != 1 || fs[0].Related[0].Line != 9 || fs[0].Related[0].Message != "ConfigMap b" ||
+		fs[0].Message != "2 ConfigMaps" || fs[0].Object.Target != "t" {
 		t.Fatalf("findings: %+v", fs)
 	}
 }
