@@ -179,7 +179,19 @@ func TestChecksListShowLint(t *testing.T) {
 	if code, out, _ := plumb(t, "checks", "lint"); code != 0 || !strings.Contains(out, "40 checks: 0 with errors; 0 errors, 0 warnings") {
 		t.Errorf("lint: exit %d\n%s", code, out)
 	}
-	code, out, _ = plumb(t, "checks", "lint", "../../internal/checks/testdata/eval/broken")
+	// A check that does not lint is not listed, and list says so; show
+	// prints its problems. Both exit 2.
+	broken := "../../internal/checks/testdata/eval/broken"
+	code, out, errOut := plumb(t, "checks", "list", "--checks", broken)
+	if code != 2 || strings.Contains(out, "illegal_expression_check") || !strings.Contains(out, "40 checks.") ||
+		!strings.Contains(errOut, "illegal_expression_check.yaml:13:32: error: expectations[0].expect: Syntax error") {
+		t.Errorf("list with a broken catalog: exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, _ = plumb(t, "checks", "show", "illegal_expression_check", "--checks", broken)
+	if code != 2 || !strings.Contains(out, "Problems (the check does not run until they are fixed)\n  "+broken+"/illegal_expression_check.yaml:13:32: error: expectations[0].expect: Syntax error") {
+		t.Errorf("show of a broken check: exit %d\n%s", code, out)
+	}
+	code, out, _ = plumb(t, "checks", "lint", broken)
 	if code != 2 || !strings.Contains(out, "illegal_expression_check.yaml:13:32: error: expectations[0].expect: Syntax error") {
 		t.Errorf("lint broken: exit %d\n%s", code, out)
 	}
