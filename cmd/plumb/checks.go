@@ -19,7 +19,7 @@ func newChecksCommand(stdout, stderr io.Writer) *cobra.Command {
 directories named by --checks or checks.dirs in .plumb.yaml. Each check is a
 file <id>.yaml in the Trento checks format with CEL expressions.`,
 	}
-	cmd.AddCommand(newChecksListCommand(stdout), newChecksShowCommand(stdout),
+	cmd.AddCommand(newChecksListCommand(stdout, stderr), newChecksShowCommand(stdout),
 		newChecksLintCommand(stdout), newChecksEvalCommand(stdout, stderr), &cobra.Command{
 			Use:   "gatherers",
 			Short: "List the gatherers facts can use, with their arguments",
@@ -42,7 +42,7 @@ func loadCatalog(fl *config.Flags) (*checks.Catalog, *config.Config, error) {
 	return checks.Load(checks.Sources(cfg.Checks)...), cfg, nil
 }
 
-func newChecksListCommand(stdout io.Writer) *cobra.Command {
+func newChecksListCommand(stdout, stderr io.Writer) *cobra.Command {
 	var fl *config.Flags
 	var group, format string
 	cmd := &cobra.Command{
@@ -63,7 +63,13 @@ API filters them (an empty environment lists every check).`,
 			if format != "text" && format != "json" {
 				return fmt.Errorf("--format %q: want text or json", format)
 			}
-			return checks.List(stdout, cat, checks.ListOptions{Group: group, Env: cfg.Checks.Env, Format: format})
+			if err := checks.List(stdout, cat, checks.ListOptions{Group: group, Env: cfg.Checks.Env, Format: format}); err != nil {
+				return err
+			}
+			if code := checks.WriteProblems(stderr, cat); code != 0 {
+				return exitError{code}
+			}
+			return nil
 		},
 	}
 	fl = config.BindCatalogFlags(cmd.Flags())
@@ -88,7 +94,13 @@ func newChecksShowCommand(stdout io.Writer) *cobra.Command {
 			if c == nil {
 				return fmt.Errorf("there is no check %q in the catalog (see plumb checks list)", args[0])
 			}
-			return checks.Show(stdout, c)
+			if err := checks.Show(stdout, c); err != nil {
+				return err
+			}
+			if !c.Evaluable() || c.HasErrors() {
+				return exitError{2}
+			}
+			return nil
 		},
 	}
 	fl = config.BindCatalogFlags(cmd.Flags())

@@ -109,7 +109,7 @@ func TestBrokenCatalogExitsTwoAndOthersStillRun(t *testing.T) {
 func TestBadCustomizationNamesTheConfigLine(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "plumb.yaml")
-	if err := os.WriteFile(cfg, []byte("checks:\n  customizations:\n    E10001:\n      min_replicas: lots\n    D10003:\n      x: 1\n"), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte("checks:\n  customizations:\n    E10001:\n      min_replicas: lots\n    D10003:\n      x: 1\n  select: [E10001, NOPE]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, _, errOut := plumb(t, "check", "--config", cfg, "--root", "../..", "../../fixtures/demo")
@@ -119,6 +119,7 @@ func TestBadCustomizationNamesTheConfigLine(t *testing.T) {
 	for _, want := range []string{
 		"plumb.yaml:4:21: error: checks.customizations: value min_replicas of check E10001 is an integer (default 1), so the custom value must be an integer too, not a string lots",
 		"plumb.yaml:6:10: error: checks.customizations: check D10003 is not customizable (customization_disabled: true)",
+		`plumb.yaml:7:20: error: select: there is no check "NOPE" in the catalog (see plumb checks list)`,
 	} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
@@ -178,7 +179,19 @@ func TestChecksListShowLint(t *testing.T) {
 	if code, out, _ := plumb(t, "checks", "lint"); code != 0 || !strings.Contains(out, "40 checks: 0 with errors; 0 errors, 0 warnings") {
 		t.Errorf("lint: exit %d\n%s", code, out)
 	}
-	code, out, _ = plumb(t, "checks", "lint", "../../internal/checks/testdata/eval/broken")
+	// A check that does not lint is not listed, and list says so; show
+	// prints its problems. Both exit 2.
+	broken := "../../internal/checks/testdata/eval/broken"
+	code, out, errOut := plumb(t, "checks", "list", "--checks", broken)
+	if code != 2 || strings.Contains(out, "illegal_expression_check") || !strings.Contains(out, "40 checks.") ||
+		!strings.Contains(errOut, "illegal_expression_check.yaml:13:32: error: expectations[0].expect: Syntax error") {
+		t.Errorf("list with a broken catalog: exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, _ = plumb(t, "checks", "show", "illegal_expression_check", "--checks", broken)
+	if code != 2 || !strings.Contains(out, "Problems (the check does not run until they are fixed)\n  "+broken+"/illegal_expression_check.yaml:13:32: error: expectations[0].expect: Syntax error") {
+		t.Errorf("show of a broken check: exit %d\n%s", code, out)
+	}
+	code, out, _ = plumb(t, "checks", "lint", broken)
 	if code != 2 || !strings.Contains(out, "illegal_expression_check.yaml:13:32: error: expectations[0].expect: Syntax error") {
 		t.Errorf("lint broken: exit %d\n%s", code, out)
 	}

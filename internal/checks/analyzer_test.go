@@ -221,11 +221,13 @@ facts:
 expectations:
   - {name: few, expect: size(facts.cms) < 2, failure_message: "${size(facts.cms)} ConfigMaps"}
 `})
-	targets := renderFiles(t, map[string]string{"t/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n"})
+	targets := renderFiles(t, map[string]string{"t/a.yaml": "apiVersion: v1\nkind: Namespace\nmetadata: {name: ns}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n"})
 	_, fs := analyze(t, cat.Usable(), nil, &analyzer.Input{Targets: targets})
-	// Each ConfigMap alone passes, so there is one finding, at the render
-	// target's first object, with both ConfigMaps related.
-	if len(fs) != 1 || fs[0].Location.Line != 1 || len(fs[0].Related) != 2 || fs[0].Message != "2 ConfigMaps" || fs[0].Object.Target != "t" {
+	// Each ConfigMap alone passes, so there is one finding, at the first
+	// ConfigMap (not at the Namespace, the render target's first object),
+	// with the other one related.
+	if len(fs) != 1 || fs[0].Location.Line != 5 || len(fs[0].Related) != 1 || fs[0].Related[0].Line != 9 || fs[0].Related[0].Message != "ConfigMap b" ||
+		fs[0].Message != "2 ConfigMaps" || fs[0].Object.Target != "t" {
 		t.Fatalf("findings: %+v", fs)
 	}
 }
@@ -374,6 +376,7 @@ func TestNewReportsCatalogAndConfigurationProblems(t *testing.T) {
 		Dirs:           []config.CatalogDir{{Path: dir, Display: "my-checks"}},
 		Select:         []string{"good1", "E10001", "NOPE"},
 		SelectSource:   ".plumb.yaml",
+		SelectAt:       map[string]config.SelectedCheck{"NOPE": {ID: "NOPE", Line: 3, Column: 30}},
 		Customizations: map[string]map[string]config.CustomValue{
 			"E10001": {"min_replicas": {Value: "three", Line: 7, Column: 21}},
 		},
@@ -388,7 +391,7 @@ func TestNewReportsCatalogAndConfigurationProblems(t *testing.T) {
 	}
 	want := []string{
 		"my-checks/bad1.yaml:14:23 [checks/lint] check bad1: expectations[0].expect: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER} (the check is not run)",
-		`.plumb.yaml [checks/select] select: there is no check "NOPE" in the catalog (see plumb checks list)`,
+		`.plumb.yaml:3:30 [checks/select] select: there is no check "NOPE" in the catalog (see plumb checks list)`,
 		".plumb.yaml:7:21 [checks/customization] checks.customizations: value min_replicas of check E10001 is an integer (default 1), so the custom value must be an integer too, not a string three",
 	}
 	if !slices.Equal(got, want) {
@@ -483,5 +486,61 @@ func writeFile(t *testing.T, name, data string) {
 	t.Helper()
 	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Whole numbers written as floats (replicas: 3.0) are integers to the
+// checks, as Wanda types facts: type() says int, messages print 3, and
+// expect_same finds 3.0 and 3 equal. Fractions stay doubles, and the
+// rendered object itself is not changed.
+func TestWholeNumbersAreIntegers(t *testing.T) {
+	cat := catalogOf(t, map[string]string{
+		"W1": `metadata: {target_type: object, kind: Deployment}
+facts:
+  - {name: r, gatherer: manifest@v1, argument: spec.replicas}
+  - {name: all, gatherer: objects@v1, argument: "kind=Deployment,field=spec.replicas"}
+  - {name: whole, gatherer: manifest@v1}
+expectations:
+  - name: ints
+    expect: type(facts.r) == int && facts.all.all(x, type(x) == int) && type(facts.whole.spec.replicas) == int
+    failure_message: "replicas ${facts.r} is ${type(facts.r)}"
+  - name: fraction
+    expect: facts.r < 3
+    failure_message: "replicas ${facts.r}"
+`,
+		"W2": `metadata: {target_type: group}
+facts:
+  - {name: replicas, gatherer: objects@v1, argument: "kind=Deployment,field=spec.replicas"}
+expectations:
+  - {name: same, expect_same: facts.replicas}
+`,
+	})
+	targets := renderFiles(t, map[string]string{
+		"a/d.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3.0\n  x: [1.0, {y: 2.5}]\n",
+		"b/d.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n",
+	})
+	res, fs := analyze(t, cat.Usable(), nil, &analyzer.Input{Targets: targets})
+	var msgs []string
+	for _, f := range fs {
+		msgs = append(msgs, fmt.Sprintf("%s:%d %s", f.Location.File, f.Location.Line, f.Message))
+	}
+	want := []string{"a/d.yaml:5 replicas 3", "b/d.yaml:5 replicas 3"}
+	if !slices.Equal(msgs, want) {
+		t.Errorf("findings %q, want %q", msgs, want)
+	}
+	for _, cr := range res.CheckResults {
+		for _, er := range cr.ExpectationResults {
+			if want := er.Name != "fraction"; er.Result != want {
+				t.Errorf("%s %s = %v, want %v", cr.CheckID, er.Name, er.Result, want)
+			}
+		}
+	}
+	// The rendered object keeps what was written.
+	if v := targets[0].Objects[0].Content["spec"].(map[string]any)["x"].([]any); v[0] != 1.0 || v[1].(map[string]any)["y"] != 2.5 {
+		t.Errorf("the object was changed: %#v", v)
+	}
+	g := gatherOn(t, targets, "manifest@v1", "spec.x", TargetObject, "web")
+	if fmt.Sprintf("%#v", g.value) != fmt.Sprintf("%#v", []any{int64(1), map[string]any{"y": 2.5}}) {
+		t.Errorf("spec.x = %#v", g.value)
 	}
 }

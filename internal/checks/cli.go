@@ -69,6 +69,22 @@ func List(w io.Writer, cat *Catalog, opts ListOptions) error {
 	return err
 }
 
+// WriteProblems prints the catalog's errors, each at its file:line, for the
+// commands that only read a catalog (list): a check that does not lint is
+// left out of the listing and cannot run, and saying nothing would hide it.
+// It returns exit code 2 when there are errors.
+func WriteProblems(w io.Writer, cat *Catalog) int {
+	errs := cat.Errors()
+	for _, d := range errs {
+		fmt.Fprintf(w, "plumb: %s\n", d)
+	}
+	if len(errs) > 0 {
+		fmt.Fprintf(w, "plumb: %d errors in the catalog: the checks that have them are not listed and do not run (plumb checks lint shows every problem)\n", len(errs))
+		return exitProblems
+	}
+	return exitOK
+}
+
 func targetText(c *Check) string {
 	if c.TargetType == TargetGroup {
 		return "render target"
@@ -144,6 +160,18 @@ func Show(w io.Writer, c *Check) error {
 		fmt.Fprintf(&b, "  %s (%s)\n", e.Name, e.Type)
 		b.WriteString(indent(strings.TrimRight(src, "\n"), "    "))
 		b.WriteString("\n")
+	}
+	if len(c.Diagnostics) > 0 {
+		b.WriteString("\nProblems")
+		if c.HasErrors() || c.broken {
+			b.WriteString(" (the check does not run until they are fixed)")
+		}
+		b.WriteString("\n")
+		diags := slices.Clone(c.Diagnostics)
+		sortDiagnostics(diags)
+		for _, d := range diags {
+			fmt.Fprintf(&b, "  %s\n", d)
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

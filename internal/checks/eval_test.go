@@ -383,3 +383,48 @@ func golden(t *testing.T, path, got string) {
 		t.Errorf("%s differs from the output (go test -update rewrites it):\n%s", path, got)
 	}
 }
+
+// Problems `checks eval` finds in a facts file only when it evaluates
+// (unknown checks, undeclared facts, rejected customizations, checks the
+// env filters out) name the line of the file that causes them.
+func TestEvalProblemsNameTheLine(t *testing.T) {
+	facts := `env: {some: other}
+customizations:
+  customization_check: {expected_value: "20", nope: 1}
+  expect_check: {x: 1}
+checks: [expect_check, with_metadata]
+targets:
+  a1: agent_1
+  a2: {id: agent_2, checks: [missing_check]}
+facts:
+  expect_check:
+    some_fact: {a1: 10}
+    other_fact: {a1: 1, a2: 2}
+  nope_check:
+    f: {a1: 1}
+`
+	ff, diags := ParseFakeFacts("facts.yaml", []byte(facts))
+	if len(diags) > 0 {
+		t.Fatalf("parse: %v", diags)
+	}
+	_, diags, err := Eval(context.Background(), Load(Source{FS: os.DirFS("testdata/eval/checks"), Dir: ".", Display: "checks"}), ff, EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.String())
+	}
+	want := []string{
+		`facts.yaml:3:25: error: customizations: value expected_value of check customization_check is an integer (default 10), so the custom value must be an integer too, not a string 20`,
+		`facts.yaml:3:47: error: customizations: check customization_check has no value "nope" (values: expected_value, warning_value)`,
+		`facts.yaml:4:3: error: customizations: check expect_check has no customizable value`,
+		`facts.yaml:5:24: warning: check with_metadata does not apply in this env (its metadata or when filters it out), so it is not evaluated`,
+		`facts.yaml:8:30: error: there is no check "missing_check" in the catalog`,
+		`facts.yaml:12:5: error: check expect_check declares no fact "other_fact" (it declares some_fact)`,
+		`facts.yaml:13:3: error: there is no check "nope_check" in the catalog`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

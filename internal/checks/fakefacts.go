@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"fmt"
 	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -46,7 +47,19 @@ type FakeFacts struct {
 	// Facts by check, then target reference, in fact order.
 	Facts map[string]map[string][]GatheredFact
 
-	checkPos map[string]Pos
+	// checkPos, factPos and customPos say where the file names a check
+	// (under facts), a fact of a check, and a customization (by check, then
+	// value; "" for the check's own entry), so problems found when
+	// evaluating name their line.
+	checkPos  map[string]Pos
+	factPos   map[string]map[string]Pos
+	customPos map[string]map[string]Pos
+}
+
+// diag returns a diagnostic at pos in the file (no line when pos is zero:
+// the file does not name what the problem is about).
+func (ff *FakeFacts) diag(level, check string, pos Pos, format string, args ...any) Diagnostic {
+	return Diagnostic{File: ff.File, Line: pos.Line, Column: pos.Column, Level: level, Check: check, Message: fmt.Sprintf(format, args...)}
 }
 
 // FakeTarget is one target of a fake-facts file.
@@ -59,7 +72,8 @@ type FakeTarget struct {
 
 // ParseFakeFacts reads a fake-facts file. Problems name the file and line.
 func ParseFakeFacts(name string, data []byte) (*FakeFacts, []Diagnostic) {
-	ff := &FakeFacts{File: name, Facts: map[string]map[string][]GatheredFact{}, checkPos: map[string]Pos{}}
+	ff := &FakeFacts{File: name, Facts: map[string]map[string][]GatheredFact{}, checkPos: map[string]Pos{},
+		factPos: map[string]map[string]Pos{}, customPos: map[string]map[string]Pos{}}
 	var diags []Diagnostic
 	errorf := func(n *yaml.Node, format string, args ...any) {
 		d := Diagnostic{File: name, Level: LevelError, Message: fmt.Sprintf(format, args...)}
@@ -128,6 +142,16 @@ func ParseFakeFacts(name string, data []byte) (*FakeFacts, []Diagnostic) {
 				continue
 			}
 			ff.Custom = Customizations{}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				ck, cv := v.Content[j], v.Content[j+1]
+				ff.customPos[ck.Value] = map[string]Pos{"": {Line: ck.Line + off, Column: ck.Column}}
+				if cv.Kind == yaml.MappingNode {
+					for q := 0; q+1 < len(cv.Content); q += 2 {
+						vk := cv.Content[q]
+						ff.customPos[ck.Value][vk.Value] = Pos{Line: vk.Line + off, Column: vk.Column}
+					}
+				}
+			}
 			for id, cv := range m {
 				vm, ok := cv.(map[string]any)
 				if !ok {
@@ -137,7 +161,7 @@ func ParseFakeFacts(name string, data []byte) (*FakeFacts, []Diagnostic) {
 				ff.Custom[id] = vm
 			}
 		case "checks":
-			ff.Checks = stringList(v, func(n *yaml.Node, msg string) { errorf(at(n), "checks: %s", msg) })
+			ff.Checks = ff.checkList(v, off, func(n *yaml.Node, msg string) { errorf(at(n), "checks: %s", msg) })
 		case "targets":
 			if v.Kind != yaml.MappingNode {
 				errorf(at(v), "targets must map a reference to a target id (or to {id, attributes, checks})")
@@ -161,7 +185,7 @@ func ParseFakeFacts(name string, data []byte) (*FakeFacts, []Diagnostic) {
 								errorf(at(tv), "attributes of target %s must be a mapping", rk.Value)
 							}
 						case "checks":
-							t.Checks = stringList(tv, func(n *yaml.Node, msg string) { errorf(at(n), "checks of target %s: %s", rk.Value, msg) })
+							t.Checks = ff.checkList(tv, off, func(n *yaml.Node, msg string) { errorf(at(n), "checks of target %s: %s", rk.Value, msg) })
 						default:
 							errorf(at(tk), "unknown key %q in target %s (known keys: id, attributes, checks)", tk.Value, rk.Value)
 						}
@@ -209,8 +233,10 @@ func ParseFakeFacts(name string, data []byte) (*FakeFacts, []Diagnostic) {
 					errorf(at(cv), "facts of check %s must map fact names to values by target", ck.Value)
 					continue
 				}
+				ff.factPos[ck.Value] = map[string]Pos{}
 				for m := 0; m+1 < len(cv.Content); m += 2 {
 					fk, fv := cv.Content[m], cv.Content[m+1]
+					ff.factPos[ck.Value][fk.Value] = Pos{Line: fk.Line + off, Column: fk.Column}
 					if fv.Kind != yaml.MappingNode {
 						errorf(at(fv), "fact %s of check %s must map target references to values", fk.Value, ck.Value)
 						continue
@@ -273,10 +299,24 @@ func stringListNodes(n *yaml.Node, bad func(*yaml.Node, string)) []*yaml.Node {
 	return out
 }
 
-func stringList(n *yaml.Node, bad func(*yaml.Node, string)) []string {
+// checkList reads a list of check ids and remembers where each id is first
+// named, unless facts name it.
+func (ff *FakeFacts) checkList(n *yaml.Node, off int, bad func(*yaml.Node, string)) []string {
 	var out []string
 	for _, e := range stringListNodes(n, bad) {
+		if _, ok := ff.checkPos[e.Value]; !ok {
+			ff.checkPos[e.Value] = Pos{Line: e.Line + off, Column: e.Column}
+		}
 		out = append(out, e.Value)
+	}
+	return out
+}
+
+// factNamesOf lists the names of a check's facts, for messages.
+func factNamesOf(c *Check) []string {
+	out := make([]string, 0, len(c.Facts))
+	for _, f := range c.Facts {
+		out = append(out, f.Name)
 	}
 	return out
 }
@@ -311,7 +351,11 @@ func Eval(ctx context.Context, cat *Catalog, ff *FakeFacts, opts EvalOptions) (*
 
 	custom, problems := ValidateCustomizations(cat, ff.Custom)
 	for _, p := range problems {
-		diags = append(diags, Diagnostic{File: ff.File, Level: LevelError, Check: p.Check, Message: "customizations: " + p.Message})
+		pos, ok := ff.customPos[p.Check][p.Value]
+		if !ok {
+			pos = ff.customPos[p.Check][""]
+		}
+		diags = append(diags, ff.diag(LevelError, p.Check, pos, "customizations: %s", p.Message))
 	}
 
 	// Select the checks: each target's list, else the file's, else the
@@ -329,18 +373,15 @@ func Eval(ctx context.Context, cat *Catalog, ff *FakeFacts, opts EvalOptions) (*
 			return c
 		}
 		c := cat.Get(id)
+		pos := ff.checkPos[id]
 		switch {
 		case c == nil:
-			d := Diagnostic{File: ff.File, Level: LevelError, Check: id, Message: fmt.Sprintf("there is no check %q in the catalog", id)}
-			if p, ok := ff.checkPos[id]; ok {
-				d.Line, d.Column = p.Line, p.Column
-			}
-			diags = append(diags, d)
+			diags = append(diags, ff.diag(LevelError, id, pos, "there is no check %q in the catalog", id))
 		case !c.Evaluable():
-			diags = append(diags, Diagnostic{File: ff.File, Level: LevelError, Check: id, Message: fmt.Sprintf("check %s cannot be evaluated: %s has errors", id, c.File)})
+			diags = append(diags, ff.diag(LevelError, id, pos, "check %s cannot be evaluated: %s has errors", id, c.File))
 			c = nil
 		case !c.Applicable(env, envVal):
-			diags = append(diags, Diagnostic{File: ff.File, Level: LevelWarning, Check: id, Message: fmt.Sprintf("check %s does not apply in this env (its metadata or when filters it out), so it is not evaluated", id)})
+			diags = append(diags, ff.diag(LevelWarning, id, pos, "check %s does not apply in this env (its metadata or when filters it out), so it is not evaluated", id))
 			c = nil
 		}
 		checkFor[id] = c
@@ -376,7 +417,7 @@ func Eval(ctx context.Context, cat *Catalog, ff *FakeFacts, opts EvalOptions) (*
 		for _, facts := range byTarget {
 			for _, f := range facts {
 				if !slices.ContainsFunc(c.Facts, func(d *Fact) bool { return d.Name == f.Name }) {
-					diags = append(diags, Diagnostic{File: ff.File, Level: LevelError, Check: id, Message: fmt.Sprintf("check %s declares no fact %q", id, f.Name)})
+					diags = append(diags, ff.diag(LevelError, id, ff.factPos[id][f.Name], "check %s declares no fact %q (it declares %s)", id, f.Name, strings.Join(factNamesOf(c), ", ")))
 				}
 			}
 		}

@@ -208,9 +208,15 @@ func placeIndex(rec *Record, refs []int) (place, int) {
 			return p, r
 		}
 	}
-	p := anchor(rec)
-	p.related = relatedObjects(rec, refs, nil)
-	return p, -1
+	// A group finding whose facts read no single field (objects@v1,
+	// count@v1) points at the first object they involve, rather than at
+	// whatever object comes first in the render target.
+	related := relatedObjects(rec, refs, nil)
+	if len(related) == 0 {
+		p := anchor(rec)
+		return p, -1
+	}
+	return place{loc: related[0].Location, related: related[1:]}, -1
 }
 
 // placeOf locates an origin; the path is kept only when it is a field of

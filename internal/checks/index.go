@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -8,30 +9,40 @@ import (
 )
 
 // targetIndex is one render target prepared for gathering: its objects by
-// kind, the Secret-masked view of Secrets, and a cache of selections that
-// many objects of the target share (every Deployment of a namespace asks for
-// the same PodDisruptionBudgets).
+// kind, the views gatherers read of objects whose content they must not
+// see as it is, and a cache of selections that many objects of the target
+// share (every Deployment of a namespace asks for the same
+// PodDisruptionBudgets).
 type targetIndex struct {
 	name    string
 	kind    string
 	objects []*manifest.Object
 	byKind  map[string][]*manifest.Object
-	// masked holds the content of Secrets with their values redacted:
-	// gatherers read Secrets only through it, so no Secret value can reach a
-	// fact, a message or the report.
-	masked map[*manifest.Object]map[string]any
-	cache  sync.Map // selection key → *selection
+	// views holds what gatherers read instead of an object's content:
+	// Secrets with their values redacted (so no Secret value can reach a
+	// fact, a message or the report), and objects with whole numbers
+	// written as floats (replicas: 3.0) typed as integers, as Wanda types
+	// facts. Objects that need neither are read as they are.
+	views map[*manifest.Object]map[string]any
+	cache sync.Map // selection key → *selection
 }
 
 func newTargetIndex(t *render.Target) *targetIndex {
 	ti := &targetIndex{name: t.Name, kind: string(t.Kind), objects: t.Objects, byKind: map[string][]*manifest.Object{}}
 	for _, o := range t.Objects {
 		ti.byKind[o.ID.Kind] = append(ti.byKind[o.ID.Kind], o)
-		if manifest.IsSecret(o.Content) {
-			if ti.masked == nil {
-				ti.masked = map[*manifest.Object]map[string]any{}
+		view, own := o.Content, false
+		if manifest.IsSecret(view) {
+			view, own = manifest.MaskSecretContent(view), true
+		}
+		if v, changed := wholeNumbers(view); changed {
+			view, own = v.(map[string]any), true
+		}
+		if own {
+			if ti.views == nil {
+				ti.views = map[*manifest.Object]map[string]any{}
 			}
-			ti.masked[o] = manifest.MaskSecretContent(o.Content)
+			ti.views[o] = view
 		}
 	}
 	return ti
@@ -39,8 +50,57 @@ func newTargetIndex(t *render.Target) *targetIndex {
 
 // content is what gatherers see of an object.
 func (t *targetIndex) content(o *manifest.Object) map[string]any {
-	if m, ok := t.masked[o]; ok {
+	if m, ok := t.views[o]; ok {
 		return m
 	}
 	return o.Content
+}
+
+// wholeNumbers returns v with every whole float64 typed as an int64 (see
+// normalizeNumber), and whether anything changed. Maps and lists are copied
+// only along the branches that change, so the content of most objects,
+// which has no such number, is shared rather than copied.
+func wholeNumbers(v any) (any, bool) {
+	switch t := v.(type) {
+	case float64:
+		n := normalizeNumber(t)
+		_, isInt := n.(int64)
+		return n, isInt
+	case map[string]any:
+		var out map[string]any
+		for k, e := range t {
+			ne, changed := wholeNumbers(e)
+			if !changed {
+				continue
+			}
+			if out == nil {
+				out = make(map[string]any, len(t))
+				for k2, e2 := range t {
+					out[k2] = e2
+				}
+			}
+			out[k] = ne
+		}
+		if out == nil {
+			return v, false
+		}
+		return out, true
+	case []any:
+		var out []any
+		for i, e := range t {
+			ne, changed := wholeNumbers(e)
+			if !changed {
+				continue
+			}
+			if out == nil {
+				out = slices.Clone(t)
+			}
+			out[i] = ne
+		}
+		if out == nil {
+			return v, false
+		}
+		return out, true
+	}
+	return v, false
 }

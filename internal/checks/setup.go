@@ -51,7 +51,8 @@ func New(cfg config.Checks, configFile string) (*Analyzer, []finding.Finding) {
 		for _, id := range cfg.Select {
 			want[id] = true
 			if cat.Get(id) == nil {
-				problems = append(problems, configFinding(RuleSelect, cfg.SelectSource, 0, 0, id,
+				at := cfg.SelectAt[id]
+				problems = append(problems, configFinding(RuleSelect, cfg.SelectSource, at.Line, at.Column, id,
 					fmt.Sprintf("select: there is no check %q in the catalog (see plumb checks list)", id)))
 			}
 		}

@@ -168,6 +168,9 @@ func (l *loader) load(entry string) *Reference {
 			}
 		}
 		t.omit = omit.pathsFor(t.Config.FieldsToOmitRefs)
+		// Checked here, not after the template renders: a template that
+		// fails to parse must not hide its misspelled inline diff function.
+		l.readPerField(t)
 	}
 
 	ref.base = l.parseFunctionFiles(md.functionFiles, entryFile)
@@ -263,6 +266,30 @@ func (l *loader) preRender(t *Template) {
 	if t.fixed.Kind == "" {
 		l.errorf(t.File, 0, "template missing kind: %s", t.Path)
 	}
+	// A pattern is validated when the empty-data rendering already holds it
+	// (kube-compare's rule); others are checked when they first render.
+	for _, f := range t.perField {
+		v, ok := lookupPath(meta, f.segs, true)
+		pattern, isString := v.(string)
+		if !ok || !isString {
+			continue
+		}
+		var err error
+		if f.cfg.InlineDiffFunc == InlineRegex {
+			_, err = regexp.Compile(pattern)
+		} else {
+			err = validateCaptureGroups(pattern)
+		}
+		if err != nil {
+			l.errorf(t.File, 0, "template %s: perField %s: the %s pattern is invalid: %v", t.Path, f.cfg.PathToKey, f.cfg.InlineDiffFunc, err)
+		}
+	}
+}
+
+// readPerField checks a template's perField entries (path syntax, function
+// name) and keeps the valid ones, in the sorted order kube-compare
+// processes them in.
+func (l *loader) readPerField(t *Template) {
 	for _, pf := range t.Config.PerField {
 		segs, err := parseKeyPath(pf.PathToKey)
 		if err != nil {
@@ -274,23 +301,8 @@ func (l *loader) preRender(t *Template) {
 				t.Path, pf.PathToKey, pf.InlineDiffFunc, strings.Join(inlineFuncs, " or "))
 			continue
 		}
-		if v, ok := lookupPath(meta, segs, true); ok {
-			if pattern, isString := v.(string); isString {
-				var err error
-				if pf.InlineDiffFunc == InlineRegex {
-					_, err = regexp.Compile(pattern)
-				} else {
-					err = validateCaptureGroups(pattern)
-				}
-				if err != nil {
-					l.errorf(t.File, 0, "template %s: perField %s: the %s pattern is invalid: %v", t.Path, pf.PathToKey, pf.InlineDiffFunc, err)
-					continue
-				}
-			}
-		}
 		t.perField = append(t.perField, perFieldFunc{cfg: pf, segs: segs})
 	}
-	// kube-compare processes perField paths in sorted order.
 	slices.SortStableFunc(t.perField, func(a, b perFieldFunc) int { return strings.Compare(a.cfg.PathToKey, b.cfg.PathToKey) })
 }
 

@@ -163,6 +163,16 @@ parts:
 			[]string{"ref/metadata.yaml:10: template a.yaml: perField data.a: InlineDiffFunc that does not exist. InlineDiffFunc: fuzzy",
 				"ref/a.yaml: template a.yaml: perField data.b: the regex pattern is invalid: error parsing regexp: missing closing )",
 				"ref/a.yaml: template a.yaml: perField data.c: the capturegroups pattern is invalid: line 2: capture group at offset 4 is not closed"}},
+		{"unknown inline diff function beside a template that does not parse", map[string]string{"metadata.yaml": v2(`      - name: c
+        allOf:
+          - path: a.yaml
+            config:
+              perField:
+                - pathToKey: data.a
+                  inlineDiffFunc: regexp
+`), "a.yaml": "kind: ConfigMap\ndata:\n  a: {{ .x \n"},
+			[]string{"ref/metadata.yaml:10: template a.yaml: perField data.a: InlineDiffFunc that does not exist. InlineDiffFunc: regexp",
+				"ref/a.yaml:4: an error occurred while parsing template: a.yaml"}},
 		{"fieldsToOmit problems", map[string]string{"metadata.yaml": v2("      - name: c\n        allOf:\n          - path: a.yaml\n            config:\n              fieldsToOmitRefs: [nope]\n") + `
 fieldsToOmit:
   defaultOmitRef: missing

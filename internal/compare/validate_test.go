@@ -55,7 +55,7 @@ func TestV2ComponentRules(t *testing.T) {
 			out := res.Report(ReportOptions{})
 			if c.msg == "" {
 				if len(res.Issues) != 0 || out.HasDrift() {
-					t.Fatalf("unexpected issue %+v", res.Issues[0])
+					t.Fatalf("unexpected issues %+v (drift %v)", res.Issues, out.HasDrift())
 				}
 				return
 			}

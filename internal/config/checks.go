@@ -17,7 +17,7 @@ type ChecksFile struct {
 	// DefaultCatalog turns the embedded default catalog off when false.
 	DefaultCatalog *bool `yaml:"default_catalog"`
 	// Select limits the run to these check ids.
-	Select []string `yaml:"select"`
+	Select []SelectedCheck `yaml:"select"`
 	// Env is the check environment (metadata matching, when, value
 	// conditions).
 	Env map[string]any `yaml:"env"`
@@ -36,6 +36,19 @@ type CustomValue struct {
 func (c *CustomValue) UnmarshalYAML(n *yaml.Node) error {
 	c.Line, c.Column = n.Line, n.Column
 	return n.Decode(&c.Value)
+}
+
+// SelectedCheck is one id of checks.select with its position in the file,
+// so an id the catalog does not have can name its line.
+type SelectedCheck struct {
+	ID           string
+	Line, Column int
+}
+
+// UnmarshalYAML keeps the node's position.
+func (s *SelectedCheck) UnmarshalYAML(n *yaml.Node) error {
+	s.Line, s.Column = n.Line, n.Column
+	return n.Decode(&s.ID)
 }
 
 // ChecksFlags are the flags of the checks engine.
@@ -63,7 +76,10 @@ type Checks struct {
 	// ("--select" or the configuration file).
 	Select       []string
 	SelectSource string
-	Env          map[string]any
+	// SelectAt is where the configuration file names each selected id
+	// (empty when --select sets them).
+	SelectAt map[string]SelectedCheck
+	Env      map[string]any
 	// Customizations come from the configuration file (CustomValue lines
 	// are in that file).
 	Customizations map[string]map[string]CustomValue
@@ -123,10 +139,16 @@ func resolveChecks(file ChecksFile, fl *Flags, root, cwd, configFile string) (Ch
 		c.DefaultCatalog = false
 	}
 	if len(file.Select) > 0 {
-		c.Select, c.SelectSource = file.Select, configFile
+		c.SelectSource, c.SelectAt = configFile, map[string]SelectedCheck{}
+		for _, s := range file.Select {
+			c.Select = append(c.Select, s.ID)
+			if _, dup := c.SelectAt[s.ID]; !dup {
+				c.SelectAt[s.ID] = s
+			}
+		}
 	}
 	if fl.changed("select") {
-		c.Select, c.SelectSource = nil, "--select"
+		c.Select, c.SelectSource, c.SelectAt = nil, "--select", nil
 		for _, s := range fl.Select {
 			if s = strings.TrimSpace(s); s != "" {
 				c.Select = append(c.Select, s)

@@ -28,7 +28,7 @@ func TestChecksSection(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := f.Checks
-	if !reflect.DeepEqual(c.Dirs, []string{"policy/checks"}) || c.DefaultCatalog == nil || *c.DefaultCatalog || !reflect.DeepEqual(c.Select, []string{"A10001", "E10001"}) {
+	if !reflect.DeepEqual(c.Dirs, []string{"policy/checks"}) || c.DefaultCatalog == nil || *c.DefaultCatalog || !reflect.DeepEqual(c.Select, []SelectedCheck{{"A10001", 4, 12}, {"E10001", 4, 20}}) {
 		t.Errorf("checks = %+v", c)
 	}
 	if c.Env["environment"] != "prod" || c.Env["replicas"] != 3 {

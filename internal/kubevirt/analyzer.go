@@ -147,6 +147,9 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 	items := collectVMs(in)
 	for _, it := range items {
 		it.src = resolveSource(it.obj, templates)
+		if it.src.Holder == it.obj && it.origin != nil {
+			it.src.Doc = it.origin.Doc
+		}
 		if it.src.Kind == SourceTemplate {
 			lintTemplate(it.src.Holder)
 		}

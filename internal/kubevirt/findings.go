@@ -69,7 +69,7 @@ func configFinding(src ruleSource, text string, p validation.Problem) finding.Fi
 		Help:       helpInvalidValidations,
 		Object:     src.Holder.ID,
 		Path:       path,
-		Location:   textLocation(src.Holder, path, text, p.Offset),
+		Location:   textLocation(src.Holder, src.Doc, path, text, p.Offset),
 		InputError: true,
 		Key:        key,
 	}
@@ -108,7 +108,7 @@ type vmCheck struct {
 
 // ruleLocation is where a rule is defined.
 func (c *vmCheck) ruleLocation(r *validation.Rule) manifest.Location {
-	return textLocation(c.src.Holder, annotationPath(c.src.Key), c.src.Text, r.Offset)
+	return textLocation(c.src.Holder, c.src.Doc, annotationPath(c.src.Key), c.src.Text, r.Offset)
 }
 
 // resultFinding turns a failed or unsatisfied rule into a finding; nil for

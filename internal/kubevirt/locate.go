@@ -156,14 +156,20 @@ func parseStaticPath(expr string) manifest.Path {
 
 // textLocation maps a byte offset of an annotation's text to its line in
 // the source file: exact for a literal block scalar (`|`), whose lines are
-// the file's lines; otherwise the annotation's own location.
-func textLocation(o *manifest.Object, p manifest.Path, text string, offset int) manifest.Location {
+// the file's lines; otherwise the annotation's own location. The text may
+// differ from what is written when a Template's parameters were
+// substituted into it (a "${MAX}" argument): as long as no parameter value
+// added or removed a line, its lines are still the written ones. doc, when
+// not nil, is the document o was produced from (a processed Template's),
+// searched when o has no document of its own.
+func textLocation(o *manifest.Object, doc *manifest.Document, p manifest.Path, text string, offset int) manifest.Location {
 	loc, exact := o.Locate(p)
 	if !exact || offset < 0 {
 		return loc
 	}
-	key, value := annotationNodes(o, p, loc)
-	if key == nil || value == nil || value.Kind != yaml.ScalarNode || value.Style&yaml.LiteralStyle == 0 || value.Value != text {
+	key, value := annotationNodes(o, doc, p, loc)
+	if key == nil || value == nil || value.Kind != yaml.ScalarNode || value.Style&yaml.LiteralStyle == 0 ||
+		value.Value != text && strings.Count(value.Value, "\n") != strings.Count(text, "\n") {
 		return loc
 	}
 	if offset > len(text) {
@@ -174,18 +180,22 @@ func textLocation(o *manifest.Object, p manifest.Path, text string, offset int) 
 }
 
 // annotationNodes finds the key and value nodes of the field at p: through
-// the object's own node, or by position in its document.
-func annotationNodes(o *manifest.Object, p manifest.Path, loc manifest.Location) (key, value *yaml.Node) {
+// the object's own node, or by position in its document (or in doc, the
+// document it was produced from, when it has none).
+func annotationNodes(o *manifest.Object, doc *manifest.Document, p manifest.Path, loc manifest.Location) (key, value *yaml.Node) {
 	if o.Node != nil {
 		if k, v := manifest.NodeAt(o.Node, p); k != nil {
 			return k, v
 		}
 	}
-	if o.Doc == nil || o.Doc.Node == nil || len(p) == 0 {
+	if o.Doc != nil {
+		doc = o.Doc
+	}
+	if doc == nil || doc.Node == nil || len(p) == 0 {
 		return nil, nil
 	}
 	want := p[len(p)-1].Key
-	line := loc.Line - o.Doc.LineOffset
+	line := loc.Line - doc.LineOffset
 	var found *yaml.Node
 	var search func(n *yaml.Node)
 	search = func(n *yaml.Node) {
@@ -205,6 +215,6 @@ func annotationNodes(o *manifest.Object, p manifest.Path, loc manifest.Location)
 			search(c)
 		}
 	}
-	search(o.Doc.Node)
+	search(doc.Node)
 	return key, found
 }

@@ -29,6 +29,10 @@ type ruleSource struct {
 	Invalid bool
 	// Template names the parent Template (namespace/name).
 	Template string
+	// Doc is the document the annotation is written in when Holder has
+	// none of its own: a VM produced by processing a Template is written
+	// in the Template's document.
+	Doc *manifest.Document
 }
 
 // resolveSource applies the validator's order: the skip annotation; the

@@ -1,10 +1,12 @@
 package kubevirt
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
@@ -112,5 +114,63 @@ func TestUnprocessedTemplateIsLinted(t *testing.T) {
 	want += "templates/tiny.yaml:25: error: More memory.: value 1073741824 is lower than minimum [1610612736] [kubevirt/memory]\n"
 	if got := short(out.Findings); got != want {
 		t.Errorf("processed:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Through the real render stage, whose processed objects have no document
+// of their own: a rule that a parameter breaks, and the definition of a
+// rule the Template's VM violates, are located at their own lines of the
+// Template's file (the parameters change the annotation's text, not its
+// lines).
+func TestRenderedTemplateRuleLines(t *testing.T) {
+	text := `apiVersion: template.openshift.io/v1
+kind: Template
+metadata:
+  name: small
+  namespace: openshift
+objects:
+- apiVersion: kubevirt.io/v1
+  kind: VirtualMachine
+  metadata:
+    name: ${NAME}
+    annotations:
+      vm.kubevirt.io/validations: |
+        [
+          {"name": "memory", "path": "jsonpath::.spec.domain.memory.guest", "rule": "integer", "message": "More memory.", "min": 2147483648},
+          {"name": "cores", "path": "jsonpath::.spec.domain.cpu.cores", "rule": "integer", "message": "Fewer cores.", "max": "${MAX_CORES}"}
+        ]
+  spec:
+    template:
+      spec:
+        domain:
+          cpu:
+            cores: 4
+          memory:
+            guest: ${MEMORY}
+parameters:
+- name: NAME
+  value: small-vm
+- name: MEMORY
+  value: 1Gi
+- name: MAX_CORES
+  value: "2"
+`
+	fsys := fstest.MapFS{"templates/small.yaml": &fstest.MapFile{Data: []byte(text)}}
+	set := manifest.Load(fsys, []string{"."}, manifest.LoadOptions{})
+	res := render.Render(context.Background(), fsys, set, render.Options{})
+	if len(res.Targets) != 1 || len(res.Targets[0].Templates) != 1 {
+		t.Fatalf("render: %+v", res)
+	}
+	out := run(t, nil, res.Targets...)
+	want := `templates/small.yaml:15: error: vm.kubevirt.io/validations rule 2 ("cores"): cannot unmarshall IntOrPath from JSON: invalid JSONPath [kubevirt/invalid-validations]
+templates/small.yaml:24: error: More memory.: value 1073741824 is lower than minimum [2147483648] [kubevirt/memory]
+`
+	if got := short(out.Findings); got != want {
+		t.Errorf("findings:\n%s\nwant:\n%s", got, want)
+	}
+	for _, f := range out.Findings {
+		if f.RuleID == "kubevirt/memory" && (len(f.Related) == 0 || f.Related[0].File != "templates/small.yaml" || f.Related[0].Line != 14) {
+			t.Errorf("rule definition at %+v, want templates/small.yaml:14", f.Related)
+		}
 	}
 }

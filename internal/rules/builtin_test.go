@@ -1,10 +1,15 @@
 package rules
 
 import (
+	"context"
 	"encoding/base64"
+	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
+	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
 )
 
@@ -143,5 +148,60 @@ metadata: {name: web}
 	traits := run.Traits()
 	if len(traits) != 2 || traits[tg.Objects[0].ID.Key()][0] != "public-endpoint" || traits[tg.Objects[2].ID.Key()][0] != "public-endpoint" {
 		t.Errorf("traits %v", traits)
+	}
+}
+
+// A private key in a file that a kustomize generator reads (not a manifest,
+// so no early rule sees it) fails the rendered object, at the file. A key in
+// a loaded document is the early rule's alone: no second finding.
+func TestBuiltInPrivateKeyInGeneratorFiles(t *testing.T) {
+	b64 := base64.StdEncoding.EncodeToString([]byte(pemKey))
+	fsys := fstest.MapFS{
+		"app/kustomization.yaml": {Data: []byte(`apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+  - secret.yaml
+secretGenerator:
+  - name: tls
+    files:
+      - tls.crt
+      - tls.key
+configMapGenerator:
+  - name: ssh
+    files:
+      - keys/id_ed25519
+`)},
+		"app/secret.yaml":     {Data: []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: plain}\ndata:\n  key: " + b64 + "\n")},
+		"app/tls.crt":         {Data: []byte("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")},
+		"app/tls.key":         {Data: []byte(pemKey)},
+		"app/keys/id_ed25519": {Data: []byte(pemKey)},
+	}
+	set := manifest.Load(fsys, []string{"."}, manifest.LoadOptions{})
+	res := render.Render(context.Background(), fsys, set, render.Options{})
+	if len(res.Targets) != 1 || len(res.Targets[0].Objects) != 3 {
+		t.Fatalf("render: %d targets, problems %v", len(res.Targets), res.Problems)
+	}
+	run := NewEngine(withBuiltIns(t, ""), Options{}).NewRun()
+	run.Early(set.Documents)
+	run.Preprocess(res.Targets)
+	run.Main(res.Targets, nil)
+	var got []string
+	for _, f := range run.Findings() {
+		got = append(got, f.RuleID+" "+f.Location.File+":"+itoa(f.Location.Line)+" "+f.Path.String())
+		if strings.Contains(f.Message, "b3BlbnNzaC1rZXktdjE") || strings.Contains(f.Message, b64) {
+			t.Errorf("the key leaked: %s", f.Message)
+		}
+		if f.Level != finding.Error {
+			t.Errorf("level %s: %s", f.Level, f.Message)
+		}
+	}
+	slices.Sort(got)
+	want := []string{
+		"rule/plumb-private-key app/secret.yaml:5 data.key",
+		`rule/plumb-private-key-generated app/keys/id_ed25519:1 data.id_ed25519`,
+		`rule/plumb-private-key-generated app/tls.key:1 data["tls.key"]`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

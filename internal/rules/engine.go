@@ -227,7 +227,8 @@ func (r *Run) collectObjects(targets []*render.Target) {
 func (r *Run) objectSubject(o *manifest.Object, tf *targetFacts) *subject {
 	src := r.sourceOf(o)
 	s := &subject{run: r, obj: o, doc: src.doc, target: tf, content: o.Content, id: o.ID,
-		secret: manifest.IsSecret(o.Content), scope: r.e.objectScope(o.Content), facts: src.facts}
+		secret: manifest.IsSecret(o.Content), scope: r.e.objectScope(o.Content), facts: src.facts,
+		rendered: &renderedFacts{run: r, obj: o}}
 	// Plugin data and a stop set in the early phase carry over to every
 	// object rendered from the document.
 	s.pluginData, _ = deepCopy(src.pluginData).(map[string]any)

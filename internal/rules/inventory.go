@@ -23,6 +23,10 @@ import (
 //	                    (rule_id, level, message, path)
 //	inventory[env]      the checks' environment as the user gave it (--env,
 //	                    checks.env), without what rules add
+//	inventory[rendered] the rendered object: private_keys (field paths whose
+//	                    private key was read from a file that is not a
+//	                    manifest, such as a kustomize secretGenerator's
+//	                    tls.key, which no early rule can see)
 //
 // Early rules see only inventory[source] and inventory[env].
 //
@@ -49,7 +53,7 @@ func (s *subject) inventoryMap() map[string]any {
 	return s.inventory
 }
 
-var inventoryKeys = []string{"source", "target", "index", "findings", "env"}
+var inventoryKeys = []string{"source", "target", "index", "findings", "env", "rendered"}
 
 // inventoryField reads one top-level inventory entry; inventory[source] is
 // returned as a lazyMap.
@@ -80,6 +84,10 @@ func (s *subject) inventoryField(key string) (any, bool) {
 			return env, true
 		}
 		return noEnv, true
+	case "rendered":
+		if s.rendered != nil {
+			return s.rendered, true
+		}
 	}
 	return nil, false
 }
@@ -215,4 +223,47 @@ func newTargetFacts(t *render.Target) *targetFacts {
 		"parent":   path.Base(path.Dir(t.Name)),
 		"objects":  int64(len(t.Objects)),
 	}}
+}
+
+// renderedFacts describe a rendered object as the renderer produced it
+// (before any rule changed it). They are computed when a rule first asks;
+// like the rest of a subject, by one goroutine at a time.
+type renderedFacts struct {
+	run  *Run
+	obj  *manifest.Object
+	keys []any
+	done bool
+}
+
+func (f *renderedFacts) field(key string) (any, bool) {
+	if key == "private_keys" {
+		return f.privateKeys(), true
+	}
+	return nil, false
+}
+
+func (f *renderedFacts) materialize() map[string]any {
+	return map[string]any{"private_keys": f.privateKeys()}
+}
+
+// privateKeys lists the fields of the object holding a private key that
+// came from a file the early phase did not read: kustomize's
+// configMapGenerator and secretGenerator take files and env files that are
+// not manifests (tls.key, id_rsa, .env), and only the rendered object
+// shows their content. A key from a loaded document is left out: the early
+// rules see that document (and a built-in one fails it there).
+func (f *renderedFacts) privateKeys() []any {
+	if f.done {
+		return f.keys
+	}
+	f.done = true
+	f.keys = []any{}
+	for _, p := range privateKeyFields(f.obj.Content) {
+		loc, ok := f.obj.Locate(p)
+		if !ok || loc.File == "" || len(f.run.byFile[loc.File]) > 0 {
+			continue
+		}
+		f.keys = append(f.keys, p.String())
+	}
+	return f.keys
 }

@@ -80,7 +80,10 @@ func TestIronicApplyRulesSuccess(t *testing.T) {
   actions: [{op: extend-plugin-data, args: {path: order, value: user}}]
 `)},
 	}, manifest.Limits{})
-	if len(set.Problems) != 0 {
+	// Difference: plumb's inventory has fixed entries, so the fixture's
+	// inventory[cpu] (a node's hardware) gets a validation warning; the rule
+	// still loads and, over the Ironic fixture, still matches.
+	if len(set.Problems) != 1 || !set.Problems[0].Warning || !strings.Contains(set.Problems[0].Message, `no entry "cpu"`) {
 		t.Fatal(set.Problems)
 	}
 	s := runSet(t, set, Options{}, ironicNode(), ironicInventory(), ironicPluginData())

@@ -87,6 +87,9 @@ func TestValidationErrors(t *testing.T) {
 		{"early node action", "- phase: early\n  actions: [{op: set-attribute, args: {path: a, value: 1}}]\n", "rules.yaml:2:14", []string{"set-attribute changes the object, which early rules do not have"}},
 		{"early trait", "- phase: early\n  actions: [{op: add-trait, args: {name: x}}]\n", "rules.yaml:2:14", []string{"add-trait changes the object"}},
 		{"duplicate uuid", "- uuid: a\n  " + act + "\n- uuid: a\n  " + act + "\n", "rules.yaml:3:3", []string{`rules.yaml:3:3: error: uuid "a" is already used by the rule at rules.yaml:1:3`}},
+		{"early target", "- phase: early\n  actions: [{op: log, args: {msg: '{inventory[target][name]}'}}]\n", "rules.yaml:2:30", []string{"{inventory[target][name]}: inventory[target] is not available to early rules (only to preprocess and main rules)"}},
+		{"early loop over index", "- phase: early\n  actions: [{op: log, args: {msg: x}, loop: '{inventory[index][ConfigMap]}'}]\n", "rules.yaml:2:39", []string{"loop: {inventory[index][ConfigMap]}: inventory[index] is not available to early rules"}},
+		{"preprocess findings", "- phase: preprocess\n  conditions: [{op: is-empty, args: {value: '{inventory[findings]}'}}]\n  " + act + "\n", "rules.yaml:2:38", []string{"inventory[findings] is not available to preprocess rules (only to main rules)"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -135,6 +138,35 @@ func TestValidationReportsEveryProblem(t *testing.T) {
 
 // Warnings do not stop a rule from loading.
 func TestValidationWarnings(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		// An inventory entry plumb never fills (a typo) would only show at
+		// run time, as text used as written.
+		{"- actions: [{op: log, args: {msg: '{inventory[sorce][file]}'}}]\n",
+			`r.yaml:1:30: warning: actions[0] (log): argument msg: {inventory[sorce][file]}: the inventory has no entry "sorce" (entries: source, target, index, findings, env, rendered), so the field never resolves`},
+		// Arguments that Ironic formats only inside loops are used as
+		// written outside them.
+		{"- actions: [{op: set-plugin-data, args: {path: 'owners.{node.metadata.name}', value: x}}]\n",
+			"r.yaml:1:42: warning: actions[0] (set-plugin-data): argument path is not interpolated outside a loop (as in Ironic), so {node.metadata.name} is used as written"},
+		{"- actions: [{op: add-trait, args: {name: '{plugin_data[tier]}'}}]\n",
+			"r.yaml:1:36: warning: actions[0] (add-trait): argument name is not interpolated outside a loop"},
+		{"- conditions: [{op: matches, args: {value: x, regex: 'a{node.kind}'}}]\n  actions: [{op: log, args: {msg: x}}]\n",
+			"r.yaml:1:47: warning: conditions[0] (matches): argument regex is not interpolated outside a loop"},
+	} {
+		set := Load([]Source{{Name: "r.yaml", Data: []byte(c.src)}}, manifest.Limits{})
+		if len(set.Rules) != 1 || set.Errors() != 0 || len(set.Problems) != 1 || !strings.HasPrefix(set.Problems[0].Error(), c.want) {
+			t.Errorf("%s: rules %d, problems %v\nwant %s", c.src, len(set.Rules), set.Problems, c.want)
+		}
+	}
+	// In a loop every argument is interpolated, and a regex's {2} is no
+	// field: no warning.
+	quiet := Load([]Source{{Name: "r.yaml", Data: []byte(`
+- conditions: [{op: matches, args: {value: x, regex: 'a{2}'}}]
+  actions: [{op: set-plugin-data, args: {path: 'seen.{item}', value: x}, loop: [a, b]}]
+`)}}, manifest.Limits{})
+	if len(quiet.Problems) != 0 {
+		t.Errorf("problems %v", quiet.Problems)
+	}
+
 	set := Load([]Source{{Name: "r.yaml", Data: []byte(`
 - conditions: [{op: eq, args: {values: [1, 1]}, multiple: all}]
   actions: [{op: log, args: [hello]}]

@@ -20,8 +20,19 @@ const base64PEM = "LS0tLS1CRUdJTi"
 // hold a private key, in plain text or base64-encoded. The paths (never the
 // keys) are what inventory[source][private_keys] shows.
 func privateKeyPaths(v any) []string {
-	var out []string
-	// The path is a stack reused along the walk; it is printed only for a
+	found := privateKeyFields(v)
+	out := make([]string, len(found))
+	for i, p := range found {
+		out[i] = p.String()
+	}
+	return out
+}
+
+// privateKeyFields returns the paths of the string values of v that hold a
+// private key, sorted by their printed form.
+func privateKeyFields(v any) []manifest.Path {
+	var out []manifest.Path
+	// The path is a stack reused along the walk; it is copied only for a
 	// match, which keeps the walk of every document cheap.
 	stack := make(manifest.Path, 0, 16)
 	var walk func(v any)
@@ -41,12 +52,12 @@ func privateKeyPaths(v any) []string {
 			}
 		case string:
 			if holdsPrivateKey(t) {
-				out = append(out, stack.String())
+				out = append(out, slices.Clone(stack))
 			}
 		}
 	}
 	walk(v)
-	slices.Sort(out)
+	slices.SortFunc(out, func(a, b manifest.Path) int { return strings.Compare(a.String(), b.String()) })
 	return out
 }
 

@@ -22,8 +22,10 @@ type subject struct {
 	index  int
 	target *targetFacts
 	facts  *sourceFacts
-	id     manifest.ObjectID
-	scope  string
+	// rendered are the facts of a rendered object (nil for a document).
+	rendered *renderedFacts
+	id       manifest.ObjectID
+	scope    string
 	// content is node; owned once the subject has its private copy.
 	content map[string]any
 	owned   bool

@@ -244,6 +244,9 @@ func (r *ruleReader) readArgs(m map[string]any, op string, params []param, inLoo
 		case inLoop:
 			mode = formatLenient
 		}
+		if mode == formatNone {
+			r.warnLiteralFields(v, argsAt(p.name), what, p.name)
+		}
 		c, err := compileValue(v, mode)
 		if err != nil {
 			r.errorf(argsAt(p.name), "%s: argument %s: %v", what, p.name, err)
@@ -266,7 +269,10 @@ func (r *ruleReader) readArgs(m map[string]any, op string, params []param, inLoo
 }
 
 // checkRefs rejects fields that cannot resolve anywhere: {item} outside a
-// loop, and {node...} in early rules (they have no node).
+// loop, {node...} in early rules (they have no node), and inventory entries
+// the rule's phase does not have. An inventory entry plumb never fills is a
+// warning (most likely a typo, which would otherwise only show at run time
+// as text used as written).
 func (r *ruleReader) checkRefs(v *value, loc manifest.Location, inLoop bool, what string) {
 	for _, ref := range v.refs() {
 		switch {
@@ -274,7 +280,50 @@ func (r *ruleReader) checkRefs(v *value, loc manifest.Location, inLoop bool, wha
 			r.errorf(loc, "%s: %s: item is only defined inside a loop", what, ref.text)
 		case ref.root == rootNode && r.phase == PhaseEarly:
 			r.errorf(loc, "%s: %s: early rules run on source documents before rendering and have no node; use inventory[source] or move the rule to the preprocess phase", what, ref.text)
+		case ref.root == rootInventory && len(ref.path) > 0:
+			entry := ref.path[0].key
+			phases, known := inventoryPhases[entry]
+			switch {
+			case !known:
+				r.warnf(loc, "%s: %s: the inventory has no entry %q (entries: %s), so the field never resolves", what, ref.text, entry, strings.Join(inventoryKeys, ", "))
+			case !slices.Contains(phases, r.phase):
+				r.errorf(loc, "%s: %s: inventory[%s] is not available to %s rules (only to %s rules)", what, ref.text, entry, r.phase, phaseList(phases))
+			}
 		}
+	}
+}
+
+// inventoryPhases are the phases whose subjects have each inventory entry:
+// early rules inspect source documents (no render target, no rendered
+// object), and the analyzers' findings exist only once they have run.
+var inventoryPhases = map[string][]Phase{
+	"source":   Phases,
+	"env":      Phases,
+	"target":   {PhasePreprocess, PhaseMain},
+	"index":    {PhasePreprocess, PhaseMain},
+	"rendered": {PhasePreprocess, PhaseMain},
+	"findings": {PhaseMain},
+}
+
+func phaseList(ps []Phase) string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = string(p)
+	}
+	return strings.Join(names, " and ")
+}
+
+// warnLiteralFields warns about an argument that is used as written but
+// looks like it expects interpolation: outside a loop Ironic (and plumb)
+// formats only some arguments (a path, a trait name or a regex are taken
+// literally, so "{node.metadata.name}" in a path names a key of that text).
+func (r *ruleReader) warnLiteralFields(v any, loc manifest.Location, what, name string) {
+	s, ok := v.(string)
+	if !ok {
+		return
+	}
+	if tmpl, _, err := parseTemplate(s); err == nil && tmpl != nil {
+		r.warnf(loc, "%s: argument %s is not interpolated outside a loop (as in Ironic), so %s is used as written; add a loop, or pass the value through an argument that is interpolated", what, name, tmpl.refs()[0].text)
 	}
 }
 

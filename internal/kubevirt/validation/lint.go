@@ -6,7 +6,8 @@ import (
 
 // Lint checks decoded rules statically, as the spec asks of a rule and
 // beyond what the validator checks before evaluating: the four mandatory
-// keys, a known rule type, unique names and a regex that Go's RE2 compiles.
+// keys, a known rule type, unique names, numeric bounds that fit in 64 bits
+// and a regex that Go's RE2 compiles.
 // The validator reports some of these only when it evaluates the rule
 // (unknown type, duplicate name, missing message, a bad regex), accepts a
 // rule without a name, and crashes on a rule without a path.
@@ -34,6 +35,14 @@ func Lint(rules []*Rule) []Problem {
 		}
 		if !r.Path.IsSet() {
 			add(r, "missing-path", `missing required key "path": the template validator's webhook crashes on such a rule, so the cluster rejects every VM that carries it`)
+		}
+		for _, b := range []struct {
+			key string
+			arg *IntOrPath
+		}{{"min", r.Min}, {"max", r.Max}, {"minLength", r.MinLength}, {"maxLength", r.MaxLength}} {
+			if b.arg != nil && b.arg.OutOfRange != "" {
+				add(r, "out-of-range", "%s %s does not fit in a 64-bit integer: the validator converts it to %d, so the rule does not check what it says", b.key, b.arg.OutOfRange, b.arg.Int)
+			}
 		}
 		if r.Rule == TypeRegex && r.regexErr != nil {
 			add(r, "regex", "regex %q does not compile with Go's RE2 (the validator's engine, not PCRE): %v", r.Regex, r.regexErr)

@@ -34,13 +34,18 @@ func isPrintableASCII(b []byte) bool {
 type IntOrPath struct {
 	Int  int64
 	Path *Path
+	// OutOfRange holds the number as written when it does not fit in an
+	// int64 (1e100): Go's conversion, which the validator applies as
+	// well, then yields an arbitrary bound (-9223372036854775808 on amd64),
+	// so Lint reports it.
+	OutOfRange string
 }
 
 // UnmarshalJSON accepts a number (rounded half away from zero) or a
 // jsonpath:: string; any other string is an error, in the validator's words.
 func (ip *IntOrPath) UnmarshalJSON(b []byte) error {
 	if n, err := strconv.ParseInt(string(b), 10, 64); err == nil {
-		ip.Int, ip.Path = n, nil // the common case, without a detour through any
+		ip.Int, ip.Path, ip.OutOfRange = n, nil, "" // the common case, without a detour through any
 		return nil
 	}
 	var v any
@@ -49,13 +54,17 @@ func (ip *IntOrPath) UnmarshalJSON(b []byte) error {
 	}
 	switch x := v.(type) {
 	case float64:
-		ip.Int, ip.Path = int64(math.Round(x)), nil
+		r := math.Round(x)
+		ip.Int, ip.Path, ip.OutOfRange = int64(r), nil, ""
+		if r >= math.MaxInt64 || r < math.MinInt64 {
+			ip.OutOfRange = strings.TrimSpace(string(b))
+		}
 	case string:
 		p, err := NewPath(x)
 		if err != nil {
 			return fmt.Errorf("cannot unmarshall IntOrPath from JSON: %w", err)
 		}
-		ip.Int, ip.Path = 0, &p
+		ip.Int, ip.Path, ip.OutOfRange = 0, &p, ""
 	default:
 		return fmt.Errorf("cannot unmarshall IntOrPath from JSON: %s is neither a number nor a jsonpath:: string", strings.TrimSpace(string(b)))
 	}
