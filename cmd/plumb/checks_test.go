@@ -59,6 +59,35 @@ func TestChecksSectionIsTheWandaResult(t *testing.T) {
 			if cr.Result != "critical" || len(cr.AgentsCheckResults) < 3 || len(cr.ExpectationResults) != 1 {
 				t.Errorf("C10001: %+v", cr)
 			}
+			// Facts are listed for the targets that failed, not for those
+			// that passed (a deliberate difference from Wanda: report size).
+			var failed, passed int
+			for _, raw := range cr.AgentsCheckResults {
+				var a struct {
+					AgentID     string            `json:"agent_id"`
+					Facts       []json.RawMessage `json:"facts"`
+					Evaluations []struct {
+						ReturnValue any `json:"return_value"`
+					} `json:"expectation_evaluations"`
+				}
+				if err := json.Unmarshal(raw, &a); err != nil || a.Facts == nil || len(a.Evaluations) != 1 {
+					t.Fatalf("C10001 agent %s (%v)", raw, err)
+				}
+				if a.Evaluations[0].ReturnValue == true {
+					passed++
+					if len(a.Facts) != 0 {
+						t.Errorf("passing target %s lists its facts", a.AgentID)
+					}
+				} else {
+					failed++
+					if len(a.Facts) != 1 {
+						t.Errorf("failing target %s: facts %s", a.AgentID, a.Facts)
+					}
+				}
+			}
+			if failed == 0 || passed == 0 {
+				t.Errorf("C10001: %d failing and %d passing targets, want some of each", failed, passed)
+			}
 		}
 	}
 	rules := map[string]bool{}

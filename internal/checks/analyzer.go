@@ -153,8 +153,55 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 	fb.expectSame(res)
 	out.Findings = fb.findings
 	res.shard = &shardContext{targets: names, checks: a.checks}
+	dropPassingFacts(res)
 	out.Section = res
 	return out, nil
+}
+
+// dropPassingFacts empties the facts of every target that passed its
+// check. Wanda's Result lists every fact of every target so that its UI
+// can show them; in a report over thousands of objects those copies of
+// the objects' own fields are three quarters of the JSON report (78 of 105
+// MB on the 10,000-object benchmark corpus) and say nothing the objects do
+// not. Facts stay where they explain something: targets that failed,
+// warned or erred. `plumb checks eval` keeps them all.
+func dropPassingFacts(res *Result) {
+	for i := range res.CheckResults {
+		cr := &res.CheckResults[i]
+		for _, a := range cr.AgentsCheckResults {
+			if agentPassed(a, cr.Result == Passing) {
+				a.Facts = nil
+			}
+		}
+	}
+}
+
+// agentPassed reports whether every expectation passed on the target;
+// expect_same values pass when the check as a whole did.
+func agentPassed(a *AgentResult, checkPassed bool) bool {
+	if a.IsError() || a.Status != StatusExecuted {
+		return false
+	}
+	for _, e := range a.Evaluations {
+		if e.Error != nil {
+			return false
+		}
+		switch e.Type {
+		case Expect:
+			if e.ReturnValue != true {
+				return false
+			}
+		case ExpectEnum:
+			if e.ReturnValue != Passing {
+				return false
+			}
+		default:
+			if !checkPassed {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // ObjectTargetID is the target id of an object:

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -15,19 +16,36 @@ import (
 // rules, duration_ms — followed by the engine sections sorted by name.
 type JSON struct{}
 
-// Write implements Sink.
+// Write implements Sink. Each section is encoded and written in turn, so
+// the whole report (hundreds of megabytes on a large repository) is never
+// held in memory at once.
 func (JSON) Write(w io.Writer, r *Report) error {
-	b, err := MarshalJSON(r)
-	if err != nil {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if err := writeJSON(bw, r); err != nil {
 		return err
 	}
-	_, err = w.Write(b)
-	return err
+	return bw.Flush()
 }
 
 // MarshalJSON encodes the report deterministically, indented, with a
 // trailing newline.
 func MarshalJSON(r *Report) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := writeJSON(&buf, r); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// jsonWriter is a bufio.Writer or a bytes.Buffer; a bufio.Writer's write
+// errors are sticky, so checking the last write of each section suffices.
+type jsonWriter interface {
+	io.Writer
+	io.StringWriter
+	io.ByteWriter
+}
+
+func writeJSON(w jsonWriter, r *Report) error {
 	findings := r.Findings
 	if findings == nil {
 		findings = []finding.Finding{}
@@ -68,25 +86,26 @@ func MarshalJSON(r *Report) ([]byte, error) {
 		}{name, r.Sections[name]})
 	}
 
-	var buf bytes.Buffer
-	buf.WriteString("{\n")
+	w.WriteString("{\n")
 	for i, f := range fields {
 		v, err := json.MarshalIndent(f.value, "  ", "  ")
 		if err != nil {
-			return nil, fmt.Errorf("encoding the %s section: %w", f.key, err)
+			return fmt.Errorf("encoding the %s section: %w", f.key, err)
 		}
 		k, _ := json.Marshal(f.key)
-		buf.WriteString("  ")
-		buf.Write(k)
-		buf.WriteString(": ")
-		buf.Write(v)
+		w.WriteString("  ")
+		w.Write(k)
+		w.WriteString(": ")
+		w.Write(v)
 		if i < len(fields)-1 {
-			buf.WriteByte(',')
+			w.WriteByte(',')
 		}
-		buf.WriteByte('\n')
+		if err := w.WriteByte('\n'); err != nil {
+			return err
+		}
 	}
-	buf.WriteString("}\n")
-	return buf.Bytes(), nil
+	_, err := w.WriteString("}\n")
+	return err
 }
 
 // ReadJSON decodes a report written by MarshalJSON. Engine sections are kept
