@@ -109,7 +109,7 @@ type Template struct {
 	tmpl    *template.Template
 	run     *template.Template
 	lookups bool
-	omit  []omitPath
+	omit    []omitPath
 	// meta is the empty-data rendering; fixed holds its correlation fields
 	// that rendered to non-empty strings.
 	meta     map[string]any
