@@ -157,6 +157,24 @@ func (d *Diff) Changed(path string, line int) bool {
 	return false
 }
 
+// ChangedWithin reports whether the pull request added or changed a line
+// of path from start through end (end 0 or before start: start alone).
+func (d *Diff) ChangedWithin(path string, start, end int) bool {
+	f := d.File(path)
+	if f == nil {
+		return false
+	}
+	end = max(end, start)
+	for _, h := range f.Hunks {
+		for line := range h.added {
+			if line >= start && line <= end {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s

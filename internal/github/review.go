@@ -48,8 +48,13 @@ type reviewPlan struct {
 // planReview decides which findings get a new comment and which of plumb's
 // earlier comments go.
 //
-//   - A finding gets a comment only when its line is shown in a hunk of the
-//     diff (GitHub rejects the whole review otherwise).
+//   - A finding gets a comment only when the pull request is what it is
+//     about: one of its lines was added or changed, or (in pull-request
+//     mode) the finding is new — the change caused it even where the line
+//     itself is unchanged. Its first line must also be shown in a hunk of
+//     the diff (GitHub rejects the whole review otherwise). An old finding
+//     on a context line next to an edit is counted, not commented: the
+//     reviewer did not ask about it.
 //   - A finding that already has plumb's comment (same fingerprint, still
 //     attached to a line) gets none: reruns never post twice. An outdated
 //     comment that someone replied to also counts as already there.
@@ -80,6 +85,9 @@ func planReview(findings []*finding.Finding, diff *Diff, existing []*gogithub.Pu
 		}
 		seen[f.Fingerprint] = true
 		anchor, ok := diff.Anchor(f.Location.File, f.Location.Line, f.Location.EndLine)
+		if ok && f.Status != finding.StatusNew {
+			ok = diff.ChangedWithin(f.Location.File, f.Location.Line, f.Location.EndLine)
+		}
 		if !ok || f.Fingerprint == "" {
 			plan.result.OutsideDiff++
 			continue
