@@ -22,6 +22,7 @@ import (
 	"github.com/sethvargo/go-githubactions"
 
 	"github.com/plumb-ci/plumb/internal/config"
+	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/github"
 	"github.com/plumb-ci/plumb/internal/pipeline"
 	"github.com/plumb-ci/plumb/internal/report"
@@ -74,6 +75,10 @@ type runner struct {
 	ai    actionInputs
 	ghctx *github.Context
 	root  string
+	// printed counts the annotations (error, warning and notice commands)
+	// the runner printed itself: they share GitHub's per-step caps with
+	// the findings' annotations.
+	printed report.LevelCounts
 }
 
 // Run runs the action and returns the exit code: the `plumb check` code
@@ -242,6 +247,14 @@ func (r *runner) command(name, msg string) {
 	var props map[string]string
 	if name != "debug" {
 		props = map[string]string{"title": "plumb"}
+	}
+	switch name {
+	case "error":
+		r.printed.Add(finding.Error)
+	case "warning":
+		r.printed.Add(finding.Warning)
+	case "notice":
+		r.printed.Add(finding.Note)
 	}
 	fmt.Fprintln(r.out, report.WorkflowCommand(name, props, msg))
 }

@@ -621,3 +621,35 @@ func TestDetected(t *testing.T) {
 		t.Error("a run: step or a shell was taken for an action step")
 	}
 }
+
+// GitHub shows 10 error, 10 warning and 10 notice annotations per step,
+// counting the runner's own commands too: the notice that posting failed
+// and the warning about an unreadable event take slots the findings'
+// annotations then leave free, so none of them vanishes unannounced.
+func TestActionAnnotationsShareTheCapsWithItsOwnCommands(t *testing.T) {
+	h := newHarness(t)
+	h.env["INPUT_TOKEN"] = "read-token" // posting fails: one notice
+	for i := range 12 {
+		// An error (no name) and a note (an ignore annotation that
+		// matches nothing) per file.
+		os.WriteFile(filepath.Join(h.ws, "apps", fmt.Sprintf("extra-%02d.yaml", i)), []byte(fmt.Sprintf(
+			"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  namespace: shop\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-%d\n  namespace: shop\n  annotations:\n    plumb.dev/ignore: check/NOPE\n", i)), 0o644)
+	}
+	r := h.run("41")
+	count := map[string]int{}
+	for _, c := range commandLines(t, r.stdout) {
+		name, _, _ := strings.Cut(strings.TrimPrefix(c, "::"), " ")
+		name, _, _ = strings.Cut(name, "::")
+		count[name]++
+	}
+	if count["error"] != 10 || count["notice"] != 10 {
+		t.Errorf("workflow commands %v: want 10 errors and 10 notices (the failure notice, 8 notes, the counting notice)", count)
+	}
+	cmds := commandLines(t, r.stdout)
+	if !strings.Contains(cmds[len(cmds)-1], "more findings are not shown as annotations (6 errors, 4 notes)") {
+		t.Errorf("the last command should count what was left out: %s", cmds[len(cmds)-1])
+	}
+	if !strings.Contains(r.stdout, "::notice title=plumb::plumb could not post") {
+		t.Error("no notice that posting failed")
+	}
+}

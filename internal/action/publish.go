@@ -19,22 +19,25 @@ const (
 	summaryFindings = 1000
 )
 
-// publish reports rep on the annotations, the pull request (review
-// comments and the summary comment, when pr is set) and the job summary.
-// Posting failures degrade: they are said once, and the job summary still
-// has everything.
+// publish reports rep on the pull request (review comments and the summary
+// comment, when pr is set), the annotations and the job summary. Posting
+// failures degrade: they are said once, and the job summary still has
+// everything.
 func (r *runner) publish(ctx context.Context, rep *report.Report, pr *github.PullRequest) {
+	var jobNotes []string
+	if pr != nil && (r.ai.reviewComments || r.ai.summaryComment) {
+		jobNotes = r.postToPR(ctx, rep, pr)
+	}
+	// After posting, so that the annotations know how many of GitHub's
+	// per-step slots the runner's own commands (a notice that posting
+	// failed, an engine error) took: a finding past the caps would vanish
+	// from the UI without the counting notice saying so.
 	if r.ai.annotations {
 		more := "The job summary lists every finding."
 		if !r.ai.jobSummary {
 			more = "The SARIF and JSON reports list every finding."
 		}
-		report.Annotations{More: more}.Write(r.out, rep)
-	}
-
-	var jobNotes []string
-	if pr != nil && (r.ai.reviewComments || r.ai.summaryComment) {
-		jobNotes = r.postToPR(ctx, rep, pr)
+		report.Annotations{More: more, Printed: r.printed}.Write(r.out, rep)
 	}
 	if r.ai.jobSummary {
 		r.writeJobSummary(rep, pr, jobNotes)
