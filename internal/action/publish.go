@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/plumb-ci/plumb/internal/github"
+	"github.com/plumb-ci/plumb/internal/renderdiff"
 	"github.com/plumb-ci/plumb/internal/report"
 )
 
@@ -94,6 +95,7 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 			MaxBytes:    github.SummaryBudget,
 			MaxFindings: commentFindings,
 			BlobURL:     r.ghctx.BlobURL(pr.HeadSHA),
+			BaseBlobURL: r.ghctx.BlobURL(baseCommit(rep)),
 			Context:     r.contextLine(pr.HeadSHA),
 			Notes:       commentNotes,
 			Truncated:   r.jobSummaryPointer(),
@@ -193,6 +195,7 @@ func (r *runner) writeJobSummary(rep *report.Report, pr *github.PullRequest, not
 		MaxBytes:    stepSummaryLimit - used - 1024,
 		MaxFindings: summaryFindings,
 		BlobURL:     r.ghctx.BlobURL(sha),
+		BaseBlobURL: r.ghctx.BlobURL(baseCommit(rep)),
 		Context:     r.contextLine(sha),
 		Notes:       notes,
 		Truncated:   "The JSON report (the report-file output) lists every finding.",
@@ -200,6 +203,16 @@ func (r *runner) writeJobSummary(rep *report.Report, pr *github.PullRequest, not
 	if err := safely(func() { r.gha.AddStepSummary(md) }); err != nil {
 		r.command("warning", fmt.Sprintf("could not write the job summary: %v", err))
 	}
+}
+
+// baseCommit is the commit pull-request mode compared with ("" outside
+// it): fixed findings are located there.
+func baseCommit(rep *report.Report) string {
+	sec, err := renderdiff.FromSection(rep.Sections[renderdiff.SectionName])
+	if err != nil || sec == nil {
+		return ""
+	}
+	return sec.BaseCommit
 }
 
 // transport is the GitHub API transport: retries, pacing, debug log.
