@@ -653,3 +653,30 @@ func TestActionAnnotationsShareTheCapsWithItsOwnCommands(t *testing.T) {
 		t.Error("no notice that posting failed")
 	}
 }
+
+// The runner takes at most 1 MiB of job summary per step; a step that
+// already wrote close to that gets a warning instead of plumb's summary.
+func TestActionJobSummaryStaysWithinTheStepLimit(t *testing.T) {
+	h := newHarness(t)
+	h.env["INPUT_REVIEW-COMMENTS"] = "false"
+	h.env["INPUT_SUMMARY-COMMENT"] = "false"
+	for _, used := range []int{stepSummaryLimit - 3000, stepSummaryLimit - 20000} {
+		path := filepath.Join(h.dir, "summary-41") // the file run("41") hands the action
+		os.WriteFile(path, bytes.Repeat([]byte("x"), used), 0o644)
+		r := h.run("41")
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Size() > stepSummaryLimit {
+			t.Errorf("with %d bytes used the job summary grew to %d bytes", used, st.Size())
+		}
+		full := strings.Contains(r.stdout, "::warning title=plumb::the job summary already holds")
+		if full != (used == stepSummaryLimit-3000) {
+			t.Errorf("with %d bytes used: warning %v\n%s", used, full, r.stdout)
+		}
+		if !full && !strings.Contains(r.summary, "### plumb: 4 errors") {
+			t.Errorf("with %d bytes used: no summary", used)
+		}
+	}
+}

@@ -18,6 +18,9 @@ const (
 	// commentFindings and summaryFindings bound the findings tables.
 	commentFindings = 50
 	summaryFindings = 1000
+	// minJobSummary is the least room worth a job summary: the title and
+	// the counts table.
+	minJobSummary = 4096
 )
 
 // publish reports rep on the pull request (review comments and the summary
@@ -187,12 +190,19 @@ func (r *runner) writeJobSummary(rep *report.Report, pr *github.PullRequest, not
 	if st, err := os.Stat(path); err == nil {
 		used = int(st.Size())
 	}
+	room := stepSummaryLimit - used - 1024
+	if room < minJobSummary {
+		// A budget of 0 or less would mean "unbounded" to the Markdown
+		// sink, and the runner rejects a step summary over its limit.
+		r.command("warning", fmt.Sprintf("the job summary already holds %d bytes, too close to GitHub's %d per step: plumb's summary is not added (the JSON report has every finding)", used, stepSummaryLimit))
+		return
+	}
 	sha := r.ghctx.SHA
 	if pr != nil {
 		sha = pr.HeadSHA
 	}
 	md := report.Markdown{
-		MaxBytes:    stepSummaryLimit - used - 1024,
+		MaxBytes:    room,
 		MaxFindings: summaryFindings,
 		BlobURL:     r.ghctx.BlobURL(sha),
 		BaseBlobURL: r.ghctx.BlobURL(baseCommit(rep)),
