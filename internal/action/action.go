@@ -168,7 +168,9 @@ func (r *runner) analyze(ctx context.Context) int {
 
 	var outs []report.Output
 	if r.ai.sarifFile != "" {
-		outs = append(outs, report.Output{Format: "sarif", File: r.abs(r.ai.sarifFile)})
+		// The category is set here, not by upload-sarif: its category
+		// input only fills in a run that has none.
+		outs = append(outs, report.Output{Format: "sarif", File: r.abs(r.ai.sarifFile), Sink: report.SARIF{Category: r.ai.category}})
 	}
 	if r.ai.reportFile != "" {
 		outs = append(outs, report.Output{Format: "json", File: r.abs(r.ai.reportFile)})

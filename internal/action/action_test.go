@@ -96,7 +96,7 @@ func newHarness(t *testing.T) *harness {
 		"INPUT_RULES": "", "INPUT_REFERENCE": "", "INPUT_ENV": "", "INPUT_FAIL-ON": "error", "INPUT_BASE-REF": "",
 		"INPUT_SARIF-FILE": "plumb.sarif", "INPUT_REPORT-FILE": "plumb-report.json",
 		"INPUT_ANNOTATIONS": "true", "INPUT_REVIEW-COMMENTS": "true", "INPUT_SUMMARY-COMMENT": "true",
-		"INPUT_JOB-SUMMARY": "true", "INPUT_POST-REPORT": "", "INPUT_POST-EVENT": "",
+		"INPUT_JOB-SUMMARY": "true", "INPUT_POST-REPORT": "", "INPUT_POST-EVENT": "", "INPUT_CATEGORY": "",
 	}
 	return h
 }
@@ -677,6 +677,34 @@ func TestActionJobSummaryStaysWithinTheStepLimit(t *testing.T) {
 		}
 		if !full && !strings.Contains(r.summary, "### plumb: 4 errors") {
 			t.Errorf("with %d bytes used: no summary", used)
+		}
+	}
+}
+
+// Code scanning keeps one set of alerts per tool and category, and
+// upload-sarif's category input only fills in a run without one: the
+// category input is how two plumb jobs keep their alerts apart.
+func TestActionSARIFCategory(t *testing.T) {
+	h := newHarness(t)
+	h.env["INPUT_REVIEW-COMMENTS"] = "false"
+	h.env["INPUT_SUMMARY-COMMENT"] = "false"
+	for input, want := range map[string]string{"": "plumb/", "plumb/apps": "plumb/apps/", "infra/": "infra/"} {
+		h.env["INPUT_CATEGORY"] = input
+		h.run("41")
+		data, err := os.ReadFile(filepath.Join(h.ws, "plumb.sarif"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var log struct {
+			Runs []struct {
+				AutomationDetails struct{ ID string } `json:"automationDetails"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal(data, &log); err != nil || len(log.Runs) != 1 {
+			t.Fatalf("%v %s", err, data)
+		}
+		if got := log.Runs[0].AutomationDetails.ID; got != want {
+			t.Errorf("category input %q: runAutomationDetails.id %q, want %q", input, got, want)
 		}
 	}
 }
