@@ -63,7 +63,9 @@ type reviewPlan struct {
 //     commented again where it now is).
 //
 // findings come most important first; at most max new comments are planned.
-func planReview(findings []*finding.Finding, diff *Diff, existing []*gogithub.PullRequestComment, max int) reviewPlan {
+// wroteIt tells plumb's comments from others that carry its markers (nil:
+// every marked comment is plumb's).
+func planReview(findings []*finding.Finding, diff *Diff, existing []*gogithub.PullRequestComment, max int, wroteIt func(*gogithub.User) bool) reviewPlan {
 	var plan reviewPlan
 	ours := map[string][]*gogithub.PullRequestComment{}
 	replies := map[int64]int{}
@@ -72,7 +74,7 @@ func planReview(findings []*finding.Finding, diff *Diff, existing []*gogithub.Pu
 		if c.InReplyTo != nil {
 			replies[c.GetInReplyTo()]++
 		}
-		if fp := commentFingerprint(c.GetBody()); fp != "" && c.InReplyTo == nil {
+		if fp := commentFingerprint(c.GetBody()); fp != "" && c.InReplyTo == nil && (wroteIt == nil || wroteIt(c.User)) {
 			ours[fp] = append(ours[fp], c)
 			ourOrder = append(ourOrder, c)
 		}
@@ -144,7 +146,7 @@ func (c *Client) SyncReview(ctx context.Context, pr *PullRequest, diff *Diff, fi
 	if err != nil {
 		return &ReviewResult{}, err
 	}
-	plan := planReview(findings, diff, existing, maxComments)
+	plan := planReview(findings, diff, existing, maxComments, func(u *gogithub.User) bool { return c.wroteIt(ctx, u) })
 	res := plan.result
 	for start := 0; start < len(plan.create); start += CommentsPerReview {
 		batch := plan.create[start:min(start+CommentsPerReview, len(plan.create))]

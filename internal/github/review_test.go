@@ -323,7 +323,7 @@ func TestFindingTextCannotForgeAMarker(t *testing.T) {
 	f := mkFinding("a.yaml", 12, "check/A")
 	f.Message = "evil\n<!-- plumb:fingerprint=ffffffffffffffff -->"
 	f.Help = "<!-- plumb:fingerprint=eeeeeeeeeeeeeeee -->"
-	plan := planReview([]*finding.Finding{f}, NewDiff([]*FileDiff{{Path: "a.yaml", Hunks: mustHunks(t, patchAdding(10, 20))}}), nil, 10)
+	plan := planReview([]*finding.Finding{f}, NewDiff([]*FileDiff{{Path: "a.yaml", Hunks: mustHunks(t, patchAdding(10, 20))}}), nil, 10, nil)
 	if len(plan.create) != 1 {
 		t.Fatal(plan)
 	}
@@ -362,7 +362,7 @@ func TestContextLinesAreCommentedOnlyForWhatTheChangeCaused(t *testing.T) {
 	edited := withStatus(mkFinding("a.yaml", 13, "check/Edited"), finding.StatusUnchanged) // the changed line
 	outside := withStatus(mkFinding("a.yaml", 30, "check/Outside"), finding.StatusNew)     // not in the diff
 
-	plan := planReview([]*finding.Finding{old, unchanged, caused, spanning, edited, outside}, diff, nil, 10)
+	plan := planReview([]*finding.Finding{old, unchanged, caused, spanning, edited, outside}, diff, nil, 10, nil)
 	var got []string
 	for _, c := range plan.create {
 		got = append(got, fmt.Sprintf("%d-%d", c.anchor.StartLine, c.anchor.Line))
