@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/plumb-ci/plumb/internal/github/fakegithub"
+	"github.com/plumb-ci/plumb/internal/report"
 	"github.com/plumb-ci/plumb/internal/report/sarifcheck"
 )
 
@@ -706,5 +707,18 @@ func TestActionSARIFCategory(t *testing.T) {
 		if got := log.Runs[0].AutomationDetails.ID; got != want {
 			t.Errorf("category input %q: runAutomationDetails.id %q, want %q", input, got, want)
 		}
+	}
+}
+
+// A report posted from an artifact comes from the fork: a base commit that
+// is not a commit id does not go into the summary's links.
+func TestActionPostedReportCannotForgeLinks(t *testing.T) {
+	rep := &report.Report{Sections: map[string]any{"diff": json.RawMessage(`{"base_ref": "x", "base_commit": "abc) [click](https://evil.example", "targets": []}`)}}
+	if got := baseCommit(rep); got != "" {
+		t.Errorf("base commit %q used in links", got)
+	}
+	rep.Sections["diff"] = json.RawMessage(`{"base_ref": "x", "base_commit": "` + baseSHA + `", "targets": []}`)
+	if got := baseCommit(rep); got != baseSHA {
+		t.Errorf("base commit %q, want %s", got, baseSHA)
 	}
 }

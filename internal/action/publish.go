@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/plumb-ci/plumb/internal/github"
@@ -216,14 +217,18 @@ func (r *runner) writeJobSummary(rep *report.Report, pr *github.PullRequest, not
 }
 
 // baseCommit is the commit pull-request mode compared with ("" outside
-// it): fixed findings are located there.
+// it): fixed findings are located there. It goes into links, and a report
+// posted from an artifact is not trusted, so it must be a commit id.
 func baseCommit(rep *report.Report) string {
 	sec, err := renderdiff.FromSection(rep.Sections[renderdiff.SectionName])
-	if err != nil || sec == nil {
+	if err != nil || sec == nil || !commitID.MatchString(sec.BaseCommit) {
 		return ""
 	}
 	return sec.BaseCommit
 }
+
+// commitID is a full SHA-1 or SHA-256 commit id.
+var commitID = regexp.MustCompile(`^(?:[0-9a-f]{40}|[0-9a-f]{64})$`)
 
 // transport is the GitHub API transport: retries, pacing, debug log.
 func (r *runner) transport() *github.Transport {
