@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/plumb-ci/plumb/internal/github"
 	"github.com/plumb-ci/plumb/internal/github/fakegithub"
 	"github.com/plumb-ci/plumb/internal/report"
 	"github.com/plumb-ci/plumb/internal/report/sarifcheck"
@@ -720,5 +722,39 @@ func TestActionPostedReportCannotForgeLinks(t *testing.T) {
 	rep.Sections["diff"] = json.RawMessage(`{"base_ref": "x", "base_commit": "` + baseSHA + `", "targets": []}`)
 	if got := baseCommit(rep); got != baseSHA {
 		t.Errorf("base commit %q, want %s", got, baseSHA)
+	}
+}
+
+// On pull_request events the checkout is the merge of the head into the
+// base branch. Where that is not the head's version of a changed file (the
+// base branch changed it too), findings' lines may not be the head's: they
+// are not commented, and the summary says why.
+func TestActionDoesNotCommentWhereTheCheckoutIsNotTheHead(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		sha    func(content []byte) string
+		posted int
+	}{
+		{"the head's version", github.BlobID, 1},
+		{"a merge with a newer base", func([]byte) string { return "0123456789012345678901234567890123456789" }, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t)
+			content, err := os.ReadFile(filepath.Join(h.ws, "apps/web/configmap.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := slices.Clone(prFiles)
+			files[0].SHA = c.sha(content)
+			h.srv.AddPR(&fakegithub.PR{Number: 7, HeadSHA: headSHA, BaseSHA: baseSHA, Files: files})
+			r := h.run("41")
+			if n := len(h.srv.ReviewComments(7)); n != c.posted {
+				t.Errorf("%d review comments, want %d", n, c.posted)
+			}
+			note := strings.Contains(r.summary, "Not commented: 1 changed file (apps/web/configmap.yaml) is not the pull request's head version in this checkout")
+			if note != (c.posted == 0) {
+				t.Errorf("note in the job summary: %v\n%s", note, r.summary)
+			}
+		})
 	}
 }

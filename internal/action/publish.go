@@ -3,6 +3,7 @@ package action
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"regexp"
 	"strings"
@@ -81,6 +82,11 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 		diff, err := client.Diff(ctx, pr.Number)
 		var res *github.ReviewResult
 		if err == nil {
+			if stale := diff.DropStale(r.readWorkspace); len(stale) > 0 {
+				note := staleNote(stale)
+				commentNotes = append(commentNotes, note)
+				jobNotes = append(jobNotes, note)
+			}
 			res, err = client.SyncReview(ctx, pr, diff, open, github.DefaultMaxComments)
 		}
 		if res != nil && (err == nil || res.Posted+res.Deleted > 0) {
@@ -116,6 +122,33 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 		jobNotes = append(jobNotes, link+".")
 	}
 	return jobNotes
+}
+
+// readWorkspace reads a repository file of the checkout (paths come from
+// the API: the root keeps them inside the workspace).
+func (r *runner) readWorkspace(path string) ([]byte, error) {
+	root, err := os.OpenRoot(r.root)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return fs.ReadFile(root.FS(), path)
+}
+
+// staleNote says which changed files were not commented on because the
+// checkout does not hold their head version.
+func staleNote(paths []string) string {
+	const show = 5
+	names := make([]string, 0, show)
+	for _, p := range paths[:min(len(paths), show)] {
+		names = append(names, report.MarkdownText(p))
+	}
+	more := ""
+	if len(paths) > show {
+		more = fmt.Sprintf(" and %d more", len(paths)-show)
+	}
+	return fmt.Sprintf("Not commented: %d changed %s (%s%s) %s not the pull request's head version in this checkout (on pull_request events actions/checkout checks out the merge with the base branch, which changed %s too), so a finding's line there may not be the line GitHub shows; the findings are in the table and the annotations.",
+		len(paths), noun(len(paths), "file", "files"), strings.Join(names, ", "), more, noun(len(paths), "is", "are"), noun(len(paths), "it", "them"))
 }
 
 // reviewNote says what happened to the review comments.

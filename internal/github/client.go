@@ -84,7 +84,7 @@ func (c *Client) Diff(ctx context.Context, number int) (*Diff, error) {
 			return nil, fmt.Errorf("listing the files of pull request #%d: %w", number, err)
 		}
 		for _, f := range page {
-			fd := &FileDiff{Path: f.GetFilename(), Status: f.GetStatus()}
+			fd := &FileDiff{Path: f.GetFilename(), Status: f.GetStatus(), SHA: f.GetSHA()}
 			if hunks, err := ParsePatch(f.GetPatch()); err == nil {
 				fd.Hunks = hunks
 			}

@@ -110,7 +110,7 @@ func planReview(findings []*finding.Finding, diff *Diff, existing []*gogithub.Pu
 		})
 	}
 	for _, c := range ourOrder {
-		if !keep[c.GetID()] && replies[c.GetID()] == 0 {
+		if !keep[c.GetID()] && replies[c.GetID()] == 0 && !diff.Stale(c.GetPath()) {
 			plan.delete = append(plan.delete, c.GetID())
 		}
 	}

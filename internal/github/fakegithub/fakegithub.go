@@ -71,9 +71,11 @@ type PR struct {
 	Files            []File
 }
 
-// File is one changed file with its patch (hunks only).
+// File is one changed file with its patch (hunks only) and its blob id at
+// the head (SHA, optional).
 type File struct {
 	Filename, Status, Patch string
+	SHA                     string
 }
 
 // ReviewComment is a pull request review comment.
@@ -394,6 +396,9 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, m []string, _
 		item := map[string]any{"filename": f.Filename, "status": f.Status}
 		if f.Patch != "" {
 			item["patch"] = f.Patch
+		}
+		if f.SHA != "" {
+			item["sha"] = f.SHA
 		}
 		items = append(items, item)
 	}
