@@ -75,6 +75,9 @@ type runner struct {
 	ai    actionInputs
 	ghctx *github.Context
 	root  string
+	// posting is the fork-safe poster's mode: the workspace holds the
+	// analysis run's artifact, not the repository.
+	posting bool
 	// printed counts the annotations (error, warning and notice commands)
 	// the runner printed itself: they share GitHub's per-step caps with
 	// the findings' annotations.

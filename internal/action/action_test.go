@@ -553,6 +553,16 @@ func TestActionPostsASavedReportFromWorkflowRun(t *testing.T) {
 	if r := h.run("41"); r.code != 1 || len(r.requests) != 0 {
 		t.Fatalf("analysis: exit %d, %v", r.code, requestLines(r.requests))
 	}
+	// GitHub lists each changed file's blob id; the poster's workspace has
+	// only the artifact, so it cannot compare them and must not take every
+	// file for stale.
+	files := slices.Clone(prFiles)
+	for i := range files {
+		if content, err := os.ReadFile(filepath.Join(h.ws, files[i].Filename)); err == nil {
+			files[i].SHA = github.BlobID(content)
+		}
+	}
+	h.srv.AddPR(&fakegithub.PR{Number: 7, HeadSHA: headSHA, BaseSHA: baseSHA, Files: files})
 	artifact := t.TempDir()
 	copyFile(t, filepath.Join(h.ws, "plumb-report.json"), filepath.Join(artifact, "plumb-report.json"))
 	copyFile(t, h.env["GITHUB_EVENT_PATH"], filepath.Join(artifact, "pr-event.json"))

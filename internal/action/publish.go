@@ -81,12 +81,16 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 		open := report.ByImportance(rep.Findings, report.IsOpen)
 		diff, err := client.Diff(ctx, pr.Number)
 		var res *github.ReviewResult
-		if err == nil {
+		// The poster has no checkout to compare with: the analysis run's
+		// lines stand.
+		if err == nil && !r.posting {
 			if stale := diff.DropStale(r.readWorkspace); len(stale) > 0 {
 				note := staleNote(stale)
 				commentNotes = append(commentNotes, note)
 				jobNotes = append(jobNotes, note)
 			}
+		}
+		if err == nil {
 			res, err = client.SyncReview(ctx, pr, diff, open, github.DefaultMaxComments)
 		}
 		if res != nil && (err == nil || res.Posted+res.Deleted > 0) {
