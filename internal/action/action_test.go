@@ -756,6 +756,9 @@ func TestActionDoesNotCommentWhereTheCheckoutIsNotTheHead(t *testing.T) {
 			}
 			files := slices.Clone(prFiles)
 			files[0].SHA = c.sha(content)
+			// Stale too, but without findings: not worth a mention.
+			files = append(files, fakegithub.File{Filename: "apps/web/deployment.yaml", Status: "modified",
+				Patch: "@@ -1 +1 @@\n-x\n+apiVersion: apps/v1", SHA: "0123456789012345678901234567890123456789"})
 			h.srv.AddPR(&fakegithub.PR{Number: 7, HeadSHA: headSHA, BaseSHA: baseSHA, Files: files})
 			r := h.run("41")
 			if n := len(h.srv.ReviewComments(7)); n != c.posted {

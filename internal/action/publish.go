@@ -6,8 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/github"
 	"github.com/plumb-ci/plumb/internal/renderdiff"
 	"github.com/plumb-ci/plumb/internal/report"
@@ -84,7 +86,7 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 		// The poster has no checkout to compare with: the analysis run's
 		// lines stand.
 		if err == nil && !r.posting {
-			if stale := diff.DropStale(r.readWorkspace); len(stale) > 0 {
+			if stale := withFindings(diff.DropStale(r.readWorkspace), open); len(stale) > 0 {
 				note := staleNote(stale)
 				commentNotes = append(commentNotes, note)
 				jobNotes = append(jobNotes, note)
@@ -137,6 +139,16 @@ func (r *runner) readWorkspace(path string) ([]byte, error) {
 	}
 	defer root.Close()
 	return fs.ReadFile(root.FS(), path)
+}
+
+// withFindings keeps the paths that have one of the findings: the others
+// lose no comment.
+func withFindings(paths []string, findings []*finding.Finding) []string {
+	in := map[string]bool{}
+	for _, f := range findings {
+		in[f.Location.File] = true
+	}
+	return slices.DeleteFunc(paths, func(p string) bool { return !in[p] })
 }
 
 // staleNote says which changed files were not commented on because the

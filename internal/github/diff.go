@@ -3,7 +3,9 @@ package github
 import (
 	"crypto/sha1"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
@@ -198,7 +200,8 @@ func BlobID(content []byte) string {
 // merge of the head into the base branch: where the base branch changed a
 // file too, a finding's line there is the merge's, not the head's, and a
 // comment anchored on it would sit on the wrong line. Files without a
-// known head blob id are kept.
+// known head blob id are kept, and so are files absent from the checkout
+// (read returns an fs.ErrNotExist error): nothing was found in them.
 func (d *Diff) DropStale(read func(path string) ([]byte, error)) []string {
 	if d == nil {
 		return nil
@@ -208,7 +211,11 @@ func (d *Diff) DropStale(read func(path string) ([]byte, error)) []string {
 		if f.SHA == "" || len(f.Hunks) == 0 {
 			continue
 		}
-		if content, err := read(path); err != nil || BlobID(content) != f.SHA {
+		content, err := read(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil || BlobID(content) != f.SHA {
 			f.Hunks = nil
 			stale = append(stale, path)
 			if d.stale == nil {

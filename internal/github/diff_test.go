@@ -2,6 +2,7 @@ package github
 
 import (
 	"fmt"
+	"io/fs"
 	"strings"
 	"testing"
 
@@ -111,20 +112,24 @@ func TestDropStaleFiles(t *testing.T) {
 	d := NewDiff([]*FileDiff{
 		{Path: "same.yaml", Hunks: hunks(), SHA: BlobID([]byte("a: 1\n"))},
 		{Path: "merged.yaml", Hunks: hunks(), SHA: BlobID([]byte("a: 2\n"))},
-		{Path: "gone.yaml", Hunks: hunks(), SHA: BlobID([]byte("z\n"))}, // not in the checkout
-		{Path: "unknown.yaml", Hunks: hunks()},                          // no blob id from the API
+		{Path: "gone.yaml", Hunks: hunks(), SHA: BlobID([]byte("z\n"))},   // not in the checkout
+		{Path: "locked.yaml", Hunks: hunks(), SHA: BlobID([]byte("z\n"))}, // unreadable
+		{Path: "unknown.yaml", Hunks: hunks()},                            // no blob id from the API
 	})
 	stale := d.DropStale(func(p string) ([]byte, error) {
+		if p == "locked.yaml" {
+			return nil, fs.ErrPermission
+		}
 		c, ok := checkout[p]
 		if !ok {
-			return nil, fmt.Errorf("%s: no such file", p)
+			return nil, fmt.Errorf("%s: %w", p, fs.ErrNotExist)
 		}
 		return []byte(c), nil
 	})
-	if fmt.Sprint(stale) != "[gone.yaml merged.yaml]" {
+	if fmt.Sprint(stale) != "[locked.yaml merged.yaml]" {
 		t.Errorf("stale %v", stale)
 	}
-	for path, anchored := range map[string]bool{"same.yaml": true, "merged.yaml": false, "gone.yaml": false, "unknown.yaml": true} {
+	for path, anchored := range map[string]bool{"same.yaml": true, "merged.yaml": false, "locked.yaml": false, "gone.yaml": true, "unknown.yaml": true} {
 		if _, ok := d.Anchor(path, 2, 0); ok != anchored {
 			t.Errorf("%s: anchored %v, want %v", path, ok, anchored)
 		}
