@@ -12,6 +12,8 @@ COPY go.mod go.sum ./
 RUN go mod download && go mod verify
 COPY cmd ./cmd
 COPY internal ./internal
+# The embedded defaults (the checks catalog, the built-in rules).
+COPY reference ./reference
 ARG VERSION=dev
 RUN go build -trimpath -ldflags="-s -w -X github.com/plumb-ci/plumb/internal/pipeline.Version=${VERSION}" \
       -o /out/plumb ./cmd/plumb \

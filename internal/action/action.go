@@ -22,6 +22,7 @@ import (
 	"github.com/sethvargo/go-githubactions"
 
 	"github.com/plumb-ci/plumb/internal/config"
+	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/github"
 	"github.com/plumb-ci/plumb/internal/pipeline"
 	"github.com/plumb-ci/plumb/internal/report"
@@ -74,6 +75,13 @@ type runner struct {
 	ai    actionInputs
 	ghctx *github.Context
 	root  string
+	// posting is the fork-safe poster's mode: the workspace holds the
+	// analysis run's artifact, not the repository.
+	posting bool
+	// printed counts the annotations (error, warning and notice commands)
+	// the runner printed itself: they share GitHub's per-step caps with
+	// the findings' annotations.
+	printed report.LevelCounts
 }
 
 // Run runs the action and returns the exit code: the `plumb check` code
@@ -163,7 +171,9 @@ func (r *runner) analyze(ctx context.Context) int {
 
 	var outs []report.Output
 	if r.ai.sarifFile != "" {
-		outs = append(outs, report.Output{Format: "sarif", File: r.abs(r.ai.sarifFile)})
+		// The category is set here, not by upload-sarif: its category
+		// input only fills in a run that has none.
+		outs = append(outs, report.Output{Format: "sarif", File: r.abs(r.ai.sarifFile), Sink: report.SARIF{Category: r.ai.category}})
 	}
 	if r.ai.reportFile != "" {
 		outs = append(outs, report.Output{Format: "json", File: r.abs(r.ai.reportFile)})
@@ -242,6 +252,14 @@ func (r *runner) command(name, msg string) {
 	var props map[string]string
 	if name != "debug" {
 		props = map[string]string{"title": "plumb"}
+	}
+	switch name {
+	case "error":
+		r.printed.Add(finding.Error)
+	case "warning":
+		r.printed.Add(finding.Warning)
+	case "notice":
+		r.printed.Add(finding.Note)
 	}
 	fmt.Fprintln(r.out, report.WorkflowCommand(name, props, msg))
 }

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/plumb-ci/plumb/internal/github"
 	"github.com/plumb-ci/plumb/internal/github/fakegithub"
+	"github.com/plumb-ci/plumb/internal/report"
 	"github.com/plumb-ci/plumb/internal/report/sarifcheck"
 )
 
@@ -96,7 +99,7 @@ func newHarness(t *testing.T) *harness {
 		"INPUT_RULES": "", "INPUT_REFERENCE": "", "INPUT_ENV": "", "INPUT_FAIL-ON": "error", "INPUT_BASE-REF": "",
 		"INPUT_SARIF-FILE": "plumb.sarif", "INPUT_REPORT-FILE": "plumb-report.json",
 		"INPUT_ANNOTATIONS": "true", "INPUT_REVIEW-COMMENTS": "true", "INPUT_SUMMARY-COMMENT": "true",
-		"INPUT_JOB-SUMMARY": "true", "INPUT_POST-REPORT": "", "INPUT_POST-EVENT": "",
+		"INPUT_JOB-SUMMARY": "true", "INPUT_POST-REPORT": "", "INPUT_POST-EVENT": "", "INPUT_CATEGORY": "",
 	}
 	return h
 }
@@ -550,6 +553,16 @@ func TestActionPostsASavedReportFromWorkflowRun(t *testing.T) {
 	if r := h.run("41"); r.code != 1 || len(r.requests) != 0 {
 		t.Fatalf("analysis: exit %d, %v", r.code, requestLines(r.requests))
 	}
+	// GitHub lists each changed file's blob id; the poster's workspace has
+	// only the artifact, so it cannot compare them and must not take every
+	// file for stale.
+	files := slices.Clone(prFiles)
+	for i := range files {
+		if content, err := os.ReadFile(filepath.Join(h.ws, files[i].Filename)); err == nil {
+			files[i].SHA = github.BlobID(content)
+		}
+	}
+	h.srv.AddPR(&fakegithub.PR{Number: 7, HeadSHA: headSHA, BaseSHA: baseSHA, Files: files})
 	artifact := t.TempDir()
 	copyFile(t, filepath.Join(h.ws, "plumb-report.json"), filepath.Join(artifact, "plumb-report.json"))
 	copyFile(t, h.env["GITHUB_EVENT_PATH"], filepath.Join(artifact, "pr-event.json"))
@@ -619,5 +632,142 @@ func TestDetected(t *testing.T) {
 	}
 	if Detected([]string{"GITHUB_ACTIONS=true"}) || Detected([]string{"INPUT_PATHS=."}) {
 		t.Error("a run: step or a shell was taken for an action step")
+	}
+}
+
+// GitHub shows 10 error, 10 warning and 10 notice annotations per step,
+// counting the runner's own commands too: the notice that posting failed
+// and the warning about an unreadable event take slots the findings'
+// annotations then leave free, so none of them vanishes unannounced.
+func TestActionAnnotationsShareTheCapsWithItsOwnCommands(t *testing.T) {
+	h := newHarness(t)
+	h.env["INPUT_TOKEN"] = "read-token" // posting fails: one notice
+	for i := range 12 {
+		// An error (no name) and a note (an ignore annotation that
+		// matches nothing) per file.
+		os.WriteFile(filepath.Join(h.ws, "apps", fmt.Sprintf("extra-%02d.yaml", i)), []byte(fmt.Sprintf(
+			"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  namespace: shop\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-%d\n  namespace: shop\n  annotations:\n    plumb.dev/ignore: check/NOPE\n", i)), 0o644)
+	}
+	r := h.run("41")
+	count := map[string]int{}
+	for _, c := range commandLines(t, r.stdout) {
+		name, _, _ := strings.Cut(strings.TrimPrefix(c, "::"), " ")
+		name, _, _ = strings.Cut(name, "::")
+		count[name]++
+	}
+	if count["error"] != 10 || count["notice"] != 10 {
+		t.Errorf("workflow commands %v: want 10 errors and 10 notices (the failure notice, 8 notes, the counting notice)", count)
+	}
+	cmds := commandLines(t, r.stdout)
+	if !strings.Contains(cmds[len(cmds)-1], "more findings are not shown as annotations (6 errors, 4 notes)") {
+		t.Errorf("the last command should count what was left out: %s", cmds[len(cmds)-1])
+	}
+	if !strings.Contains(r.stdout, "::notice title=plumb::plumb could not post") {
+		t.Error("no notice that posting failed")
+	}
+}
+
+// The runner takes at most 1 MiB of job summary per step; a step that
+// already wrote close to that gets a warning instead of plumb's summary.
+func TestActionJobSummaryStaysWithinTheStepLimit(t *testing.T) {
+	h := newHarness(t)
+	h.env["INPUT_REVIEW-COMMENTS"] = "false"
+	h.env["INPUT_SUMMARY-COMMENT"] = "false"
+	for _, used := range []int{stepSummaryLimit - 3000, stepSummaryLimit - 20000} {
+		path := filepath.Join(h.dir, "summary-41") // the file run("41") hands the action
+		os.WriteFile(path, bytes.Repeat([]byte("x"), used), 0o644)
+		r := h.run("41")
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Size() > stepSummaryLimit {
+			t.Errorf("with %d bytes used the job summary grew to %d bytes", used, st.Size())
+		}
+		full := strings.Contains(r.stdout, "::warning title=plumb::the job summary already holds")
+		if full != (used == stepSummaryLimit-3000) {
+			t.Errorf("with %d bytes used: warning %v\n%s", used, full, r.stdout)
+		}
+		if !full && !strings.Contains(r.summary, "### plumb: 4 errors") {
+			t.Errorf("with %d bytes used: no summary", used)
+		}
+	}
+}
+
+// Code scanning keeps one set of alerts per tool and category, and
+// upload-sarif's category input only fills in a run without one: the
+// category input is how two plumb jobs keep their alerts apart.
+func TestActionSARIFCategory(t *testing.T) {
+	h := newHarness(t)
+	h.env["INPUT_REVIEW-COMMENTS"] = "false"
+	h.env["INPUT_SUMMARY-COMMENT"] = "false"
+	for input, want := range map[string]string{"": "plumb/", "plumb/apps": "plumb/apps/", "infra/": "infra/"} {
+		h.env["INPUT_CATEGORY"] = input
+		h.run("41")
+		data, err := os.ReadFile(filepath.Join(h.ws, "plumb.sarif"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var log struct {
+			Runs []struct {
+				AutomationDetails struct{ ID string } `json:"automationDetails"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal(data, &log); err != nil || len(log.Runs) != 1 {
+			t.Fatalf("%v %s", err, data)
+		}
+		if got := log.Runs[0].AutomationDetails.ID; got != want {
+			t.Errorf("category input %q: runAutomationDetails.id %q, want %q", input, got, want)
+		}
+	}
+}
+
+// A report posted from an artifact comes from the fork: a base commit that
+// is not a commit id does not go into the summary's links.
+func TestActionPostedReportCannotForgeLinks(t *testing.T) {
+	rep := &report.Report{Sections: map[string]any{"diff": json.RawMessage(`{"base_ref": "x", "base_commit": "abc) [click](https://evil.example", "targets": []}`)}}
+	if got := baseCommit(rep); got != "" {
+		t.Errorf("base commit %q used in links", got)
+	}
+	rep.Sections["diff"] = json.RawMessage(`{"base_ref": "x", "base_commit": "` + baseSHA + `", "targets": []}`)
+	if got := baseCommit(rep); got != baseSHA {
+		t.Errorf("base commit %q, want %s", got, baseSHA)
+	}
+}
+
+// On pull_request events the checkout is the merge of the head into the
+// base branch. Where that is not the head's version of a changed file (the
+// base branch changed it too), findings' lines may not be the head's: they
+// are not commented, and the summary says why.
+func TestActionDoesNotCommentWhereTheCheckoutIsNotTheHead(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		sha    func(content []byte) string
+		posted int
+	}{
+		{"the head's version", github.BlobID, 1},
+		{"a merge with a newer base", func([]byte) string { return "0123456789012345678901234567890123456789" }, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t)
+			content, err := os.ReadFile(filepath.Join(h.ws, "apps/web/configmap.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := slices.Clone(prFiles)
+			files[0].SHA = c.sha(content)
+			// Stale too, but without findings: not worth a mention.
+			files = append(files, fakegithub.File{Filename: "apps/web/deployment.yaml", Status: "modified",
+				Patch: "@@ -1 +1 @@\n-x\n+apiVersion: apps/v1", SHA: "0123456789012345678901234567890123456789"})
+			h.srv.AddPR(&fakegithub.PR{Number: 7, HeadSHA: headSHA, BaseSHA: baseSHA, Files: files})
+			r := h.run("41")
+			if n := len(h.srv.ReviewComments(7)); n != c.posted {
+				t.Errorf("%d review comments, want %d", n, c.posted)
+			}
+			note := strings.Contains(r.summary, "Not commented: 1 changed file (apps/web/configmap.yaml) is not the pull request's head version in this checkout")
+			if note != (c.posted == 0) {
+				t.Errorf("note in the job summary: %v\n%s", note, r.summary)
+			}
+		})
 	}
 }

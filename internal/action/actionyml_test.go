@@ -39,7 +39,7 @@ func TestActionYAMLMatchesTheCode(t *testing.T) {
 	for _, ci := range checkInputs {
 		code = append(code, ci.Input)
 	}
-	code = append(code, "token", "sarif-file", "report-file", "annotations", "review-comments", "summary-comment", "job-summary", "post-report", "post-event")
+	code = append(code, "token", "sarif-file", "report-file", "annotations", "review-comments", "summary-comment", "job-summary", "post-report", "post-event", "category")
 	var declared []string
 	for name, in := range spec.Inputs {
 		declared = append(declared, name)

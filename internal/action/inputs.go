@@ -132,6 +132,8 @@ type actionInputs struct {
 	jobSummary     bool
 	postReport     string
 	postEvent      string
+	// category is the SARIF run's runAutomationDetails.id category.
+	category string
 }
 
 // Defaults of the output files (relative to the workspace).
@@ -147,6 +149,7 @@ func readActionInputs(in inputs) (actionInputs, error) {
 		reportFile: in.str("report-file", defaultReportFile),
 		postReport: in.str("post-report", ""),
 		postEvent:  in.str("post-event", ""),
+		category:   in.str("category", ""),
 	}
 	var errs []string
 	for _, b := range []struct {

@@ -23,6 +23,7 @@ import (
 // triggering run built — its head commit must be the workflow_run's
 // head_sha — or nothing is posted.
 func (r *runner) post(ctx context.Context) int {
+	r.posting = true
 	data, err := os.ReadFile(r.abs(r.ai.postReport))
 	if err != nil {
 		r.command("error", fmt.Sprintf("post-report: %v", err))

@@ -50,6 +50,8 @@ func TestActionInPullRequestMode(t *testing.T) {
 		"#### Rendered changes (3 targets, against `" + base[:12] + "`)",
 		"-  replicas: 1\n+  replicas: 2\n",
 		"-  password: <redacted>\n+  password: <redacted> (changed)\n",
+		// The fixed finding is where the base had it: linked at the base.
+		"(https://github.com/acme/shop/blob/" + base + "/apps/old/cm.yaml#L",
 	} {
 		if !strings.Contains(res.summary, want) {
 			t.Errorf("job summary lacks %q:\n%s", want, res.summary)

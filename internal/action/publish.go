@@ -3,10 +3,15 @@ package action
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/github"
+	"github.com/plumb-ci/plumb/internal/renderdiff"
 	"github.com/plumb-ci/plumb/internal/report"
 )
 
@@ -17,24 +22,30 @@ const (
 	// commentFindings and summaryFindings bound the findings tables.
 	commentFindings = 50
 	summaryFindings = 1000
+	// minJobSummary is the least room worth a job summary: the title and
+	// the counts table.
+	minJobSummary = 4096
 )
 
-// publish reports rep on the annotations, the pull request (review
-// comments and the summary comment, when pr is set) and the job summary.
-// Posting failures degrade: they are said once, and the job summary still
-// has everything.
+// publish reports rep on the pull request (review comments and the summary
+// comment, when pr is set), the annotations and the job summary. Posting
+// failures degrade: they are said once, and the job summary still has
+// everything.
 func (r *runner) publish(ctx context.Context, rep *report.Report, pr *github.PullRequest) {
+	var jobNotes []string
+	if pr != nil && (r.ai.reviewComments || r.ai.summaryComment) {
+		jobNotes = r.postToPR(ctx, rep, pr)
+	}
+	// After posting, so that the annotations know how many of GitHub's
+	// per-step slots the runner's own commands (a notice that posting
+	// failed, an engine error) took: a finding past the caps would vanish
+	// from the UI without the counting notice saying so.
 	if r.ai.annotations {
 		more := "The job summary lists every finding."
 		if !r.ai.jobSummary {
 			more = "The SARIF and JSON reports list every finding."
 		}
-		report.Annotations{More: more}.Write(r.out, rep)
-	}
-
-	var jobNotes []string
-	if pr != nil && (r.ai.reviewComments || r.ai.summaryComment) {
-		jobNotes = r.postToPR(ctx, rep, pr)
+		report.Annotations{More: more, Printed: r.printed}.Write(r.out, rep)
 	}
 	if r.ai.jobSummary {
 		r.writeJobSummary(rep, pr, jobNotes)
@@ -72,6 +83,15 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 		open := report.ByImportance(rep.Findings, report.IsOpen)
 		diff, err := client.Diff(ctx, pr.Number)
 		var res *github.ReviewResult
+		// The poster has no checkout to compare with: the analysis run's
+		// lines stand.
+		if err == nil && !r.posting {
+			if stale := withFindings(diff.DropStale(r.readWorkspace), open); len(stale) > 0 {
+				note := staleNote(stale)
+				commentNotes = append(commentNotes, note)
+				jobNotes = append(jobNotes, note)
+			}
+		}
 		if err == nil {
 			res, err = client.SyncReview(ctx, pr, diff, open, github.DefaultMaxComments)
 		}
@@ -91,6 +111,7 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 			MaxBytes:    github.SummaryBudget,
 			MaxFindings: commentFindings,
 			BlobURL:     r.ghctx.BlobURL(pr.HeadSHA),
+			BaseBlobURL: r.ghctx.BlobURL(baseCommit(rep)),
 			Context:     r.contextLine(pr.HeadSHA),
 			Notes:       commentNotes,
 			Truncated:   r.jobSummaryPointer(),
@@ -107,6 +128,43 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 		jobNotes = append(jobNotes, link+".")
 	}
 	return jobNotes
+}
+
+// readWorkspace reads a repository file of the checkout (paths come from
+// the API: the root keeps them inside the workspace).
+func (r *runner) readWorkspace(path string) ([]byte, error) {
+	root, err := os.OpenRoot(r.root)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return fs.ReadFile(root.FS(), path)
+}
+
+// withFindings keeps the paths that have one of the findings: the others
+// lose no comment.
+func withFindings(paths []string, findings []*finding.Finding) []string {
+	in := map[string]bool{}
+	for _, f := range findings {
+		in[f.Location.File] = true
+	}
+	return slices.DeleteFunc(paths, func(p string) bool { return !in[p] })
+}
+
+// staleNote says which changed files were not commented on because the
+// checkout does not hold their head version.
+func staleNote(paths []string) string {
+	const show = 5
+	names := make([]string, 0, show)
+	for _, p := range paths[:min(len(paths), show)] {
+		names = append(names, report.MarkdownText(p))
+	}
+	more := ""
+	if len(paths) > show {
+		more = fmt.Sprintf(" and %d more", len(paths)-show)
+	}
+	return fmt.Sprintf("Not commented: %d changed %s (%s%s) %s not the pull request's head version in this checkout (on pull_request events actions/checkout checks out the merge with the base branch, which changed %s too), so a finding's line there may not be the line GitHub shows; the findings are in the table and the annotations.",
+		len(paths), noun(len(paths), "file", "files"), strings.Join(names, ", "), more, noun(len(paths), "is", "are"), noun(len(paths), "it", "them"))
 }
 
 // reviewNote says what happened to the review comments.
@@ -182,14 +240,22 @@ func (r *runner) writeJobSummary(rep *report.Report, pr *github.PullRequest, not
 	if st, err := os.Stat(path); err == nil {
 		used = int(st.Size())
 	}
+	room := stepSummaryLimit - used - 1024
+	if room < minJobSummary {
+		// A budget of 0 or less would mean "unbounded" to the Markdown
+		// sink, and the runner rejects a step summary over its limit.
+		r.command("warning", fmt.Sprintf("the job summary already holds %d bytes, too close to GitHub's %d per step: plumb's summary is not added (the JSON report has every finding)", used, stepSummaryLimit))
+		return
+	}
 	sha := r.ghctx.SHA
 	if pr != nil {
 		sha = pr.HeadSHA
 	}
 	md := report.Markdown{
-		MaxBytes:    stepSummaryLimit - used - 1024,
+		MaxBytes:    room,
 		MaxFindings: summaryFindings,
 		BlobURL:     r.ghctx.BlobURL(sha),
+		BaseBlobURL: r.ghctx.BlobURL(baseCommit(rep)),
 		Context:     r.contextLine(sha),
 		Notes:       notes,
 		Truncated:   "The JSON report (the report-file output) lists every finding.",
@@ -198,6 +264,20 @@ func (r *runner) writeJobSummary(rep *report.Report, pr *github.PullRequest, not
 		r.command("warning", fmt.Sprintf("could not write the job summary: %v", err))
 	}
 }
+
+// baseCommit is the commit pull-request mode compared with ("" outside
+// it): fixed findings are located there. It goes into links, and a report
+// posted from an artifact is not trusted, so it must be a commit id.
+func baseCommit(rep *report.Report) string {
+	sec, err := renderdiff.FromSection(rep.Sections[renderdiff.SectionName])
+	if err != nil || sec == nil || !commitID.MatchString(sec.BaseCommit) {
+		return ""
+	}
+	return sec.BaseCommit
+}
+
+// commitID is a full SHA-1 or SHA-256 commit id.
+var commitID = regexp.MustCompile(`^(?:[0-9a-f]{40}|[0-9a-f]{64})$`)
 
 // transport is the GitHub API transport: retries, pacing, debug log.
 func (r *runner) transport() *github.Transport {

@@ -30,7 +30,7 @@ func BenchmarkPlanReview(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		plan := planReview(fs, diff, existing, DefaultMaxComments)
+		plan := planReview(fs, diff, existing, DefaultMaxComments, nil)
 		if plan.result.Kept == 0 {
 			b.Fatal("nothing kept")
 		}

@@ -11,10 +11,17 @@ import (
 	gogithub "github.com/google/go-github/v60/github"
 )
 
-// Client calls the GitHub REST API for one repository.
+// Client calls the GitHub REST API for one repository. It is not safe for
+// concurrent use.
 type Client struct {
 	gh          *gogithub.Client
 	owner, repo string
+
+	// self is the login of the token's person, looked up once (selfKnown)
+	// and only when a comment by a person carries plumb's markers; "" for
+	// an installation token such as GITHUB_TOKEN, which acts as a bot.
+	self      string
+	selfKnown bool
 }
 
 // NewClient returns a client for owner/repo at apiURL (GITHUB_API_URL),
@@ -77,7 +84,7 @@ func (c *Client) Diff(ctx context.Context, number int) (*Diff, error) {
 			return nil, fmt.Errorf("listing the files of pull request #%d: %w", number, err)
 		}
 		for _, f := range page {
-			fd := &FileDiff{Path: f.GetFilename(), Status: f.GetStatus()}
+			fd := &FileDiff{Path: f.GetFilename(), Status: f.GetStatus(), SHA: f.GetSHA()}
 			if hunks, err := ParsePatch(f.GetPatch()); err == nil {
 				fd.Hunks = hunks
 			}
@@ -123,6 +130,31 @@ func (c *Client) issueComments(ctx context.Context, number int) ([]*gogithub.Iss
 		}
 		opts.Page = resp.NextPage
 	}
+}
+
+// wroteIt reports whether a comment by author can be one of plumb's own.
+// Markers are plain text anyone can type, so a comment counts as plumb's
+// only when this token could have written it: plumb runs as a bot
+// (GITHUB_TOKEN, an app's token) or as the person a personal access token
+// belongs to. Otherwise anyone could make plumb skip a review comment (a
+// fake one "already there" on the line), edit their comment, or fail to
+// post its summary.
+func (c *Client) wroteIt(ctx context.Context, author *gogithub.User) bool {
+	if author == nil {
+		return false
+	}
+	if author.GetType() == "Bot" {
+		return true
+	}
+	if !c.selfKnown {
+		c.selfKnown = true
+		// GitHub refuses GET /user to installation tokens: then plumb is
+		// a bot, and this person's comment is not plumb's.
+		if me, _, err := c.gh.Users.Get(ctx, ""); err == nil {
+			c.self = me.GetLogin()
+		}
+	}
+	return c.self != "" && strings.EqualFold(author.GetLogin(), c.self)
 }
 
 // StatusOf returns the HTTP status of a failed API call, 0 when the call

@@ -1,7 +1,12 @@
 package github
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -13,6 +18,8 @@ import (
 // outside makes it reject the whole review.
 type Diff struct {
 	files map[string]*FileDiff
+	// stale are the files DropStale dropped the hunks of.
+	stale map[string]bool
 }
 
 // FileDiff is one changed file.
@@ -20,6 +27,9 @@ type FileDiff struct {
 	Path   string
 	Status string // added, modified, renamed, removed, ...
 	Hunks  []Hunk
+	// SHA is the file's blob id at the pull request's head, "" when
+	// unknown.
+	SHA string
 }
 
 // Hunk is one @@ block of a patch.
@@ -156,6 +166,71 @@ func (d *Diff) Changed(path string, line int) bool {
 	}
 	return false
 }
+
+// ChangedWithin reports whether the pull request added or changed a line
+// of path from start through end (end 0 or before start: start alone).
+func (d *Diff) ChangedWithin(path string, start, end int) bool {
+	f := d.File(path)
+	if f == nil {
+		return false
+	}
+	end = max(end, start)
+	for _, h := range f.Hunks {
+		for line := range h.added {
+			if line >= start && line <= end {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// BlobID is git's object id of a file with this content (SHA-1), as
+// GitHub's pull request files list it.
+func BlobID(content []byte) string {
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", len(content))
+	h.Write(content)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// DropStale forgets the hunks of every changed file whose content in the
+// checkout (read) is not the pull request's head version, and returns
+// their paths. On pull_request events actions/checkout checks out the
+// merge of the head into the base branch: where the base branch changed a
+// file too, a finding's line there is the merge's, not the head's, and a
+// comment anchored on it would sit on the wrong line. Files without a
+// known head blob id are kept, and so are files absent from the checkout
+// (read returns an fs.ErrNotExist error): nothing was found in them.
+func (d *Diff) DropStale(read func(path string) ([]byte, error)) []string {
+	if d == nil {
+		return nil
+	}
+	var stale []string
+	for path, f := range d.files {
+		if f.SHA == "" || len(f.Hunks) == 0 {
+			continue
+		}
+		content, err := read(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil || BlobID(content) != f.SHA {
+			f.Hunks = nil
+			stale = append(stale, path)
+			if d.stale == nil {
+				d.stale = map[string]bool{}
+			}
+			d.stale[path] = true
+		}
+	}
+	slices.Sort(stale)
+	return stale
+}
+
+// Stale reports whether DropStale dropped path: what plumb commented there
+// before is left alone, as this run cannot tell where its findings are.
+func (d *Diff) Stale(path string) bool { return d != nil && d.stale[path] }
 
 func truncate(s string, n int) string {
 	if len(s) <= n {

@@ -1,8 +1,14 @@
 package github
 
 import (
+	"fmt"
+	"io/fs"
 	"strings"
 	"testing"
+
+	gogithub "github.com/google/go-github/v60/github"
+
+	"github.com/plumb-ci/plumb/internal/finding"
 )
 
 // A patch as GitHub's files API returns it: two hunks of one file.
@@ -87,5 +93,60 @@ func TestParsePatchRejectsGarbage(t *testing.T) {
 	}
 	if h, err := ParsePatch(""); err != nil || len(h) != 0 {
 		t.Errorf("empty: %v %v", h, err)
+	}
+}
+
+// git's blob id, as `git hash-object` prints it.
+func TestBlobID(t *testing.T) {
+	if got := BlobID([]byte("hello\n")); got != "ce013625030ba8dba906f756967f9e9ca394464a" {
+		t.Errorf("BlobID = %s", got)
+	}
+}
+
+// A changed file whose checkout is not the head's version (the merge with
+// a base branch that changed it too) loses its hunks: nothing is anchored
+// on lines that may not be the head's.
+func TestDropStaleFiles(t *testing.T) {
+	hunks := func() []Hunk { return mustHunks(t, patchAdding(1, 5)) }
+	checkout := map[string]string{"same.yaml": "a: 1\n", "merged.yaml": "a: 2\nb: 3\n", "unknown.yaml": "x\n"}
+	d := NewDiff([]*FileDiff{
+		{Path: "same.yaml", Hunks: hunks(), SHA: BlobID([]byte("a: 1\n"))},
+		{Path: "merged.yaml", Hunks: hunks(), SHA: BlobID([]byte("a: 2\n"))},
+		{Path: "gone.yaml", Hunks: hunks(), SHA: BlobID([]byte("z\n"))},   // not in the checkout
+		{Path: "locked.yaml", Hunks: hunks(), SHA: BlobID([]byte("z\n"))}, // unreadable
+		{Path: "unknown.yaml", Hunks: hunks()},                            // no blob id from the API
+	})
+	stale := d.DropStale(func(p string) ([]byte, error) {
+		if p == "locked.yaml" {
+			return nil, fs.ErrPermission
+		}
+		c, ok := checkout[p]
+		if !ok {
+			return nil, fmt.Errorf("%s: %w", p, fs.ErrNotExist)
+		}
+		return []byte(c), nil
+	})
+	if fmt.Sprint(stale) != "[locked.yaml merged.yaml]" {
+		t.Errorf("stale %v", stale)
+	}
+	for path, anchored := range map[string]bool{"same.yaml": true, "merged.yaml": false, "locked.yaml": false, "gone.yaml": true, "unknown.yaml": true} {
+		if _, ok := d.Anchor(path, 2, 0); ok != anchored {
+			t.Errorf("%s: anchored %v, want %v", path, ok, anchored)
+		}
+	}
+}
+
+// plumb's earlier comments in a stale file stay: this run cannot tell
+// where the findings are.
+func TestCommentsInStaleFilesAreKept(t *testing.T) {
+	f := mkFinding("merged.yaml", 2, "check/A")
+	d := NewDiff([]*FileDiff{{Path: "merged.yaml", Hunks: mustHunks(t, patchAdding(1, 5)), SHA: BlobID([]byte("head\n"))}})
+	d.DropStale(func(string) ([]byte, error) { return []byte("merged\n"), nil })
+	body := findingCommentBody("x", f.Fingerprint)
+	path := "merged.yaml"
+	existing := []*gogithub.PullRequestComment{{ID: gogithub.Int64(1), Body: &body, Path: &path, Line: gogithub.Int(2)}}
+	plan := planReview([]*finding.Finding{f}, d, existing, 10, nil)
+	if len(plan.create) != 0 || len(plan.delete) != 0 || plan.result.OutsideDiff != 1 {
+		t.Errorf("plan %+v", plan)
 	}
 }

@@ -48,8 +48,13 @@ type reviewPlan struct {
 // planReview decides which findings get a new comment and which of plumb's
 // earlier comments go.
 //
-//   - A finding gets a comment only when its line is shown in a hunk of the
-//     diff (GitHub rejects the whole review otherwise).
+//   - A finding gets a comment only when the pull request is what it is
+//     about: one of its lines was added or changed, or (in pull-request
+//     mode) the finding is new — the change caused it even where the line
+//     itself is unchanged. Its first line must also be shown in a hunk of
+//     the diff (GitHub rejects the whole review otherwise). An old finding
+//     on a context line next to an edit is counted, not commented: the
+//     reviewer did not ask about it.
 //   - A finding that already has plumb's comment (same fingerprint, still
 //     attached to a line) gets none: reruns never post twice. An outdated
 //     comment that someone replied to also counts as already there.
@@ -58,7 +63,9 @@ type reviewPlan struct {
 //     commented again where it now is).
 //
 // findings come most important first; at most max new comments are planned.
-func planReview(findings []*finding.Finding, diff *Diff, existing []*gogithub.PullRequestComment, max int) reviewPlan {
+// wroteIt tells plumb's comments from others that carry its markers (nil:
+// every marked comment is plumb's).
+func planReview(findings []*finding.Finding, diff *Diff, existing []*gogithub.PullRequestComment, max int, wroteIt func(*gogithub.User) bool) reviewPlan {
 	var plan reviewPlan
 	ours := map[string][]*gogithub.PullRequestComment{}
 	replies := map[int64]int{}
@@ -67,7 +74,7 @@ func planReview(findings []*finding.Finding, diff *Diff, existing []*gogithub.Pu
 		if c.InReplyTo != nil {
 			replies[c.GetInReplyTo()]++
 		}
-		if fp := commentFingerprint(c.GetBody()); fp != "" && c.InReplyTo == nil {
+		if fp := commentFingerprint(c.GetBody()); fp != "" && c.InReplyTo == nil && (wroteIt == nil || wroteIt(c.User)) {
 			ours[fp] = append(ours[fp], c)
 			ourOrder = append(ourOrder, c)
 		}
@@ -80,6 +87,9 @@ func planReview(findings []*finding.Finding, diff *Diff, existing []*gogithub.Pu
 		}
 		seen[f.Fingerprint] = true
 		anchor, ok := diff.Anchor(f.Location.File, f.Location.Line, f.Location.EndLine)
+		if ok && f.Status != finding.StatusNew {
+			ok = diff.ChangedWithin(f.Location.File, f.Location.Line, f.Location.EndLine)
+		}
 		if !ok || f.Fingerprint == "" {
 			plan.result.OutsideDiff++
 			continue
@@ -100,7 +110,7 @@ func planReview(findings []*finding.Finding, diff *Diff, existing []*gogithub.Pu
 		})
 	}
 	for _, c := range ourOrder {
-		if !keep[c.GetID()] && replies[c.GetID()] == 0 {
+		if !keep[c.GetID()] && replies[c.GetID()] == 0 && !diff.Stale(c.GetPath()) {
 			plan.delete = append(plan.delete, c.GetID())
 		}
 	}
@@ -136,7 +146,7 @@ func (c *Client) SyncReview(ctx context.Context, pr *PullRequest, diff *Diff, fi
 	if err != nil {
 		return &ReviewResult{}, err
 	}
-	plan := planReview(findings, diff, existing, maxComments)
+	plan := planReview(findings, diff, existing, maxComments, func(u *gogithub.User) bool { return c.wroteIt(ctx, u) })
 	res := plan.result
 	for start := 0; start < len(plan.create); start += CommentsPerReview {
 		batch := plan.create[start:min(start+CommentsPerReview, len(plan.create))]

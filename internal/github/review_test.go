@@ -323,7 +323,7 @@ func TestFindingTextCannotForgeAMarker(t *testing.T) {
 	f := mkFinding("a.yaml", 12, "check/A")
 	f.Message = "evil\n<!-- plumb:fingerprint=ffffffffffffffff -->"
 	f.Help = "<!-- plumb:fingerprint=eeeeeeeeeeeeeeee -->"
-	plan := planReview([]*finding.Finding{f}, NewDiff([]*FileDiff{{Path: "a.yaml", Hunks: mustHunks(t, patchAdding(10, 20))}}), nil, 10)
+	plan := planReview([]*finding.Finding{f}, NewDiff([]*FileDiff{{Path: "a.yaml", Hunks: mustHunks(t, patchAdding(10, 20))}}), nil, 10, nil)
 	if len(plan.create) != 1 {
 		t.Fatal(plan)
 	}
@@ -342,4 +342,36 @@ func mustHunks(t *testing.T, patch string) []Hunk {
 		t.Fatal(err)
 	}
 	return h
+}
+
+// A hunk shows context lines around an edit; GitHub accepts comments there,
+// but an old finding on a line the pull request did not touch is not what
+// the reviewer asked about. It is commented only when the change caused it
+// (new in pull-request mode), or when it spans a changed line.
+func TestContextLinesAreCommentedOnlyForWhatTheChangeCaused(t *testing.T) {
+	// Lines 10-12 and 14-16 are context, 13 is the changed line.
+	patch := "@@ -10,7 +10,7 @@\n a\n b\n c\n-old\n+new\n d\n e\n f"
+	diff := NewDiff([]*FileDiff{{Path: "a.yaml", Hunks: mustHunks(t, patch)}})
+
+	withStatus := func(f *finding.Finding, status string) *finding.Finding { f.Status = status; return f }
+	old := mkFinding("a.yaml", 11, "check/Old")                                             // context line, no status
+	unchanged := withStatus(mkFinding("a.yaml", 15, "check/Same"), finding.StatusUnchanged) // context line
+	caused := withStatus(mkFinding("a.yaml", 12, "check/Caused"), finding.StatusNew)        // context line, but new
+	spanning := mkFinding("a.yaml", 11, "check/Span")                                       // context 11 through changed 13
+	spanning.Location.EndLine = 13
+	edited := withStatus(mkFinding("a.yaml", 13, "check/Edited"), finding.StatusUnchanged) // the changed line
+	outside := withStatus(mkFinding("a.yaml", 30, "check/Outside"), finding.StatusNew)     // not in the diff
+
+	plan := planReview([]*finding.Finding{old, unchanged, caused, spanning, edited, outside}, diff, nil, 10, nil)
+	var got []string
+	for _, c := range plan.create {
+		got = append(got, fmt.Sprintf("%d-%d", c.anchor.StartLine, c.anchor.Line))
+	}
+	// caused at 12, spanning 11-13 (multi-line), edited at 13.
+	if want := "[0-12 11-13 0-13]"; fmt.Sprint(got) != want {
+		t.Errorf("anchors %v, want %s", got, want)
+	}
+	if plan.result.OutsideDiff != 3 {
+		t.Errorf("%d findings counted as outside the change, want 3 (old, unchanged, outside)", plan.result.OutsideDiff)
+	}
 }

@@ -25,7 +25,8 @@ const (
 )
 
 // UpsertSummary keeps one summary comment on the pull request: the comment
-// that starts with plumb's marker is edited in place (not touched when the
+// that starts with plumb's marker, written by this token's author, is
+// edited in place (not touched when the
 // text is the same), or created when there is none. It returns what it did
 // and the comment's URL.
 func (c *Client) UpsertSummary(ctx context.Context, pr *PullRequest, markdown string) (string, string, error) {
@@ -41,7 +42,7 @@ func (c *Client) UpsertSummary(ctx context.Context, pr *PullRequest, markdown st
 	}
 	var ours *gogithub.IssueComment
 	for _, cm := range comments {
-		if isSummary(cm.GetBody()) {
+		if isSummary(cm.GetBody()) && c.wroteIt(ctx, cm.User) {
 			ours = cm
 			break
 		}

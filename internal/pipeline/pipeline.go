@@ -160,6 +160,10 @@ type Result struct {
 	// baseSections are the base revision's engine sections (pull-request
 	// mode), for the shard sections that merging needs.
 	baseSections map[string]any
+	// baseCommit is the commit pull-request mode compared with ("" for a
+	// single revision); shard reports record it so that only shards of one
+	// run merge.
+	baseCommit string
 }
 
 // Check runs the whole pipeline: on the working tree, and in pull-request
@@ -188,7 +192,7 @@ func check(ctx context.Context, cfg *config.Config, engines engineFactory) (*Res
 	}
 	if cfg.Shard.Enabled() {
 		shardSections(res)
-		res.Report.Sections[report.ShardSection] = cfg.Shard
+		res.Report.Sections[report.ShardSection] = report.ShardInfo{Spec: cfg.Shard, BaseCommit: res.baseCommit}
 	}
 	finding.Sort(res.Report.Findings)
 	res.Report.Rules = finding.SortRules(res.Report.Rules)

@@ -84,7 +84,7 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory) (*R
 		sec.Targets = []renderdiff.Target{}
 	}
 	rep.Sections[renderdiff.SectionName] = sec
-	res := &Result{Report: rep, Errors: headRes.Errors, Rules: headRes.Rules, baseSections: baseRes.Report.Sections}
+	res := &Result{Report: rep, Errors: headRes.Errors, Rules: headRes.Rules, baseSections: baseRes.Report.Sections, baseCommit: tree.Commit}
 	for _, err := range baseRes.Errors {
 		res.Errors = append(res.Errors, fmt.Errorf("base %s: %w", cfg.BaseRef, err))
 	}

@@ -119,7 +119,7 @@ func firstDifference(got, want []byte) string {
 }
 
 func TestMergeRefusesIncompleteOrForeignShards(t *testing.T) {
-	r, _ := shardRepo(t)
+	r, base := shardRepo(t)
 	run := func(args ...string) report.ShardReport {
 		res, err := check(context.Background(), testConfig(t, r.Dir, nil, args...), withLatestTag)
 		if err != nil {
@@ -132,6 +132,7 @@ func TestMergeRefusesIncompleteOrForeignShards(t *testing.T) {
 		return report.ShardReport{Name: "shard " + fmt.Sprint(args), Report: read}
 	}
 	s1, s2, s3 := run("--shard", "1/3"), run("--shard", "2/3"), run("--shard", "3/3")
+	head := r.Commit("head") // the working tree stays as it is
 	for _, c := range []struct {
 		name  string
 		parts []report.ShardReport
@@ -141,6 +142,12 @@ func TestMergeRefusesIncompleteOrForeignShards(t *testing.T) {
 		{"twice", []report.ShardReport{s1, s2, s2, s3}, "shard 2/3 is given twice"},
 		{"other count", []report.ShardReport{s1, s2, s3, run("--shard", "1/2")}, "merge the shards of one run"},
 		{"not a shard", []report.ShardReport{s1, s2, s3, run()}, "is not a shard report"},
+		// A pull-request shard among single-revision ones, or shards
+		// compared with different bases: their statuses would not agree.
+		{"pull-request mode and not", []report.ShardReport{s1, run("--shard", "2/3", "--base-ref", base), s3},
+			"shard [--shard 1/3] checked a single revision (no --base-ref) but shard [--shard 2/3 --base-ref " + base + "] was compared with base commit " + base},
+		{"other bases", []report.ShardReport{run("--shard", "1/3", "--base-ref", base), run("--shard", "2/3", "--base-ref", head), run("--shard", "3/3", "--base-ref", base)},
+			"was compared with base commit " + base + " but shard [--shard 2/3 --base-ref " + head + "] was compared with base commit " + head},
 	} {
 		_, err := report.Merge(c.parts, SectionMergers())
 		if err == nil || !bytes.Contains([]byte(err.Error()), []byte(c.want)) {

@@ -164,6 +164,46 @@ func TestPatchChangeShowsExactlyTheChangedFields(t *testing.T) {
 	}
 }
 
+// A Secret written by `kubectl get -o yaml` carries the last-applied
+// annotation: the whole Secret as JSON, values included. It is masked like
+// the values, and says when it changed; the object itself is not touched.
+func TestLastAppliedAnnotationOfASecretIsMasked(t *testing.T) {
+	secret := func(value, extra string) string {
+		return "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\n  namespace: shop\n  annotations:\n" + extra +
+			"    kubectl.kubernetes.io/last-applied-configuration: |\n      {\"kind\":\"Secret\",\"stringData\":{\"pw\":\"" + value + "\"}}\n" +
+			"stringData:\n  pw: " + value + "\n"
+	}
+	base := []*render.Target{target(t, "apps/db", secret("SECRET-ONE", ""))}
+	head := []*render.Target{target(t, "apps/db", secret("SECRET-TWO", "    team: db\n"))}
+	got := Compute(base, head)
+	if len(got) != 1 {
+		t.Fatalf("targets %+v", got)
+	}
+	d := got[0].Diff
+	for _, leak := range []string{"SECRET-ONE", "SECRET-TWO"} {
+		if strings.Contains(d, leak) {
+			t.Errorf("the diff leaks %q:\n%s", leak, d)
+		}
+	}
+	for _, want := range []string{
+		"-    kubectl.kubernetes.io/last-applied-configuration: <redacted>\n+    kubectl.kubernetes.io/last-applied-configuration: <redacted> (changed)\n",
+		"+    team: db\n",
+	} {
+		if !strings.Contains(d, want) {
+			t.Errorf("diff lacks %q:\n%s", want, d)
+		}
+	}
+	if v, _ := annotation(head[0].Objects[0].Content, lastApplied); !strings.Contains(v.(string), "SECRET-TWO") {
+		t.Error("masking changed the rendered object")
+	}
+	// A ConfigMap's annotation is not a secret.
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: '{\"v\": \"%s\"}'\n"
+	got = Compute([]*render.Target{target(t, "apps/c", fmt.Sprintf(cm, "one"))}, []*render.Target{target(t, "apps/c", fmt.Sprintf(cm, "two"))})
+	if len(got) != 1 || !strings.Contains(got[0].Diff, `two`) {
+		t.Errorf("ConfigMap annotation: %+v", got)
+	}
+}
+
 func TestAPIVersionChangeIsOneChangedLine(t *testing.T) {
 	base := []*render.Target{target(t, "a", "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\n")}
 	head := []*render.Target{target(t, "a", "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\n")}

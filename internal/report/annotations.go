@@ -28,6 +28,10 @@ type Annotations struct {
 	// More ends the counting notice, e.g. "See the job summary." (plain
 	// text).
 	More string
+	// Printed counts the annotations the step printed besides these (a
+	// caller's own errors, warnings and notices): GitHub's caps count every
+	// annotation of the step, so they leave less room for findings.
+	Printed LevelCounts
 }
 
 // GitHub's annotation caps (research/peers.md §4).
@@ -104,8 +108,12 @@ func orDefault(v, d int) int {
 // annotated (and not counted: they need no action).
 func (a Annotations) Select(r *Report) ([]*finding.Finding, LevelCounts) {
 	open := byImportance(r.Findings, isOpen)
-	quota := map[finding.Level]int{finding.Error: a.maxErrors(), finding.Warning: a.maxWarnings(), finding.Note: a.maxNotices()}
-	total := a.maxTotal()
+	quota := map[finding.Level]int{
+		finding.Error:   max(a.maxErrors()-a.Printed.Errors, 0),
+		finding.Warning: max(a.maxWarnings()-a.Printed.Warnings, 0),
+		finding.Note:    max(a.maxNotices()-a.Printed.Notes, 0),
+	}
+	total := max(a.maxTotal()-a.Printed.Total(), 0)
 	fits := len(open) <= total
 	for l, q := range quota {
 		fits = fits && countLevel(open, l) <= q
@@ -113,8 +121,8 @@ func (a Annotations) Select(r *Report) ([]*finding.Finding, LevelCounts) {
 	if !fits {
 		// One notice slot (and one of the job's) goes to the notice that
 		// counts what is left out.
-		quota[finding.Note]--
-		total--
+		quota[finding.Note] = max(quota[finding.Note]-1, 0)
+		total = max(total-1, 0)
 	}
 	var chosen []*finding.Finding
 	var left LevelCounts

@@ -80,6 +80,27 @@ func TestAnnotationsRespectGitHubsCaps(t *testing.T) {
 	}
 }
 
+// The caps count every annotation of the step: what the caller printed
+// itself (an engine error, the notice that posting failed) leaves less room.
+func TestAnnotationsLeaveRoomForTheCallersOwn(t *testing.T) {
+	lines := annotate(t, Annotations{Printed: LevelCounts{Errors: 2, Notes: 1}}, manyFindings(25, 15, 12))
+	count := map[string]int{}
+	for _, l := range lines {
+		count[l[:strings.IndexByte(l[2:], ' ')+2]]++
+	}
+	if count["::error"] != 8 || count["::warning"] != 10 || count["::notice"] != 9 {
+		t.Errorf("counts %v: want 8 errors, 10 warnings, 8 notes and the counting notice", count)
+	}
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "::notice title=plumb::26 more findings are not shown as annotations (17 errors, 5 warnings, 4 notes)") {
+		t.Errorf("counting notice: %s", last)
+	}
+	// Caps already used up: only the counting notice, if it can be seen.
+	lines = annotate(t, Annotations{Printed: LevelCounts{Errors: 10, Warnings: 10, Notes: 10}}, manyFindings(1, 1, 1))
+	if len(lines) != 1 || !strings.Contains(lines[0], "3 more findings") {
+		t.Errorf("lines %v", lines)
+	}
+}
+
 func TestAnnotationsSkipSuppressedAndFixed(t *testing.T) {
 	lines := annotate(t, Annotations{}, prReport())
 	joined := strings.Join(lines, "\n")

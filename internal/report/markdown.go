@@ -28,6 +28,10 @@ type Markdown struct {
 	// BlobURL, when set, links locations: BlobURL + path + "#Lline", e.g.
 	// "https://github.com/o/r/blob/<sha>/".
 	BlobURL string
+	// BaseBlobURL links the fixed findings, whose locations are the base
+	// revision's, the same way (pull-request mode; empty: not linked, as a
+	// link to the head would point at the wrong file or line).
+	BaseBlobURL string
 	// Context is a trusted Markdown line shown under the title (commit, run).
 	Context string
 	// Notes are trusted Markdown paragraphs shown at the end (what was
@@ -125,7 +129,11 @@ func (m Markdown) Render(r *Report) string {
 					text += " (until " + f.Suppressed.Until + ")"
 				}
 			}
-			rows = append(rows, fmt.Sprintf("| %s | %s | %s |\n", m.locationLink(f.Location), codeSpan(f.RuleID), mdText(text)))
+			loc := m.locationLink(f.Location)
+			if f.Status == finding.StatusFixed {
+				loc = linkLocation(m.BaseBlobURL, f.Location)
+			}
+			rows = append(rows, fmt.Sprintf("| %s | %s | %s |\n", loc, codeSpan(f.RuleID), mdText(text)))
 		}
 		n := doc.section(header, "\n</details>\n\n", rows)
 		if n < len(rows) {
@@ -340,14 +348,20 @@ func (m Markdown) diffSection(doc *budgetDoc, diffs []*finding.Finding) int {
 // locationLink prints file:line, linked to the line on GitHub when BlobURL
 // is set.
 func (m Markdown) locationLink(l finding.Location) string {
+	return linkLocation(m.BlobURL, l)
+}
+
+// linkLocation prints file:line, linked to blobURL + path + "#Lline" when
+// blobURL is set.
+func linkLocation(blobURL string, l finding.Location) string {
 	text := manifest.FormatLocation(l)
 	if text == "" {
 		return "—"
 	}
-	if m.BlobURL == "" {
+	if blobURL == "" {
 		return codeSpan(text)
 	}
-	u := m.BlobURL + fileURI(l.File)
+	u := blobURL + fileURI(l.File)
 	if l.Line > 0 {
 		u += "#L" + strconv.Itoa(l.Line)
 		if l.EndLine > l.Line {

@@ -124,6 +124,22 @@ func TestMarkdownLeadsWithNewFindings(t *testing.T) {
 	if !strings.Contains(sup, "`check/S` | accepted by the team (until 2031-01-01) |") {
 		t.Errorf("suppressed section:\n%s", sup)
 	}
+	// Links: open findings to the head, fixed ones to the base commit
+	// (their locations are the base's), or to nothing.
+	md = Markdown{BlobURL: "https://github.com/o/r/blob/HEAD1/", BaseBlobURL: "https://github.com/o/r/blob/BASE1/"}.Render(r)
+	for _, want := range []string{
+		"[`apps/web/deploy.yaml:1:1`](https://github.com/o/r/blob/HEAD1/apps/web/deploy.yaml#L1) | `check/OLD`",
+		"[`apps/web/deploy.yaml:4:1`](https://github.com/o/r/blob/BASE1/apps/web/deploy.yaml#L4) | `check/GONE`",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	md = Markdown{BlobURL: "https://github.com/o/r/blob/HEAD1/"}.Render(r)
+	if !strings.Contains(md, "| `apps/web/deploy.yaml:4:1` | `check/GONE`") {
+		t.Errorf("a fixed finding without a base link:\n%s", md)
+	}
+
 	// Outside pull-request mode the title has no statuses.
 	r.Findings = r.Findings[:1]
 	r.Findings[0].Status = ""

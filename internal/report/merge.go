@@ -17,6 +17,15 @@ import (
 // report is the unsharded run's report.
 const ShardSection = "shard"
 
+// ShardInfo is the shard section of a shard report: its share, and what
+// every shard of one run has in common, which plumb merge checks.
+type ShardInfo struct {
+	shard.Spec
+	// BaseCommit is the commit pull-request mode compared with; "" for a
+	// single-revision run.
+	BaseCommit string `json:"base_commit,omitempty"`
+}
+
 // ShardMerger is implemented by engine sections that can be put together
 // from the reports of shards. Each shard ran the engine on its own render
 // targets; MergeShards gets the section of every shard report that has one,
@@ -82,6 +91,7 @@ func Merge(in []ShardReport, mergers map[string]ShardMerger) (*Report, error) {
 // checkShards verifies that the reports are the shards 1/n … n/n of one run,
 // each once, and returns them in shard order.
 func checkShards(in []ShardReport) ([]ShardReport, error) {
+	infos := make([]ShardInfo, len(in))
 	specs := make([]shard.Spec, len(in))
 	for i, r := range in {
 		raw, ok := r.Report.Sections[ShardSection]
@@ -90,10 +100,17 @@ func checkShards(in []ShardReport) ([]ShardReport, error) {
 		}
 		b, err := rawJSON(raw)
 		if err == nil {
-			err = json.Unmarshal(b, &specs[i])
+			err = json.Unmarshal(b, &infos[i])
 		}
+		specs[i] = infos[i].Spec
 		if err != nil || !specs[i].Enabled() || specs[i].Index < 1 || specs[i].Index > specs[i].Count {
 			return nil, fmt.Errorf("%s: the %q section is not a shard i/n", r.Name, ShardSection)
+		}
+		// Shards of pull-request mode and of a single revision, or against
+		// different bases, would merge into a report whose statuses mean
+		// nothing.
+		if a, b := infos[0].BaseCommit, infos[i].BaseCommit; a != b {
+			return nil, fmt.Errorf("%s %s but %s %s: merge the shards of one run", in[0].Name, baseOf(a), r.Name, baseOf(b))
 		}
 	}
 	n := specs[0].Count
@@ -121,6 +138,14 @@ func checkShards(in []ShardReport) ([]ShardReport, error) {
 		return nil, fmt.Errorf("missing shard reports: %s (a merged report must cover every shard)", strings.Join(missing, ", "))
 	}
 	return out, nil
+}
+
+// baseOf says what a shard was compared with, for messages.
+func baseOf(commit string) string {
+	if commit == "" {
+		return "checked a single revision (no --base-ref)"
+	}
+	return "was compared with base commit " + commit
 }
 
 func mergeFindings(shards []ShardReport) ([]finding.Finding, error) {

@@ -122,7 +122,7 @@ func TestSummary(t *testing.T) {
 
 func TestParseOutputs(t *testing.T) {
 	outs, err := ParseOutputs([]string{"text", "json=out.json"})
-	if err != nil || len(outs) != 2 || outs[1] != (Output{"json", "out.json"}) {
+	if err != nil || len(outs) != 2 || outs[1] != (Output{Format: "json", File: "out.json"}) {
 		t.Fatalf("%v %v", outs, err)
 	}
 	if _, err := ParseOutputs([]string{"xml"}); err == nil {
@@ -137,7 +137,7 @@ func TestWriteAllFiles(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.json")
 	var stdout bytes.Buffer
-	if err := WriteAll([]Output{{"json", out}, {"text", ""}}, sampleReport(), &stdout); err != nil {
+	if err := WriteAll([]Output{{Format: "json", File: out}, {Format: "text"}}, sampleReport(), &stdout); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(out); err != nil {
@@ -146,7 +146,7 @@ func TestWriteAllFiles(t *testing.T) {
 	if !bytes.Contains(stdout.Bytes(), []byte("5 findings")) {
 		t.Errorf("stdout = %s", stdout.String())
 	}
-	err := WriteAll([]Output{{"json", filepath.Join(dir, "missing", "r.json")}}, sampleReport(), &stdout)
+	err := WriteAll([]Output{{Format: "json", File: filepath.Join(dir, "missing", "r.json")}}, sampleReport(), &stdout)
 	if err == nil {
 		t.Error("writing into a missing directory should fail")
 	}

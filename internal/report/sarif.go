@@ -268,6 +268,7 @@ func sarifRule(r finding.Rule, lim SARIFLimits) *sarif.ReportingDescriptor {
 		"precision":        firstNonEmpty(r.Precision, "high"),
 		"problem.severity": problemSeverity(r.Level),
 	}
+	r.SecuritySeverity = securitySeverity(r)
 	if r.SecuritySeverity != "" {
 		props["security-severity"] = r.SecuritySeverity
 	}
@@ -316,8 +317,30 @@ func sarifVersion(v string) string {
 	return v
 }
 
+// securitySeverity is GitHub's security-severity score of a rule: its own
+// when it has one; for a rule tagged security (a check of the catalog's
+// Security group) one by level, in the bands code scanning shows — an
+// error high (8.0), a warning medium (5.0), a note low (2.0); "" for other
+// rules, which code scanning then lists as quality findings.
+func securitySeverity(r finding.Rule) string {
+	if r.SecuritySeverity != "" {
+		return r.SecuritySeverity
+	}
+	if !slices.ContainsFunc(r.Tags, func(t string) bool { return strings.EqualFold(t, "security") }) {
+		return ""
+	}
+	switch r.Level {
+	case finding.Error:
+		return "8.0"
+	case finding.Warning:
+		return "5.0"
+	}
+	return "2.0"
+}
+
 // sarifTags are the rule's tags plus its source, deduplicated, at most
-// limit of them.
+// limit of them. A security rule's tags include "security", lower case, as
+// code scanning looks for it.
 func sarifTags(r finding.Rule, limit int) []string {
 	var tags []string
 	seen := map[string]bool{}
@@ -331,6 +354,9 @@ func sarifTags(r finding.Rule, limit int) []string {
 		add(r.ID[:i])
 	}
 	for _, t := range r.Tags {
+		if strings.EqualFold(t, "security") {
+			t = "security"
+		}
 		add(t)
 	}
 	if r.SecuritySeverity != "" {

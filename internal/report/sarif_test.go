@@ -251,6 +251,34 @@ func TestSARIFTagsAndTextLimits(t *testing.T) {
 	}
 }
 
+// The checks of the catalog's Security group get a security-severity by
+// level (code scanning lists them as security alerts, by severity); other
+// rules none; a rule's own score wins.
+func TestSARIFSecuritySeverity(t *testing.T) {
+	r := &Report{Rules: []finding.Rule{
+		{ID: "check/D10001", Name: "Containers run as a non-root user", Level: finding.Error, Tags: []string{"checks", "Security"}},
+		{ID: "check/D10002", Name: "Read-only root filesystem", Level: finding.Warning, Tags: []string{"checks", "Security"}},
+		{ID: "check/A10001", Name: "CPU requests", Level: finding.Warning, Tags: []string{"checks", "Resources"}},
+		{ID: "check/X", Name: "Own score", Level: finding.Note, Tags: []string{"security"}, SecuritySeverity: "9.5"},
+	}}
+	got := map[string]string{}
+	for _, rule := range parseSARIF(t, sarifOf(t, SARIF{}, r)).Runs[0].Tool.Driver.Rules {
+		sev, _ := rule.Properties["security-severity"].(string)
+		got[rule.ID] = sev + " " + fmt.Sprint(rule.Properties["tags"])
+	}
+	want := map[string]string{
+		"check/D10001": "8.0 [check checks security]",
+		"check/D10002": "5.0 [check checks security]",
+		"check/A10001": " [check checks Resources]",
+		"check/X":      "9.5 [check security]",
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("%s: %q, want %q", id, got[id], w)
+		}
+	}
+}
+
 func TestSARIFRuleNames(t *testing.T) {
 	for id, want := range map[string]string{"manifest/duplicate-key": "ManifestDuplicateKey", "check/156F64": "Check156F64", "x": "X", "a": "A"} {
 		if got := ruleName(finding.Rule{ID: id}); got != want {

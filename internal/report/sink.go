@@ -19,6 +19,17 @@ type Sink interface {
 type Output struct {
 	Format string
 	File   string
+	// Sink, when set, writes the format instead of its default sink (a
+	// SARIF sink with a category, say).
+	Sink Sink
+}
+
+// sink returns the sink that writes o.
+func (o Output) sink(color bool) Sink {
+	if o.Sink != nil {
+		return o.Sink
+	}
+	return sinks[o.Format](color)
 }
 
 // sinks maps format names to constructors; color says whether the output is
@@ -69,7 +80,7 @@ func WriteAll(outs []Output, r *Report, stdout io.Writer) error {
 	for _, o := range outs {
 		if o.File == "" {
 			bw := bufio.NewWriter(stdout)
-			err := sinks[o.Format](isTerminal(stdout)).Write(bw, r)
+			err := o.sink(isTerminal(stdout)).Write(bw, r)
 			if err == nil {
 				err = bw.Flush()
 			}
@@ -78,7 +89,7 @@ func WriteAll(outs []Output, r *Report, stdout io.Writer) error {
 			}
 			continue
 		}
-		if err := writeFile(o.File, func(w io.Writer) error { return sinks[o.Format](false).Write(w, r) }); err != nil {
+		if err := writeFile(o.File, func(w io.Writer) error { return o.sink(false).Write(w, r) }); err != nil {
 			errs = append(errs, fmt.Errorf("writing the %s report to %s: %w", o.Format, o.File, err))
 		}
 	}

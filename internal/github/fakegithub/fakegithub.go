@@ -42,6 +42,11 @@ type Server struct {
 	Owner, Repo string
 	// Tokens maps a token to Write or Read.
 	Tokens map[string]string
+	// Users maps the tokens that belong to a person (a personal access
+	// token) to their login: GET /user answers with it and what they
+	// create is theirs. Other tokens act as GITHUB_TOKEN does: GET /user
+	// is refused and everything is created by BotLogin.
+	Users map[string]string
 	// Clock is the server's time (for the content-creation limit); share it
 	// with the client's transport so pacing and limits agree.
 	Clock *Clock
@@ -66,9 +71,11 @@ type PR struct {
 	Files            []File
 }
 
-// File is one changed file with its patch (hunks only).
+// File is one changed file with its patch (hunks only) and its blob id at
+// the head (SHA, optional).
 type File struct {
 	Filename, Status, Patch string
+	SHA                     string
 }
 
 // ReviewComment is a pull request review comment.
@@ -132,6 +139,7 @@ func New(owner, repo string) *Server {
 		Owner:         owner,
 		Repo:          repo,
 		Tokens:        map[string]string{"write-token": Write, "read-token": Read},
+		Users:         map[string]string{},
 		Clock:         NewClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)),
 		CreationLimit: 80,
 		prs:           map[int]*PR{},
@@ -239,6 +247,7 @@ var routes = []struct {
 	pattern *regexp.Regexp
 	handle  func(s *Server, w http.ResponseWriter, r *http.Request, m []string, body []byte)
 }{
+	{"GET", regexp.MustCompile(`^/user$`), (*Server).getUser},
 	{"GET", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls/(\d+)$`), (*Server).getPR},
 	{"GET", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls/(\d+)/files$`), (*Server).listFiles},
 	{"GET", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls/(\d+)/comments$`), (*Server).listReviewComments},
@@ -277,9 +286,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
-	auth := r.Header.Get("Authorization")
-	token := strings.TrimPrefix(strings.TrimPrefix(auth, "Bearer "), "token ")
-	perm, ok := s.Tokens[token]
+	perm, ok := s.Tokens[requestToken(r)]
 	if !ok {
 		writeJSON(w, http.StatusUnauthorized, map[string]string{"message": "Bad credentials"})
 		return
@@ -319,7 +326,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		if m == nil {
 			continue
 		}
-		if m[1] != s.Owner || m[2] != s.Repo {
+		if len(m) > 2 && (m[1] != s.Owner || m[2] != s.Repo) {
 			writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
 			return
 		}
@@ -327,6 +334,29 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+}
+
+// author is who creates content with the request's token.
+func (s *Server) author(r *http.Request) User {
+	if login := s.Users[requestToken(r)]; login != "" {
+		return User{Login: login, Type: "User"}
+	}
+	return User{Login: BotLogin, Type: "Bot"}
+}
+
+func requestToken(r *http.Request) string {
+	return strings.TrimPrefix(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "), "token ")
+}
+
+// getUser is GET /user: the token's person, refused for an installation
+// token such as GITHUB_TOKEN, as GitHub does.
+func (s *Server) getUser(w http.ResponseWriter, r *http.Request, _ []string, _ []byte) {
+	login := s.Users[requestToken(r)]
+	if login == "" {
+		writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"login": login, "type": "User"})
 }
 
 func (s *Server) pr(w http.ResponseWriter, m []string) *PR {
@@ -366,6 +396,9 @@ func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, m []string, _
 		item := map[string]any{"filename": f.Filename, "status": f.Status}
 		if f.Patch != "" {
 			item["patch"] = f.Patch
+		}
+		if f.SHA != "" {
+			item["sha"] = f.SHA
 		}
 		items = append(items, item)
 	}
@@ -442,7 +475,7 @@ func (s *Server) validate(pr *PR, c draftComment) string {
 	return ""
 }
 
-func (s *Server) createReview(w http.ResponseWriter, _ *http.Request, m []string, body []byte) {
+func (s *Server) createReview(w http.ResponseWriter, r *http.Request, m []string, body []byte) {
 	pr := s.pr(w, m)
 	if pr == nil {
 		return
@@ -480,17 +513,17 @@ func (s *Server) createReview(w http.ResponseWriter, _ *http.Request, m []string
 	s.nextID++
 	reviewID := s.nextID
 	for _, c := range req.Comments {
-		s.addReview(pr, c, reviewID)
+		s.addReview(pr, c, reviewID, s.author(r))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"id": reviewID, "body": req.Body, "state": "COMMENTED", "commit_id": pr.HeadSHA})
 }
 
-func (s *Server) addReview(pr *PR, c draftComment, reviewID int64) *ReviewComment {
+func (s *Server) addReview(pr *PR, c draftComment, reviewID int64, by User) *ReviewComment {
 	s.nextID++
 	rc := &ReviewComment{
 		ID: s.nextID, PR: pr.Number, Body: c.Body, Path: c.Path, Side: "RIGHT",
 		Line: intPtr(*c.Line), OriginalLine: *c.Line, CommitID: pr.HeadSHA,
-		User: User{Login: BotLogin, Type: "Bot"}, ReviewID: reviewID,
+		User: by, ReviewID: reviewID,
 		HTMLURL: fmt.Sprintf("https://github.com/%s/%s/pull/%d#discussion_r%d", s.Owner, s.Repo, pr.Number, s.nextID),
 	}
 	if c.StartLine != nil {
@@ -500,7 +533,7 @@ func (s *Server) addReview(pr *PR, c draftComment, reviewID int64) *ReviewCommen
 	return rc
 }
 
-func (s *Server) createReviewComment(w http.ResponseWriter, _ *http.Request, m []string, body []byte) {
+func (s *Server) createReviewComment(w http.ResponseWriter, r *http.Request, m []string, body []byte) {
 	pr := s.pr(w, m)
 	if pr == nil {
 		return
@@ -518,7 +551,7 @@ func (s *Server) createReviewComment(w http.ResponseWriter, _ *http.Request, m [
 		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "Validation Failed", "errors": []string{e}})
 		return
 	}
-	writeJSON(w, http.StatusCreated, s.addReview(pr, c, 0))
+	writeJSON(w, http.StatusCreated, s.addReview(pr, c, 0, s.author(r)))
 }
 
 func (s *Server) deleteReviewComment(w http.ResponseWriter, _ *http.Request, m []string, _ []byte) {
@@ -533,7 +566,7 @@ func (s *Server) deleteReviewComment(w http.ResponseWriter, _ *http.Request, m [
 	writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
 }
 
-func (s *Server) createIssueComment(w http.ResponseWriter, _ *http.Request, m []string, body []byte) {
+func (s *Server) createIssueComment(w http.ResponseWriter, r *http.Request, m []string, body []byte) {
 	pr := s.pr(w, m)
 	if pr == nil {
 		return
@@ -550,13 +583,13 @@ func (s *Server) createIssueComment(w http.ResponseWriter, _ *http.Request, m []
 		return
 	}
 	s.nextID++
-	c := &IssueComment{ID: s.nextID, Issue: pr.Number, Body: req.Body, User: User{Login: BotLogin, Type: "Bot"},
+	c := &IssueComment{ID: s.nextID, Issue: pr.Number, Body: req.Body, User: s.author(r),
 		HTMLURL: fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", s.Owner, s.Repo, pr.Number, s.nextID)}
 	s.issue = append(s.issue, c)
 	writeJSON(w, http.StatusCreated, c)
 }
 
-func (s *Server) editIssueComment(w http.ResponseWriter, _ *http.Request, m []string, body []byte) {
+func (s *Server) editIssueComment(w http.ResponseWriter, r *http.Request, m []string, body []byte) {
 	id, _ := strconv.ParseInt(m[3], 10, 64)
 	var req struct {
 		Body string `json:"body"`
@@ -569,7 +602,7 @@ func (s *Server) editIssueComment(w http.ResponseWriter, _ *http.Request, m []st
 		if c.ID != id {
 			continue
 		}
-		if c.User.Login != BotLogin {
+		if c.User.Login != s.author(r).Login {
 			writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
 			return
 		}
