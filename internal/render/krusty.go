@@ -164,11 +164,35 @@ func originFile(targetDir, p string) string {
 	return full
 }
 
-var virtualRootRE = regexp.MustCompile(regexp.QuoteMeta(virtualRoot) + `/?`)
+var (
+	virtualRootRE = regexp.MustCompile(regexp.QuoteMeta(virtualRoot) + `/?`)
+	// goStructRE matches a Go value printed with %v through a pointer
+	// ("&{0xc000123456 <nil>}"): krusty prints its generators that way.
+	goStructRE = regexp.MustCompile(` ?&\{0x[0-9a-f]+[^{}]*\}`)
+	// goPointerRE matches any other printed pointer.
+	goPointerRE = regexp.MustCompile(`0x[0-9a-f]{6,}`)
+	// resIDRE matches a resid.ResId printed with %#v.
+	resIDRE = regexp.MustCompile(`resid\.ResId\{Gvk:resid\.Gvk\{Group:"([^"]*)", Version:"([^"]*)", Kind:"([^"]*)", isClusterScoped:(?:true|false)\}, Name:"([^"]*)", Namespace:"([^"]*)"\}`)
+)
 
-// krustyMessage makes krusty's error readable: repository-relative paths.
+// krustyMessage makes krusty's error readable and deterministic:
+// repository-relative paths, object ids as people write them, and no
+// memory addresses (which differ from run to run, and reports must not).
 func krustyMessage(err error) string {
 	msg := virtualRootRE.ReplaceAllString(err.Error(), "")
+	msg = goStructRE.ReplaceAllString(msg, "")
+	msg = goPointerRE.ReplaceAllString(msg, "(pointer)")
+	msg = resIDRE.ReplaceAllStringFunc(msg, func(m string) string {
+		g := resIDRE.FindStringSubmatch(m)
+		name := g[4]
+		if g[5] != "" {
+			name = g[5] + "/" + name
+		}
+		return fmt.Sprintf("%s %q", g[3], name)
+	})
+	if strings.Contains(msg, "cannot merge or replace") {
+		msg += " (behavior: merge and replace change an object of the same name from a base; use behavior: create, or add the base)"
+	}
 	return strings.Join(strings.Fields(msg), " ")
 }
 

@@ -34,6 +34,9 @@ func (r *renderer) buildKustomize(c *closure) (*Target, []manifest.Problem) {
 				at = tr.unmatched[0]
 			}
 		}
+		if f, ok := r.locateJSONOpFailure(c, msg); ok {
+			return nil, []manifest.Problem{f.problem()}
+		}
 		return nil, []manifest.Problem{{Rule: RuleKustomize, Level: "error", Location: at, Input: true, Key: "build:" + k.Dir,
 			Message: fmt.Sprintf("kustomize build %s failed: %s", k.Dir, msg)}}
 	}
