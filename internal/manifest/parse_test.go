@@ -284,10 +284,42 @@ func TestSyntaxErrorLines(t *testing.T) {
 		"x: 1\ny:\n\t- a\n":                 3,
 		"x: 1\n  y: 2\n":                    2,
 		"a: b: c\n":                         1,
+		// yaml.v3 names the line where the broken construct started; the
+		// line reported is the one that breaks it.
+		"a:\n  b: 1\n  c: x\n\td: 2\n":                 4, // a tab in the indentation
+		"a:\n  - 1\n  b: 2\n":                          3, // a key among list items
+		"a: 1\nb: *nope\n":                             2, // an alias without anchor
+		"a:\n  - 1\n  - \"x\n  y\"\n  b: 2\n":          5, // a cut inside the quoted string fails otherwise
+		"a: 1\nb: \"x\nc: 2\n":                         2, // an unterminated string: where it opens
+		"apiVersion: v1\nkind: ConfigMap\n\tdata: 1\n": 3,
 	} {
 		_, problems := parseOne(t, src)
 		if len(problems) != 1 || problems[0].Location.Line != want {
 			t.Errorf("%q: problems %v, want one at line %d", src, problems, want)
 		}
+	}
+}
+
+func TestSyntaxErrorColumns(t *testing.T) {
+	for src, want := range map[string]Location{
+		"a:\n  b: 1\n  c: x\n  \td: 2\n": {File: "dir/file.yaml", Line: 4, Column: 3}, // the tab
+		"a: 1\nb: [x, *nope]\n":          {File: "dir/file.yaml", Line: 2, Column: 8}, // the alias
+		"a:\n  - 1\n  b: 2\n":            {File: "dir/file.yaml", Line: 3, Column: 3}, // the key
+	} {
+		_, problems := parseOne(t, src)
+		if len(problems) != 1 || problems[0].Location != want {
+			t.Errorf("%q: problems %v, want one at %s", src, problems, FormatLocation(want))
+		}
+	}
+}
+
+func TestSyntaxErrorInALaterDocument(t *testing.T) {
+	src := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n  labels:\n    - x\n    y: z\n"
+	docs, problems := parseOne(t, src)
+	if len(docs) != 1 || len(problems) != 1 {
+		t.Fatalf("docs=%d problems=%v", len(docs), problems)
+	}
+	if got := FormatLocation(problems[0].Location); got != "dir/file.yaml:11:5" {
+		t.Errorf("problem at %s, want dir/file.yaml:11:5: %v", got, problems[0])
 	}
 }
