@@ -19,6 +19,10 @@ type valueDecoder struct {
 	aliasNodes  int // nodes produced by expanding aliases so far
 	aliasActive int // >0 while expanding an alias (duplicates there are reported at the anchor)
 	problems    []Problem
+	// duplicates counts the duplicate-key problems per key so far: the
+	// second "name" duplicated in one document (in another mapping) gets a
+	// fingerprint of its own.
+	duplicates map[string]int
 }
 
 // errLimit aborts decoding of one document.
@@ -102,6 +106,14 @@ func (d *valueDecoder) mapping(n *yaml.Node, depth int) (map[string]any, error) 
 		}
 		if seen != nil {
 			if first, dup := seen[key]; dup {
+				if d.duplicates == nil {
+					d.duplicates = map[string]int{}
+				}
+				d.duplicates[key]++
+				fpKey := fmt.Sprintf("doc%d:%s", d.doc.Index, key)
+				if n := d.duplicates[key]; n > 1 {
+					fpKey += fmt.Sprintf("#%d", n)
+				}
 				d.problems = append(d.problems, Problem{
 					Rule:     RuleDuplicateKey,
 					Level:    "error",
@@ -109,7 +121,7 @@ func (d *valueDecoder) mapping(n *yaml.Node, depth int) (map[string]any, error) 
 					Related:  []Location{d.loc(first)},
 					Message: fmt.Sprintf("duplicate key %q (first defined at line %d); kubectl rejects this, and many tools silently keep only the last value",
 						key, first.Line+d.doc.LineOffset),
-					Key:   fmt.Sprintf("doc%d:%s", d.doc.Index, key),
+					Key:   fpKey,
 					Input: true,
 				})
 			}

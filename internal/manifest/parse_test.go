@@ -323,3 +323,16 @@ func TestSyntaxErrorInALaterDocument(t *testing.T) {
 		t.Errorf("problem at %s, want dir/file.yaml:11:5: %v", got, problems[0])
 	}
 }
+
+// TestDuplicateKeyFingerprintsDiffer: the same key duplicated in two
+// mappings of one document gives two problems that tell themselves apart
+// (their fingerprints must differ, or code scanning merges them).
+func TestDuplicateKeyFingerprintsDiffer(t *testing.T) {
+	_, problems := parseOne(t, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  name: b\nspec:\n  containers:\n    - name: x\n      name: y\n")
+	if len(problems) != 2 || problems[0].Location.Line != 5 || problems[1].Location.Line != 9 {
+		t.Fatalf("problems = %v", problems)
+	}
+	if problems[0].Key == problems[1].Key {
+		t.Errorf("both duplicates have the key %q", problems[0].Key)
+	}
+}
