@@ -33,6 +33,13 @@ func TestBadInput(t *testing.T) {
 		// A shared base's patch fails in every overlay: reported once, at the base.
 		{RuleKustomize, "sharedop/base/kustomization.yaml:4:5", "patchesJson6902[0]: JSON patch operation 0 at sharedop/base/ops.yaml:1:3 cannot be applied: error in move for path: 'strategy': Unable to remove nonexistent key: strategy"},
 		{RuleKustomize, "mergegen/kustomization.yaml:4:5", `kustomize build mergegen failed: merging from generator: id ConfigMap "settings" does not exist; cannot merge or replace (behavior: merge and replace change an object of the same name from a base`},
+		// Errors krusty names only by content, at the entry that holds it.
+		{RuleKustomize, "literal/kustomization.yaml:5:9", "invalid literal source novalue, expected key=value"},
+		{RuleKustomize, "dupgen/kustomization.yaml:4:5", `id ConfigMap "settings" exists; can not use behavior`},
+		{RuleKustomize, "replicasname/kustomization.yaml:6:5", "resource with name api does not match a config"},
+		{RuleKustomize, "replacement/kustomization.yaml:4:5", "nothing selected by ConfigMap"},
+		{RuleKustomize, "emptypatch/kustomization.yaml:4:5", "patches[0]: a patch entry needs path (a patch file) or patch (the patch inline)"},
+		{RuleKustomize, "emptyentry/kustomization.yaml:3:4", "resources[1]: the entry is empty"},
 		{RuleTemplate, "templates/template.yaml:11:5", "parameter NAME is required and has no value"},
 		{RuleTemplate, "templates/template.yaml:15:5", "range must be within [1-255] characters"},
 	}

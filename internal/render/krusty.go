@@ -197,9 +197,13 @@ func krustyMessage(err error) string {
 }
 
 // locateKrustyError finds the entry of the closure's kustomizations that a
-// krusty error is about: the first entry whose value the message quotes.
+// krusty error is about: the entry an error about content names
+// (krustyerrors.go), else the first entry whose value the message quotes.
 // Without one, the target's kustomization file itself.
 func locateKrustyError(c *closure, msg string) manifest.Location {
+	if loc, ok := locateByContent(c, msg); ok {
+		return loc
+	}
 	for _, n := range c.nodes {
 		if n.k.Doc == nil {
 			continue
