@@ -40,6 +40,9 @@ func TestBadInput(t *testing.T) {
 		{RuleKustomize, "replacement/kustomization.yaml:4:5", "nothing selected by ConfigMap"},
 		{RuleKustomize, "emptypatch/kustomization.yaml:4:5", "patches[0]: a patch entry needs path (a patch file) or patch (the patch inline)"},
 		{RuleKustomize, "emptyentry/kustomization.yaml:3:4", "resources[1]: the entry is empty"},
+		// A value of the wrong type, at its key.
+		{RuleKustomize, "wrongtype/kustomization.yaml:2:1", "resources: the value is a string, kustomize wants a list of strings"},
+		{RuleKustomize, "wrongtype2/kustomization.yaml:4:5", "patches.path: the value is a list, kustomize wants a string"},
 		{RuleTemplate, "templates/template.yaml:11:5", "parameter NAME is required and has no value"},
 		{RuleTemplate, "templates/template.yaml:15:5", "range must be within [1-255] characters"},
 	}
