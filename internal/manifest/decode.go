@@ -18,7 +18,11 @@ type valueDecoder struct {
 	limits      Limits
 	aliasNodes  int // nodes produced by expanding aliases so far
 	aliasActive int // >0 while expanding an alias (duplicates there are reported at the anchor)
-	problems    []Problem
+	// expanding is the outermost alias (or merge) being expanded: an
+	// expansion over the limit is reported there, where the document uses
+	// the alias, not deep inside the anchored content.
+	expanding *yaml.Node
+	problems  []Problem
 	// duplicates counts the duplicate-key problems per key so far: the
 	// second "name" duplicated in one document (in another mapping) gets a
 	// fingerprint of its own.
@@ -51,7 +55,11 @@ func (d *valueDecoder) value(n *yaml.Node, depth int) (any, error) {
 	if d.aliasActive > 0 {
 		d.aliasNodes++
 		if d.aliasNodes > d.limits.MaxAliasNodes {
-			return nil, &errLimit{loc: d.loc(n), rule: RuleAliasLimit,
+			at := n
+			if d.expanding != nil {
+				at = d.expanding
+			}
+			return nil, &errLimit{loc: d.loc(at), rule: RuleAliasLimit,
 				msg: fmt.Sprintf("aliases expand to more than %d nodes (a \"billion laughs\" document?); limit --max-alias-nodes", d.limits.MaxAliasNodes)}
 		}
 	}
@@ -64,6 +72,9 @@ func (d *valueDecoder) value(n *yaml.Node, depth int) (any, error) {
 	case yaml.AliasNode:
 		if n.Alias == nil {
 			return nil, nil
+		}
+		if d.aliasActive == 0 {
+			d.expanding = n
 		}
 		d.aliasActive++
 		v, err := d.value(n.Alias, depth+1)
@@ -136,6 +147,9 @@ func (d *valueDecoder) mapping(n *yaml.Node, depth int) (map[string]any, error) 
 	// Merge keys: explicit keys win, earlier merge sources win over later.
 	for _, m := range merges {
 		for _, src := range mergeSources(m) {
+			if d.aliasActive == 0 {
+				d.expanding = m
+			}
 			d.aliasActive++ // merged content is reported at its anchor, not here
 			v, err := d.value(src, depth+1)
 			d.aliasActive--
