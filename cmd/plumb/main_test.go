@@ -162,6 +162,18 @@ func TestBadConfigNamesTheLine(t *testing.T) {
 	}
 }
 
+func TestBadFormatInConfigNamesTheLine(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "plumb.yaml")
+	if err := os.WriteFile(cfg, []byte("format:\n  - text\n  - xml=out.xml\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := plumb(t, "check", "--config", cfg, "testdata/bad/ok")
+	if code != 2 || !strings.Contains(errOut, `plumb.yaml:3:5: format "xml=out.xml": unknown format (want annotations, json, markdown, sarif, text)`) {
+		t.Errorf("exit %d stderr %q", code, errOut)
+	}
+}
+
 func TestRenderPrintsObjectsAndRedactsSecrets(t *testing.T) {
 	tmp := t.TempDir()
 	if err := os.WriteFile(filepath.Join(tmp, "s.yaml"), []byte("apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n  password: hunter2\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c # keep comments\ndata: {a: b}\n"), 0o644); err != nil {

@@ -69,8 +69,11 @@ type Config struct {
 	Exclude []string
 	FailOn  FailOn
 	Formats []string
-	Limits  manifest.Limits
-	Rules   RulesSettings
+	// FormatsAt is, when the formats come from the configuration file,
+	// where each is written (FILE:LINE:COL), for messages about them.
+	FormatsAt []string
+	Limits    manifest.Limits
+	Rules     RulesSettings
 	// Reproducible zeroes run-dependent values (duration_ms) so reports are
 	// byte-identical across runs.
 	Reproducible bool
@@ -187,6 +190,10 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	cfg.Formats = file.Format
 	if fl.changed("format") || len(cfg.Formats) == 0 {
 		cfg.Formats = fl.Formats
+	} else if file.src.name != "" {
+		for i := range cfg.Formats {
+			cfg.FormatsAt = append(cfg.FormatsAt, file.src.at(fmt.Sprintf("format[%d]", i)))
+		}
 	}
 
 	cfg.Limits, err = resolveLimits(file, fl)
