@@ -35,6 +35,9 @@ func TestBadInput(t *testing.T) {
 		{RuleKustomize, "mergegen/kustomization.yaml:4:5", `kustomize build mergegen failed: merging from generator: id ConfigMap "settings" does not exist; cannot merge or replace (behavior: merge and replace change an object of the same name from a base`},
 		// Errors krusty names only by content, at the entry that holds it.
 		{RuleKustomize, "literal/kustomization.yaml:5:9", "invalid literal source novalue, expected key=value"},
+		// An error krusty meets in a base shared by two overlays: once, in
+		// the base's terms, without krusty's accumulation wrapping.
+		{RuleKustomize, "sharedbase/base/kustomization.yaml:4:9", "kustomize build of sharedbase/base failed: loading KV pairs: literal sources [novalue]: invalid literal source novalue, expected key=value"},
 		{RuleKustomize, "dupgen/kustomization.yaml:4:5", `id ConfigMap "settings" exists; can not use behavior`},
 		{RuleKustomize, "replicasname/kustomization.yaml:6:5", "resource with name api does not match a config"},
 		{RuleKustomize, "replacement/kustomization.yaml:4:5", "nothing selected by ConfigMap"},
@@ -71,14 +74,19 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("missing problem at %s: %s", c.at, c.contains)
 		}
 	}
-	shared := 0
-	for _, p := range res.Problems {
-		if p.Rule == RuleKustomize && strings.HasPrefix(p.Location.File, "sharedop/") {
-			shared++
+	for _, dir := range []string{"sharedop/", "sharedbase/"} {
+		shared := 0
+		for _, p := range res.Problems {
+			if p.Rule == RuleKustomize && strings.HasPrefix(p.Location.File, dir) {
+				shared++
+				if strings.Contains(p.Message, "accumulat") {
+					t.Errorf("krusty's wrapping left in %q", p.Message)
+				}
+			}
 		}
-	}
-	if shared != 1 {
-		t.Errorf("the shared base's broken patch is reported %d times, want once", shared)
+		if shared != 1 {
+			t.Errorf("the shared base's error in %s is reported %d times, want once", dir, shared)
+		}
 	}
 	// The good target renders; the failed template is kept (engines read
 	// its annotations) without objects.

@@ -196,6 +196,25 @@ func krustyMessage(err error) string {
 	return strings.Join(strings.Fields(msg), " ")
 }
 
+// accumulationMarker starts each level of krusty's wrapping of an error
+// met while building a base: "accumulating resources: accumulation
+// err='accumulating resources from '../base': 'base' must resolve to a
+// file': recursed accumulation of path 'base': <the error>" (the "must
+// resolve to a file" part is krusty trying the entry as a file first).
+const accumulationMarker = "recursed accumulation of path '"
+
+// unwrapAccumulation returns the error inside krusty's wrapping and the
+// directory of the innermost base it was met in.
+func unwrapAccumulation(msg string) (inner, dir string, ok bool) {
+	i := strings.LastIndex(msg, accumulationMarker)
+	if i < 0 {
+		return "", "", false
+	}
+	rest := msg[i+len(accumulationMarker):]
+	dir, inner, ok = strings.Cut(rest, "': ")
+	return inner, dir, ok && dir != "" && inner != ""
+}
+
 // locateKrustyError finds the entry of the closure's kustomizations that a
 // krusty error is about: the entry an error about content names
 // (krustyerrors.go), else the first entry whose value the message quotes.
