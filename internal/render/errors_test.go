@@ -43,6 +43,10 @@ func TestBadInput(t *testing.T) {
 		{RuleKustomize, "replacement/kustomization.yaml:4:5", "nothing selected by ConfigMap"},
 		{RuleKustomize, "emptypatch/kustomization.yaml:4:5", "patches[0]: a patch entry needs path (a patch file) or patch (the patch inline)"},
 		{RuleKustomize, "emptyentry/kustomization.yaml:3:4", "resources[1]: the entry is empty"},
+		{RuleKustomize, "inlinesyntax/kustomization.yaml:4:5", "patches[0]: invalid patch: the inline patch is not valid YAML: did not find expected ',' or ']' (line 6 of the patch)"},
+		{RuleKustomize, "inlineempty/kustomization.yaml:4:5", "patches[0]: invalid patch: the patch is empty"},
+		{RuleKustomize, "nonamegen/kustomization.yaml:2:5", "a configmap must have a name"},
+		{RuleKustomize, "sortorder/kustomization.yaml:4:3", "the field 'sortOptions.order' must be one of [fifo, legacy]"},
 		// A value of the wrong type, at its key.
 		{RuleKustomize, "wrongtype/kustomization.yaml:2:1", "resources: the value is a string, kustomize wants a list of strings"},
 		{RuleKustomize, "wrongtype2/kustomization.yaml:4:5", "patches.path: the value is a list, kustomize wants a string"},

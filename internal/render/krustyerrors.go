@@ -88,10 +88,45 @@ var entryLocators = []entryLocator{
 	},
 }
 
+// fieldLocators find entries that krusty's error names by field.
+var fieldLocators = []entryLocator{
+	{
+		// generators: "a configmap must have a name" (for Secrets too).
+		re: regexp.MustCompile(`a configmap must have a name`),
+		find: func(k *kustomization, _ []string) manifest.Path {
+			for i, g := range k.K.ConfigMapGenerator {
+				if g.Name == "" {
+					return manifest.Path{manifest.Key("configMapGenerator"), manifest.Index(i)}
+				}
+			}
+			for i, g := range k.K.SecretGenerator {
+				if g.Name == "" {
+					return manifest.Path{manifest.Key("secretGenerator"), manifest.Index(i)}
+				}
+			}
+			return nil
+		},
+	},
+	{
+		// "the field 'sortOptions.order' must be one of [fifo, legacy]"
+		re: regexp.MustCompile(`the field '([A-Za-z.]+)' must be`),
+		find: func(k *kustomization, m []string) manifest.Path {
+			p, err := manifest.ParsePath(m[1])
+			if err != nil {
+				return nil
+			}
+			if key, _ := k.node(p); key == nil {
+				return nil
+			}
+			return p
+		},
+	},
+}
+
 // locateByContent finds the entry a krusty error names by content, in the
 // closure's order (the target first).
 func locateByContent(c *closure, msg string) (manifest.Location, bool) {
-	for _, l := range entryLocators {
+	for _, l := range append(entryLocators, fieldLocators...) {
 		m := l.re.FindStringSubmatch(msg)
 		if m == nil {
 			continue
