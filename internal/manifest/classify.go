@@ -95,38 +95,51 @@ func (d *Document) listItems(m map[string]any, target string) ([]*Object, []Prob
 // root.
 func (d *Document) object(m map[string]any, root *yaml.Node, target string) (*Object, []Problem) {
 	origin := &subDocument{doc: d, root: root}
-	at := func(p string) Location { l, _ := origin.Locate(MustParsePath(p)); return l }
 	_, hasAPI := m["apiVersion"]
+	_, hasKind := m["kind"]
+	if !hasAPI && !hasKind {
+		return nil, []Problem{d.notAnObject("the document has neither apiVersion nor kind")}
+	}
+	problems, ok := IdentityProblems(m, target, origin)
+	if !ok {
+		return nil, problems
+	}
+	return &Object{ID: IDOf(m, target), Content: m, Origin: origin, Doc: d, Node: root}, problems
+}
+
+// IdentityProblems checks the fields that identify an object — kind,
+// apiVersion, metadata.name — of content m (which has apiVersion or kind),
+// locating each problem through origin. ok is false when the object
+// cannot be analysed (it has no kind).
+func IdentityProblems(m map[string]any, target string, origin Provenance) (problems []Problem, ok bool) {
+	at := func(p string) Location { l, _ := origin.Locate(MustParsePath(p)); return l }
 	_, hasKind := m["kind"]
 	api, _ := m["apiVersion"].(string)
 	kind, _ := m["kind"].(string)
-	var problems []Problem
+	id := IDOf(m, target)
 	switch {
-	case !hasAPI && !hasKind:
-		return nil, []Problem{d.notAnObject("the document has neither apiVersion nor kind")}
 	case kind == "" && hasKind:
-		return nil, []Problem{{Rule: RuleMissingKind, Level: "error", Location: at("kind"), Object: IDOf(m, target),
-			Message: fmt.Sprintf("kind is %s, not the name of a kind: write the kind (for example kind: Deployment)", describeValue(m["kind"]))}}
+		return []Problem{{Rule: RuleMissingKind, Level: "error", Location: at("kind"), Object: id,
+			Message: fmt.Sprintf("kind is %s, not the name of a kind: write the kind (for example kind: Deployment)", describeValue(m["kind"]))}}, false
 	case kind == "":
-		return nil, []Problem{{Rule: RuleMissingKind, Level: "error", Location: at("apiVersion"), Object: IDOf(m, target),
-			Message: "the object has apiVersion but no kind: add kind (for example kind: Deployment)"}}
+		return []Problem{{Rule: RuleMissingKind, Level: "error", Location: at("apiVersion"), Object: id,
+			Message: "the object has apiVersion but no kind: add kind (for example kind: Deployment)"}}, false
 	case api == "":
-		problems = append(problems, Problem{Rule: RuleMissingAPI, Level: "error", Location: at("kind"), Object: IDOf(m, target),
+		problems = append(problems, Problem{Rule: RuleMissingAPI, Level: "error", Location: at("kind"), Object: id,
 			Path:    Path{Key("apiVersion")},
 			Message: fmt.Sprintf("kind %s has no apiVersion: %s", kind, apiVersionHint(kind))})
 	}
-	obj := &Object{ID: IDOf(m, target), Content: m, Origin: origin, Doc: d, Node: root}
-	if obj.ID.Name == "" {
-		problems = append(problems, d.missingName(obj, m, at, kind))
+	if id.Name == "" {
+		problems = append(problems, missingName(id, m, at, kind))
 	}
-	return obj, problems
+	return problems, true
 }
 
 // missingName reports an object without a usable metadata.name: absent,
 // or a value YAML does not read as a string (name: 2024 is a number, and
 // the API server rejects it).
-func (d *Document) missingName(obj *Object, m map[string]any, at func(string) Location, kind string) Problem {
-	p := Problem{Rule: RuleMissingName, Level: "error", Object: obj.ID, Path: Path{Key("metadata"), Key("name")}}
+func missingName(id ObjectID, m map[string]any, at func(string) Location, kind string) Problem {
+	p := Problem{Rule: RuleMissingName, Level: "error", Object: id, Path: Path{Key("metadata"), Key("name")}}
 	md, hasMetadata := m["metadata"].(map[string]any)
 	name, hasName := md["name"]
 	switch {
@@ -137,6 +150,10 @@ func (d *Document) missingName(obj *Object, m map[string]any, at func(string) Lo
 		} else {
 			p.Message = fmt.Sprintf("%s has metadata.name %s, not a string: write the name", kind, describeValue(name))
 		}
+	case hasName && name == "":
+		// Written empty, or left empty by a Template parameter.
+		p.Location = at("metadata.name")
+		p.Message = fmt.Sprintf("%s has an empty metadata.name: every object needs a name", kind)
 	case hasMetadata:
 		p.Location = at("metadata")
 		p.Message = fmt.Sprintf("%s has no metadata.name: every object needs a name", kind)
