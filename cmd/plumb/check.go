@@ -81,9 +81,22 @@ func loadConfig(fl *config.Flags) (*config.Config, []report.Output, error) {
 	}
 	outs, err := report.ParseOutputs(cfg.Formats)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, formatError(cfg, err)
 	}
 	return cfg, outs, nil
+}
+
+// formatError names the line of a format that .plumb.yaml got wrong.
+func formatError(cfg *config.Config, err error) error {
+	if len(cfg.FormatsAt) != len(cfg.Formats) {
+		return err
+	}
+	for i, spec := range cfg.Formats {
+		if ferr := report.CheckFormat(spec); ferr != nil {
+			return fmt.Errorf("%s: format %q: %w", cfg.FormatsAt[i], spec, ferr)
+		}
+	}
+	return err
 }
 
 // printInputErrors repeats input errors and engine failures on stderr, so

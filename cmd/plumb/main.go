@@ -44,8 +44,10 @@ func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "plumb",
 		Short: "Check Kubernetes manifests and point at the line to change",
-		Long: `plumb loads Kubernetes manifests (plain YAML and JSON), checks them and reports
-every finding at the file, line and column a person must edit.
+		Long: `plumb loads Kubernetes manifests (plain YAML and JSON files, kustomizations
+built in-process, OpenShift Templates), checks them and reports every finding
+at the file, line and column a person must edit — through kustomize bases and
+the overlay patch that set the value.
 
 Start with:
   plumb check                 check every manifest below the working directory

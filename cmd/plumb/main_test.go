@@ -98,7 +98,7 @@ func TestBadInputExitsTwoAndKeepsOtherFiles(t *testing.T) {
 		{"malformed YAML", []string{"check", "testdata/bad/syntax"}, "testdata/bad/syntax/cm.yaml:5:3: error: YAML syntax error: did not find expected ',' or '}' [manifest/yaml-syntax]"},
 		{"duplicate keys", []string{"check", "testdata/bad/dupkey"}, `testdata/bad/dupkey/cm.yaml:7:3: error: duplicate key "k" (first defined at line 6)`},
 		{"invalid UTF-8", []string{"check", "testdata/bad/utf8"}, "testdata/bad/utf8/cm.yaml:4:12: error: invalid UTF-8 byte 0xe9"},
-		{"billion laughs", []string{"check", "--root", tmp, filepath.Join(tmp, "laughs.yaml")}, "laughs.yaml:"},
+		{"billion laughs", []string{"check", "--root", tmp, filepath.Join(tmp, "laughs.yaml")}, `laughs.yaml:5:45: error: aliases expand to more than 100000 nodes (a "billion laughs" document?); limit --max-alias-nodes [manifest/alias-limit]`},
 		{"over-size file", []string{"check", "--root", tmp, "--max-file-size", "1KiB", filepath.Join(tmp, "big.yaml")}, "big.yaml:1:1: error: file is 1200 bytes, over the 1024-byte limit"},
 		{"unreadable file", []string{"check", "--root", tmp, filepath.Join(tmp, "dangling.yaml")}, "dangling.yaml:1:1: error: cannot read the file"},
 		{"missing path", []string{"check", "testdata/nope"}, "testdata/nope:1:1: error: cannot read the file: no such file or directory"},
@@ -158,6 +158,18 @@ func TestBadConfigNamesTheLine(t *testing.T) {
 	}
 	code, _, errOut := plumb(t, "check", "--config", cfg, "testdata/bad/ok")
 	if code != 2 || !strings.Contains(errOut, `plumb.yaml:2:1: unknown key "fail-on"`) {
+		t.Errorf("exit %d stderr %q", code, errOut)
+	}
+}
+
+func TestBadFormatInConfigNamesTheLine(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "plumb.yaml")
+	if err := os.WriteFile(cfg, []byte("format:\n  - text\n  - xml=out.xml\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := plumb(t, "check", "--config", cfg, "testdata/bad/ok")
+	if code != 2 || !strings.Contains(errOut, `plumb.yaml:3:5: format "xml=out.xml": unknown format (want annotations, json, markdown, sarif, text)`) {
 		t.Errorf("exit %d stderr %q", code, errOut)
 	}
 }

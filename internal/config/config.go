@@ -45,6 +45,9 @@ type File struct {
 	Gate         string        `yaml:"gate"`
 	Suppressions []Suppression `yaml:"suppressions"`
 	Checks       ChecksFile    `yaml:"checks"`
+
+	// src locates values for messages (position.go).
+	src source
 }
 
 // LimitsConfig is the limits section of .plumb.yaml.
@@ -66,8 +69,11 @@ type Config struct {
 	Exclude []string
 	FailOn  FailOn
 	Formats []string
-	Limits  manifest.Limits
-	Rules   RulesSettings
+	// FormatsAt is, when the formats come from the configuration file,
+	// where each is written (FILE:LINE:COL), for messages about them.
+	FormatsAt []string
+	Limits    manifest.Limits
+	Rules     RulesSettings
 	// Reproducible zeroes run-dependent values (duration_ms) so reports are
 	// byte-identical across runs.
 	Reproducible bool
@@ -123,6 +129,7 @@ func ParseFile(name string, data []byte) (*File, error) {
 	if err := decodeStrict(name, n.Content[0], f); err != nil {
 		return nil, err
 	}
+	f.src = source{name: name, root: n.Content[0]}
 	suppressionPositions(n.Content[0], f.Suppressions)
 	if err := validateSuppressions(name, f.Suppressions); err != nil {
 		return nil, err
@@ -166,50 +173,37 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	}
 
 	cfg.Exclude = append(append([]string(nil), file.Exclude...), fl.Exclude...)
+	errs = append(errs, checkExcludes(file, fl)...)
 
-	failOn := string(FailOnError)
-	if fl.changed("fail-on") {
-		failOn = fl.FailOn
-	} else if file.FailOn != "" {
-		failOn = file.FailOn
-	}
-	if cfg.FailOn, err = parseFailOn(failOn); err != nil {
-		errs = append(errs, err)
+	cfg.FailOn = FailOnError
+	switch {
+	case fl.changed("fail-on"):
+		if cfg.FailOn, err = parseFailOn(fl.FailOn); err != nil {
+			errs = append(errs, err)
+		}
+	case file.FailOn != "":
+		if cfg.FailOn, err = parseFailOn(file.FailOn); err != nil {
+			errs = append(errs, file.src.errorf("fail_on", "fail_on %q: want error, warning or never", file.FailOn))
+		}
 	}
 
 	cfg.Formats = file.Format
 	if fl.changed("format") || len(cfg.Formats) == 0 {
 		cfg.Formats = fl.Formats
+	} else if file.src.name != "" {
+		for i := range cfg.Formats {
+			cfg.FormatsAt = append(cfg.FormatsAt, file.src.at(fmt.Sprintf("format[%d]", i)))
+		}
 	}
 
-	cfg.Limits = manifest.DefaultLimits
-	if file.Limits.MaxFileSize != "" {
-		n, err := ParseSize(file.Limits.MaxFileSize)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("limits.max_file_size: %w", err))
-		}
-		cfg.Limits.MaxFileBytes = n
-	}
-	if fl.changed("max-file-size") {
-		n, err := ParseSize(fl.MaxFileSize)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("--max-file-size: %w", err))
-		}
-		cfg.Limits.MaxFileBytes = n
-	}
-	if file.Limits.MaxDepth > 0 {
-		cfg.Limits.MaxDepth = file.Limits.MaxDepth
-	}
-	if fl.changed("max-depth") {
-		cfg.Limits.MaxDepth = fl.MaxDepth
-	}
-	if file.Limits.MaxAliasNodes > 0 {
-		cfg.Limits.MaxAliasNodes = file.Limits.MaxAliasNodes
-	}
-	if fl.changed("max-alias-nodes") {
-		cfg.Limits.MaxAliasNodes = fl.MaxAliasNodes
+	cfg.Limits, err = resolveLimits(file, fl)
+	if err != nil {
+		errs = append(errs, err)
 	}
 	if cfg.Rules, err = resolveRules(file.Rules, fl, root, cwd); err != nil {
+		if at := file.src.at("rules.mask_secrets"); at != "" {
+			err = fmt.Errorf("%s: %w", at, err)
+		}
 		errs = append(errs, err)
 	}
 	var renderErrs []error
@@ -223,6 +217,11 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	errs = append(errs, resolvePRMode(cfg, file, fl)...)
 	if cfg.Checks, err = resolveChecks(file.Checks, fl, root, cwd, fl.ConfigFile); err != nil {
 		errs = append(errs, err)
+	}
+	if len(file.Checks.Select) > 0 && !fl.changed("select") && file.src.name != "" {
+		// The file found in the working directory has no --config name:
+		// problems with its select list name it as messages do.
+		cfg.Checks.SelectSource = file.src.name
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err

@@ -125,3 +125,59 @@ func TestKubeVirtTemplates(t *testing.T) {
 		t.Errorf("unknown key: %v", err)
 	}
 }
+
+// TestBadFileValuesNameTheLine: a value of the right type but not a valid
+// one is reported at its line too.
+func TestBadFileValuesNameTheLine(t *testing.T) {
+	file, err := ParseFile(".plumb.yaml", []byte(
+		"fail_on: sometimes\ngate: old\nexclude: [ok/**, \"[a\"]\nlimits:\n  max_file_size: lots\n  max_depth: 0\n  max_alias_nodes: -5\nrules:\n  mask_secrets: maybe\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Resolve(file, BindCheckFlags(pflag.NewFlagSet("check", pflag.ContinueOnError)), t.TempDir())
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	want := []string{
+		`.plumb.yaml:3:18: exclude "[a": not a valid pattern (doublestar syntax, e.g. 'charts/**')`,
+		`.plumb.yaml:1:10: fail_on "sometimes": want error, warning or never`,
+		`.plumb.yaml:5:18: limits.max_file_size: size "lots": want a positive number of bytes, optionally with a unit such as KiB or MiB`,
+		`.plumb.yaml:6:14: limits.max_depth 0: want a positive number`,
+		`.plumb.yaml:7:20: limits.max_alias_nodes -5: want a positive number`,
+		`.plumb.yaml:9:17: rules.mask_secrets "maybe": want always, never or sensitive`,
+		`.plumb.yaml:2:7: gate "old": want new or all`,
+	}
+	if got := strings.Split(err.Error(), "\n"); !slices.Equal(got, want) {
+		t.Errorf("errors:\n%s\nwant:\n%s", err, strings.Join(want, "\n"))
+	}
+}
+
+func TestLimitFlagsMustBePositive(t *testing.T) {
+	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
+	fl := BindCheckFlags(fs)
+	if err := fs.Parse([]string{"--max-depth", "0", "--max-alias-nodes", "-1", "--exclude", "a/{b"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Resolve(nil, fl, t.TempDir())
+	for _, want := range []string{"--max-depth 0: want a positive number", "--max-alias-nodes -1: want a positive number", `--exclude "a/{b": not a valid pattern`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v does not mention %q", err, want)
+		}
+	}
+}
+
+// TestSelectFromTheDefaultFileNamesIt: problems with the checks.select
+// list of the .plumb.yaml found in the working directory name that file.
+func TestSelectFromTheDefaultFileNamesIt(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, DefaultFile), []byte("checks:\n  select: [A10001]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(BindCheckFlags(pflag.NewFlagSet("check", pflag.ContinueOnError)), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Checks.SelectSource != DefaultFile {
+		t.Errorf("select source %q, want %q", cfg.Checks.SelectSource, DefaultFile)
+	}
+}

@@ -52,15 +52,17 @@ func resolvePRMode(cfg *Config, file *File, fl *Flags) []error {
 	if fl.changed("base-ref") {
 		cfg.BaseRef = fl.BaseRef
 	}
-	gate := string(GateNew)
-	if fl.changed("gate") {
-		gate = fl.Gate
-	} else if file.Gate != "" {
-		gate = file.Gate
-	}
 	var err error
-	if cfg.Gate, err = ParseGate(gate); err != nil {
-		errs = append(errs, fmt.Errorf("--gate: %w", err))
+	cfg.Gate = GateNew
+	switch {
+	case fl.changed("gate"):
+		if cfg.Gate, err = ParseGate(fl.Gate); err != nil {
+			errs = append(errs, fmt.Errorf("--gate: %w", err))
+		}
+	case file.Gate != "":
+		if cfg.Gate, err = ParseGate(file.Gate); err != nil {
+			errs = append(errs, file.src.errorf("gate", "%v", err))
+		}
 	}
 	if fl.Shard != "" {
 		if cfg.Shard, err = shard.Parse(fl.Shard); err != nil {

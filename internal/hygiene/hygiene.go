@@ -27,6 +27,7 @@ func (Analyzer) Analyze(_ context.Context, in *analyzer.Input) (*analyzer.Output
 		// the version is only a representation, so apps/v1 and apps/v1beta2
 		// Deployments of one name are the same object.
 		first := map[string]*manifest.Object{}
+		copies := map[string]int{}
 		for _, o := range t.Objects {
 			if o.ID.Name == "" {
 				continue // reported as missing-name
@@ -49,6 +50,11 @@ func (Analyzer) Analyze(_ context.Context, in *analyzer.Input) (*analyzer.Output
 				Object:   o.ID,
 				Location: loc,
 				Related:  []finding.Related{{Location: prevLoc, Message: "first definition"}},
+			}
+			// A third copy is a finding of its own, with a fingerprint of
+			// its own (the object id alone would repeat the second's).
+			if copies[key]++; copies[key] > 1 {
+				f.Key = fmt.Sprintf("copy%d", copies[key]+1)
 			}
 			f.SetFingerprint()
 			out.Findings = append(out.Findings, f)

@@ -77,3 +77,25 @@ func TestFromProblem(t *testing.T) {
 		t.Error("the fingerprint depends on the line")
 	}
 }
+
+// TestThirdCopyHasItsOwnFingerprint: every extra copy of an object is a
+// finding, and no two findings share a fingerprint.
+func TestThirdCopyHasItsOwnFingerprint(t *testing.T) {
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"
+	tg := target(t, "apps", map[string]string{"a.yaml": cm + "---\n" + cm, "b.yaml": cm})
+	out, err := Analyzer{}.Analyze(context.Background(), &analyzer.Input{Targets: []*render.Target{tg}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Findings) != 2 {
+		t.Fatalf("findings = %v", out.Findings)
+	}
+	if out.Findings[0].Fingerprint == out.Findings[1].Fingerprint {
+		t.Error("the second and third copies share a fingerprint")
+	}
+	for _, f := range out.Findings {
+		if f.Related[0].File != "a.yaml" || f.Related[0].Line != 1 {
+			t.Errorf("related %+v, want the first definition", f.Related)
+		}
+	}
+}

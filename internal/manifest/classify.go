@@ -95,34 +95,133 @@ func (d *Document) listItems(m map[string]any, target string) ([]*Object, []Prob
 // root.
 func (d *Document) object(m map[string]any, root *yaml.Node, target string) (*Object, []Problem) {
 	origin := &subDocument{doc: d, root: root}
-	at := func(p string) Location { l, _ := origin.Locate(MustParsePath(p)); return l }
 	_, hasAPI := m["apiVersion"]
+	_, hasKind := m["kind"]
+	if !hasAPI && !hasKind {
+		return nil, []Problem{d.notAnObject("the document has neither apiVersion nor kind")}
+	}
+	problems, ok := IdentityProblems(m, target, origin)
+	if !ok {
+		return nil, problems
+	}
+	return &Object{ID: IDOf(m, target), Content: m, Origin: origin, Doc: d, Node: root}, problems
+}
+
+// IdentityProblems checks the fields that identify an object — kind,
+// apiVersion, metadata.name — of content m (which has apiVersion or kind),
+// locating each problem through origin. ok is false when the object
+// cannot be analysed (it has no kind).
+func IdentityProblems(m map[string]any, target string, origin Provenance) (problems []Problem, ok bool) {
+	at := func(p string) Location { l, _ := origin.Locate(MustParsePath(p)); return l }
 	_, hasKind := m["kind"]
 	api, _ := m["apiVersion"].(string)
 	kind, _ := m["kind"].(string)
-	var problems []Problem
+	id := IDOf(m, target)
 	switch {
-	case !hasAPI && !hasKind:
-		return nil, []Problem{d.notAnObject("the document has neither apiVersion nor kind")}
+	case kind == "" && hasKind:
+		return []Problem{{Rule: RuleMissingKind, Level: "error", Location: at("kind"), Object: id,
+			Message: fmt.Sprintf("kind is %s, not the name of a kind: write the kind (for example kind: Deployment)", describeValue(m["kind"]))}}, false
 	case kind == "":
-		return nil, []Problem{{Rule: RuleMissingKind, Level: "error", Location: at("apiVersion"), Object: IDOf(m, target),
-			Message: "the object has apiVersion but no kind: add kind (for example kind: Deployment)"}}
+		return []Problem{{Rule: RuleMissingKind, Level: "error", Location: at("apiVersion"), Object: id,
+			Message: "the object has apiVersion but no kind: add kind (for example kind: Deployment)"}}, false
 	case api == "":
-		problems = append(problems, Problem{Rule: RuleMissingAPI, Level: "error", Location: at("kind"), Object: IDOf(m, target),
+		problems = append(problems, Problem{Rule: RuleMissingAPI, Level: "error", Location: at("kind"), Object: id,
 			Path:    Path{Key("apiVersion")},
-			Message: fmt.Sprintf("kind %s has no apiVersion: add the apiVersion of its API group (for example apps/v1)", kind)})
+			Message: fmt.Sprintf("kind %s has no apiVersion: %s", kind, apiVersionHint(kind))})
 	}
-	obj := &Object{ID: IDOf(m, target), Content: m, Origin: origin, Doc: d, Node: root}
-	if obj.ID.Name == "" {
-		loc := at("metadata")
-		if _, ok := m["metadata"]; !ok {
-			loc = at("kind")
+	if id.Name == "" {
+		problems = append(problems, missingName(id, m, at, kind))
+	}
+	return problems, true
+}
+
+// missingName reports an object without a usable metadata.name: absent,
+// or a value YAML does not read as a string (name: 2024 is a number, and
+// the API server rejects it).
+func missingName(id ObjectID, m map[string]any, at func(string) Location, kind string) Problem {
+	p := Problem{Rule: RuleMissingName, Level: "error", Object: id, Path: Path{Key("metadata"), Key("name")}}
+	md, hasMetadata := m["metadata"].(map[string]any)
+	name, hasName := md["name"]
+	switch {
+	case hasName && name != nil && name != "":
+		p.Location = at("metadata.name")
+		if isScalar(name) {
+			p.Message = fmt.Sprintf("%s has metadata.name %s, not a string: quote it (name: \"%v\")", kind, describeValue(name), name)
+		} else {
+			p.Message = fmt.Sprintf("%s has metadata.name %s, not a string: write the name", kind, describeValue(name))
 		}
-		problems = append(problems, Problem{Rule: RuleMissingName, Level: "error", Location: loc, Object: obj.ID,
-			Path:    Path{Key("metadata"), Key("name")},
-			Message: fmt.Sprintf("%s has no metadata.name: every object needs a name", kind)})
+	case hasName && name == "":
+		// Written empty, or left empty by a Template parameter.
+		p.Location = at("metadata.name")
+		p.Message = fmt.Sprintf("%s has an empty metadata.name: every object needs a name", kind)
+	case hasMetadata:
+		p.Location = at("metadata")
+		p.Message = fmt.Sprintf("%s has no metadata.name: every object needs a name", kind)
+	default:
+		if _, ok := m["metadata"]; ok {
+			p.Location = at("metadata")
+		} else {
+			p.Location = at("kind")
+		}
+		p.Message = fmt.Sprintf("%s has no metadata.name: every object needs a name", kind)
 	}
-	return obj, problems
+	return p
+}
+
+func isScalar(v any) bool {
+	switch v.(type) {
+	case map[string]any, []any:
+		return false
+	}
+	return true
+}
+
+// describeValue names what a value is, for messages about a value of the
+// wrong type.
+func describeValue(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return "empty"
+	case string:
+		if t == "" {
+			return "empty"
+		}
+		return fmt.Sprintf("%q", t)
+	case bool:
+		return fmt.Sprintf("the boolean %v", t)
+	case int64, float64:
+		return fmt.Sprintf("the number %v", t)
+	case map[string]any:
+		return "a mapping"
+	case []any:
+		return "a list"
+	}
+	return fmt.Sprintf("%v", v)
+}
+
+// wellKnownAPIVersions are the apiVersions of the kinds people most often
+// write, so a missing apiVersion can be fixed by copying the suggestion.
+var wellKnownAPIVersions = map[string]string{
+	"Pod": "v1", "Service": "v1", "ConfigMap": "v1", "Secret": "v1", "Namespace": "v1",
+	"ServiceAccount": "v1", "PersistentVolumeClaim": "v1", "PersistentVolume": "v1",
+	"Endpoints": "v1", "LimitRange": "v1", "ResourceQuota": "v1",
+	"Deployment": "apps/v1", "StatefulSet": "apps/v1", "DaemonSet": "apps/v1", "ReplicaSet": "apps/v1",
+	"Job": "batch/v1", "CronJob": "batch/v1",
+	"Ingress": "networking.k8s.io/v1", "IngressClass": "networking.k8s.io/v1", "NetworkPolicy": "networking.k8s.io/v1",
+	"Role": "rbac.authorization.k8s.io/v1", "RoleBinding": "rbac.authorization.k8s.io/v1",
+	"ClusterRole": "rbac.authorization.k8s.io/v1", "ClusterRoleBinding": "rbac.authorization.k8s.io/v1",
+	"HorizontalPodAutoscaler": "autoscaling/v2", "PodDisruptionBudget": "policy/v1",
+	"StorageClass": "storage.k8s.io/v1", "PriorityClass": "scheduling.k8s.io/v1",
+	"CustomResourceDefinition": "apiextensions.k8s.io/v1",
+	"VirtualMachine":           "kubevirt.io/v1", "Template": "template.openshift.io/v1", "Route": "route.openshift.io/v1",
+}
+
+// apiVersionHint says what to add for a kind without apiVersion.
+func apiVersionHint(kind string) string {
+	if v, ok := wellKnownAPIVersions[kind]; ok {
+		return "add apiVersion: " + v
+	}
+	return "add the apiVersion of its API group (for example apps/v1 for a Deployment)"
 }
 
 // subDocument locates paths relative to an object inside a document (the

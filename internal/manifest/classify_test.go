@@ -148,3 +148,38 @@ func TestMaskSecrets(t *testing.T) {
 		t.Error("node masking is wrong or modified the original")
 	}
 }
+
+// TestClassifyMessages: each message says what to write, at the line to
+// change.
+func TestClassifyMessages(t *testing.T) {
+	for _, c := range []struct {
+		src, rule, at, message string
+	}{
+		{"kind: CronJob\nmetadata: {name: r}\n", RuleMissingAPI, "f.yaml:1:1",
+			"kind CronJob has no apiVersion: add apiVersion: batch/v1"},
+		{"kind: Widget\nmetadata: {name: w}\n", RuleMissingAPI, "f.yaml:1:1",
+			"kind Widget has no apiVersion: add the apiVersion of its API group (for example apps/v1 for a Deployment)"},
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 2024\n", RuleMissingName, "f.yaml:4:3",
+			`ConfigMap has metadata.name the number 2024, not a string: quote it (name: "2024")`},
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [a, b]\n", RuleMissingName, "f.yaml:4:3",
+			"ConfigMap has metadata.name a list, not a string: write the name"},
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  namespace: x\n", RuleMissingName, "f.yaml:3:1",
+			"ConfigMap has no metadata.name: every object needs a name"},
+		{"kind: \"\"\nmetadata: {name: z}\n", RuleMissingKind, "f.yaml:1:1",
+			"kind is empty, not the name of a kind: write the kind (for example kind: Deployment)"},
+		{"apiVersion: v1\nkind: 5\nmetadata: {name: z}\n", RuleMissingKind, "f.yaml:2:1",
+			"kind is the number 5, not the name of a kind: write the kind (for example kind: Deployment)"},
+		{"apiVersion: v1\nmetadata: {name: z}\n", RuleMissingKind, "f.yaml:1:1",
+			"the object has apiVersion but no kind: add kind (for example kind: Deployment)"},
+	} {
+		_, problems := objectsOf(t, c.src)
+		if len(problems) != 1 {
+			t.Errorf("%q: problems %v, want one", c.src, problems)
+			continue
+		}
+		p := problems[0]
+		if p.Rule != c.rule || FormatLocation(Location{File: p.Location.File, Line: p.Location.Line, Column: p.Location.Column}) != c.at || p.Message != c.message {
+			t.Errorf("%q:\n got %s %s: %s\nwant %s %s: %s", c.src, p.Rule, FormatLocation(p.Location), p.Message, c.rule, c.at, c.message)
+		}
+	}
+}

@@ -18,7 +18,15 @@ type valueDecoder struct {
 	limits      Limits
 	aliasNodes  int // nodes produced by expanding aliases so far
 	aliasActive int // >0 while expanding an alias (duplicates there are reported at the anchor)
-	problems    []Problem
+	// expanding is the outermost alias (or merge) being expanded: an
+	// expansion over the limit is reported there, where the document uses
+	// the alias, not deep inside the anchored content.
+	expanding *yaml.Node
+	problems  []Problem
+	// duplicates counts the duplicate-key problems per key so far: the
+	// second "name" duplicated in one document (in another mapping) gets a
+	// fingerprint of its own.
+	duplicates map[string]int
 }
 
 // errLimit aborts decoding of one document.
@@ -47,7 +55,11 @@ func (d *valueDecoder) value(n *yaml.Node, depth int) (any, error) {
 	if d.aliasActive > 0 {
 		d.aliasNodes++
 		if d.aliasNodes > d.limits.MaxAliasNodes {
-			return nil, &errLimit{loc: d.loc(n), rule: RuleAliasLimit,
+			at := n
+			if d.expanding != nil {
+				at = d.expanding
+			}
+			return nil, &errLimit{loc: d.loc(at), rule: RuleAliasLimit,
 				msg: fmt.Sprintf("aliases expand to more than %d nodes (a \"billion laughs\" document?); limit --max-alias-nodes", d.limits.MaxAliasNodes)}
 		}
 	}
@@ -60,6 +72,9 @@ func (d *valueDecoder) value(n *yaml.Node, depth int) (any, error) {
 	case yaml.AliasNode:
 		if n.Alias == nil {
 			return nil, nil
+		}
+		if d.aliasActive == 0 {
+			d.expanding = n
 		}
 		d.aliasActive++
 		v, err := d.value(n.Alias, depth+1)
@@ -102,6 +117,14 @@ func (d *valueDecoder) mapping(n *yaml.Node, depth int) (map[string]any, error) 
 		}
 		if seen != nil {
 			if first, dup := seen[key]; dup {
+				if d.duplicates == nil {
+					d.duplicates = map[string]int{}
+				}
+				d.duplicates[key]++
+				fpKey := fmt.Sprintf("doc%d:%s", d.doc.Index, key)
+				if n := d.duplicates[key]; n > 1 {
+					fpKey += fmt.Sprintf("#%d", n)
+				}
 				d.problems = append(d.problems, Problem{
 					Rule:     RuleDuplicateKey,
 					Level:    "error",
@@ -109,7 +132,7 @@ func (d *valueDecoder) mapping(n *yaml.Node, depth int) (map[string]any, error) 
 					Related:  []Location{d.loc(first)},
 					Message: fmt.Sprintf("duplicate key %q (first defined at line %d); kubectl rejects this, and many tools silently keep only the last value",
 						key, first.Line+d.doc.LineOffset),
-					Key:   fmt.Sprintf("doc%d:%s", d.doc.Index, key),
+					Key:   fpKey,
 					Input: true,
 				})
 			}
@@ -124,6 +147,9 @@ func (d *valueDecoder) mapping(n *yaml.Node, depth int) (map[string]any, error) 
 	// Merge keys: explicit keys win, earlier merge sources win over later.
 	for _, m := range merges {
 		for _, src := range mergeSources(m) {
+			if d.aliasActive == 0 {
+				d.expanding = m
+			}
 			d.aliasActive++ // merged content is reported at its anchor, not here
 			v, err := d.value(src, depth+1)
 			d.aliasActive--

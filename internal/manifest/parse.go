@@ -4,10 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"regexp"
-	"slices"
-	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -26,7 +22,7 @@ func Parse(name string, data []byte, limits Limits) ([]*Document, []Problem) {
 	// is it cut into documents, so that one broken document does not hide
 	// the others and each problem gets its exact position.
 	if utf8.Valid(data) {
-		docs, problems, ok := parseChunk(name, chunk{data: data}, 0, limits)
+		docs, problems, ok := parseChunk(name, chunk{data: data}, 0, limits, false)
 		if ok {
 			return docs, problems
 		}
@@ -41,7 +37,7 @@ func Parse(name string, data []byte, limits Limits) ([]*Document, []Problem) {
 				"invalid UTF-8 byte 0x%02x: manifests must be UTF-8 text", c.data[off]))
 			continue
 		}
-		d, p, _ := parseChunk(name, c, len(docs), limits)
+		d, p, _ := parseChunk(name, c, len(docs), limits, true)
 		docs = append(docs, d...)
 		problems = append(problems, p...)
 	}
@@ -135,8 +131,11 @@ func lineCol(b []byte, off int) (int, int) {
 }
 
 // parseChunk decodes the documents of one chunk; ok is false when the YAML
-// could not be parsed (the problems then include the syntax error).
-func parseChunk(name string, c chunk, index int, limits Limits) (docs []*Document, problems []Problem, ok bool) {
+// could not be parsed (the problems then include the syntax error). With
+// exact, a syntax error is located at the line where the document breaks
+// (syntax.go), which costs extra parses; the fast path over a whole file
+// discards its syntax problem and re-parses document by document.
+func parseChunk(name string, c chunk, index int, limits Limits, exact bool) (docs []*Document, problems []Problem, ok bool) {
 	dec := yaml.NewDecoder(bytes.NewReader(c.data))
 	for {
 		var n yaml.Node
@@ -145,7 +144,7 @@ func parseChunk(name string, c chunk, index int, limits Limits) (docs []*Documen
 			return docs, problems, true
 		}
 		if err != nil {
-			return docs, append(problems, syntaxProblem(name, c, err)), false
+			return docs, append(problems, syntaxProblem(name, c, err, exact)), false
 		}
 		if isEmptyDocument(&n) {
 			continue // only comments, "---" alone, or an explicit null
@@ -170,53 +169,4 @@ func isEmptyDocument(n *yaml.Node) bool {
 	}
 	c := n.Content[0]
 	return c.Kind == yaml.ScalarNode && c.ShortTag() == "!!null"
-}
-
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-// contextErrors are yaml.v3 parser errors whose reported line is the 0-based
-// line of the collection being parsed (yaml.v3 adds 1 only for scanner
-// errors), so it is one less than the line a person reads.
-var contextErrors = []string{
-	"did not find expected key",
-	"did not find expected '-' indicator",
-	"did not find expected ',' or ']'",
-	"did not find expected ',' or '}'",
-}
-
-// syntaxProblem turns a yaml.v3 error into a located problem. yaml.v3 reports
-// only a line; the column is the first non-blank character of that line.
-func syntaxProblem(name string, c chunk, err error) Problem {
-	msg := err.Error()
-	line := 1
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-	} else {
-		msg = strings.TrimPrefix(msg, "yaml: ")
-	}
-	if slices.Contains(contextErrors, msg) {
-		line++
-	}
-	if n := CountLines(c.data); line > n {
-		line = n
-	}
-	col := firstColumn(c.data, line)
-	p := inputError(RuleYAMLSyntax, Location{File: name, Line: c.line + line, Column: col},
-		"YAML syntax error: %s", msg)
-	p.Key = msg
-	return p
-}
-
-func firstColumn(data []byte, line int) int {
-	lines := bytes.SplitN(data, []byte("\n"), line+1)
-	if line-1 >= len(lines) || line < 1 {
-		return 1
-	}
-	l := lines[line-1]
-	i := 0
-	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
-		i++
-	}
-	return utf8.RuneCount(l[:i]) + 1
 }

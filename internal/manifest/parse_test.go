@@ -214,8 +214,15 @@ func TestBillionLaughsFailsFast(t *testing.T) {
 		t.Fatalf("docs=%d problems=%v", len(docs), problems)
 	}
 	p := problems[0]
-	if p.Rule != RuleAliasLimit || !p.Input || !strings.Contains(p.Message, "billion laughs") || p.Location.Line == 0 {
+	if p.Rule != RuleAliasLimit || !p.Input || !strings.Contains(p.Message, "billion laughs") {
 		t.Errorf("problem = %+v", p)
+	}
+	// Reported at the alias whose expansion went over the limit, not
+	// inside the anchored content on line 1: lines 2-4 expand to 12,330
+	// nodes, each *a3 to 11,111, so a4's eighth reference (column 45)
+	// passes 100,000.
+	if p.Location.Line != 5 || p.Location.Column != 45 {
+		t.Errorf("problem at %s, want line 5 column 45", FormatLocation(p.Location))
 	}
 }
 
@@ -284,10 +291,55 @@ func TestSyntaxErrorLines(t *testing.T) {
 		"x: 1\ny:\n\t- a\n":                 3,
 		"x: 1\n  y: 2\n":                    2,
 		"a: b: c\n":                         1,
+		// yaml.v3 names the line where the broken construct started; the
+		// line reported is the one that breaks it.
+		"a:\n  b: 1\n  c: x\n\td: 2\n":                 4, // a tab in the indentation
+		"a:\n  - 1\n  b: 2\n":                          3, // a key among list items
+		"a: 1\nb: *nope\n":                             2, // an alias without anchor
+		"a:\n  - 1\n  - \"x\n  y\"\n  b: 2\n":          5, // a cut inside the quoted string fails otherwise
+		"a: 1\nb: \"x\nc: 2\n":                         2, // an unterminated string: where it opens
+		"apiVersion: v1\nkind: ConfigMap\n\tdata: 1\n": 3,
 	} {
 		_, problems := parseOne(t, src)
 		if len(problems) != 1 || problems[0].Location.Line != want {
 			t.Errorf("%q: problems %v, want one at line %d", src, problems, want)
 		}
+	}
+}
+
+func TestSyntaxErrorColumns(t *testing.T) {
+	for src, want := range map[string]Location{
+		"a:\n  b: 1\n  c: x\n  \td: 2\n": {File: "dir/file.yaml", Line: 4, Column: 3}, // the tab
+		"a: 1\nb: [x, *nope]\n":          {File: "dir/file.yaml", Line: 2, Column: 8}, // the alias
+		"a:\n  - 1\n  b: 2\n":            {File: "dir/file.yaml", Line: 3, Column: 3}, // the key
+	} {
+		_, problems := parseOne(t, src)
+		if len(problems) != 1 || problems[0].Location != want {
+			t.Errorf("%q: problems %v, want one at %s", src, problems, FormatLocation(want))
+		}
+	}
+}
+
+func TestSyntaxErrorInALaterDocument(t *testing.T) {
+	src := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n  labels:\n    - x\n    y: z\n"
+	docs, problems := parseOne(t, src)
+	if len(docs) != 1 || len(problems) != 1 {
+		t.Fatalf("docs=%d problems=%v", len(docs), problems)
+	}
+	if got := FormatLocation(problems[0].Location); got != "dir/file.yaml:11:5" {
+		t.Errorf("problem at %s, want dir/file.yaml:11:5: %v", got, problems[0])
+	}
+}
+
+// TestDuplicateKeyFingerprintsDiffer: the same key duplicated in two
+// mappings of one document gives two problems that tell themselves apart
+// (their fingerprints must differ, or code scanning merges them).
+func TestDuplicateKeyFingerprintsDiffer(t *testing.T) {
+	_, problems := parseOne(t, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  name: b\nspec:\n  containers:\n    - name: x\n      name: y\n")
+	if len(problems) != 2 || problems[0].Location.Line != 5 || problems[1].Location.Line != 9 {
+		t.Fatalf("problems = %v", problems)
+	}
+	if problems[0].Key == problems[1].Key {
+		t.Errorf("both duplicates have the key %q", problems[0].Key)
 	}
 }

@@ -120,6 +120,11 @@ func (g *graph) check(k *kustomization) *node {
 
 	for i, entry := range k.K.Resources {
 		p := k.resourcePath(i)
+		if strings.TrimSpace(entry) == "" {
+			// An empty entry resolves to the kustomization's own directory.
+			fail(p, "the entry is empty: name a resource file or a kustomization directory")
+			continue
+		}
 		if isRemote(entry) {
 			g.remote(n, p, entry)
 			continue
@@ -151,6 +156,10 @@ func (g *graph) check(k *kustomization) *node {
 	}
 	for i, entry := range k.K.Components {
 		p := manifest.Path{manifest.Key("components"), manifest.Index(i)}
+		if strings.TrimSpace(entry) == "" {
+			fail(p, "the entry is empty: name a component directory")
+			continue
+		}
 		if isRemote(entry) {
 			g.remote(n, p, entry)
 			continue
@@ -186,6 +195,10 @@ func (g *graph) check(k *kustomization) *node {
 		}
 		for i, pt := range list {
 			entry := manifest.Path{manifest.Key(field), manifest.Index(i)}
+			if pt.Path == "" && pt.Patch == "" {
+				fail(entry, "a patch entry needs path (a patch file) or patch (the patch inline)")
+				continue
+			}
 			if pt.Path != "" {
 				before := len(n.problems)
 				file(entry.Child(manifest.Key("path")), pt.Path, false)

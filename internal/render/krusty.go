@@ -172,18 +172,65 @@ func originFile(targetDir, p string) string {
 	return full
 }
 
-var virtualRootRE = regexp.MustCompile(regexp.QuoteMeta(virtualRoot) + `/?`)
+var (
+	virtualRootRE = regexp.MustCompile(regexp.QuoteMeta(virtualRoot) + `/?`)
+	// goStructRE matches a Go value printed with %v through a pointer
+	// ("&{0xc000123456 <nil>}"): krusty prints its generators that way.
+	goStructRE = regexp.MustCompile(` ?&\{0x[0-9a-f]+[^{}]*\}`)
+	// goPointerRE matches any other printed pointer.
+	goPointerRE = regexp.MustCompile(`0x[0-9a-f]{6,}`)
+	// resIDRE matches a resid.ResId printed with %#v.
+	resIDRE = regexp.MustCompile(`resid\.ResId\{Gvk:resid\.Gvk\{Group:"([^"]*)", Version:"([^"]*)", Kind:"([^"]*)", isClusterScoped:(?:true|false)\}, Name:"([^"]*)", Namespace:"([^"]*)"\}`)
+)
 
-// krustyMessage makes krusty's error readable: repository-relative paths.
+// krustyMessage makes krusty's error readable and deterministic:
+// repository-relative paths, object ids as people write them, and no
+// memory addresses (which differ from run to run, and reports must not).
 func krustyMessage(err error) string {
 	msg := virtualRootRE.ReplaceAllString(err.Error(), "")
+	msg = goStructRE.ReplaceAllString(msg, "")
+	msg = goPointerRE.ReplaceAllString(msg, "(pointer)")
+	msg = resIDRE.ReplaceAllStringFunc(msg, func(m string) string {
+		g := resIDRE.FindStringSubmatch(m)
+		name := g[4]
+		if g[5] != "" {
+			name = g[5] + "/" + name
+		}
+		return fmt.Sprintf("%s %q", g[3], name)
+	})
+	if strings.Contains(msg, "cannot merge or replace") {
+		msg += " (behavior: merge and replace change an object of the same name from a base; use behavior: create, or add the base)"
+	}
 	return strings.Join(strings.Fields(msg), " ")
 }
 
+// accumulationMarker starts each level of krusty's wrapping of an error
+// met while building a base: "accumulating resources: accumulation
+// err='accumulating resources from '../base': 'base' must resolve to a
+// file': recursed accumulation of path 'base': <the error>" (the "must
+// resolve to a file" part is krusty trying the entry as a file first).
+const accumulationMarker = "recursed accumulation of path '"
+
+// unwrapAccumulation returns the error inside krusty's wrapping and the
+// directory of the innermost base it was met in.
+func unwrapAccumulation(msg string) (inner, dir string, ok bool) {
+	i := strings.LastIndex(msg, accumulationMarker)
+	if i < 0 {
+		return "", "", false
+	}
+	rest := msg[i+len(accumulationMarker):]
+	dir, inner, ok = strings.Cut(rest, "': ")
+	return inner, dir, ok && dir != "" && inner != ""
+}
+
 // locateKrustyError finds the entry of the closure's kustomizations that a
-// krusty error is about: the first entry whose value the message quotes.
+// krusty error is about: the entry an error about content names
+// (krustyerrors.go), else the first entry whose value the message quotes.
 // Without one, the target's kustomization file itself.
 func locateKrustyError(c *closure, msg string) manifest.Location {
+	if loc, ok := locateByContent(c, msg); ok {
+		return loc
+	}
 	for _, n := range c.nodes {
 		if n.k.Doc == nil {
 			continue

@@ -181,6 +181,10 @@ func (c *kustomizationCache) load(dir string) *kustomization {
 	}
 	k.Doc = docs[0]
 	if err := k.K.Unmarshal(data); err != nil {
+		if loc, msg, ok := k.typeError(err); ok {
+			k.problem = kustProblem(loc, "%s", msg)
+			return k
+		}
 		k.problem = kustProblem(k.unknownFieldLocation(err), "%s", strings.TrimPrefix(err.Error(), "invalid Kustomization: "))
 		return k
 	}
@@ -202,6 +206,68 @@ func (k *kustomization) unknownFieldLocation(err error) manifest.Location {
 		}
 	}
 	return k.Doc.Start()
+}
+
+// typeErrorRE reads encoding/json's type errors: "json: cannot unmarshal
+// string into Go struct field Kustomization.resources of type []string".
+var typeErrorRE = regexp.MustCompile(`cannot unmarshal (\S+) into Go struct field \w+\.(\S+) of type (\S+)`)
+
+// typeError turns a value of the wrong type into a message about the
+// field, at the field's key: the first segment of the field's path is a
+// top-level key, the last is looked for below it.
+func (k *kustomization) typeError(err error) (manifest.Location, string, bool) {
+	m := typeErrorRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return manifest.Location{}, "", false
+	}
+	field := strings.Split(m[2], ".")
+	loc := k.Doc.Start()
+	if key, value := k.node(manifest.Path{manifest.Key(field[0])}); key != nil {
+		loc = k.at(manifest.Path{manifest.Key(field[0])})
+		if len(field) > 1 {
+			if n := findKey(value, field[len(field)-1]); n != nil {
+				loc = manifest.Location{File: k.File, Line: n.Line + k.Doc.LineOffset, Column: n.Column}
+			}
+		}
+	}
+	return loc, fmt.Sprintf("%s: the value is %s, kustomize wants %s", m[2], jsonKind(m[1]), goTypeName(m[3])), true
+}
+
+// jsonKind names a JSON value kind as people read YAML.
+func jsonKind(kind string) string {
+	switch kind {
+	case "array":
+		return "a list"
+	case "object":
+		return "a mapping"
+	case "bool":
+		return "a boolean"
+	case "number":
+		return "a number"
+	case "string":
+		return "a string"
+	}
+	return kind
+}
+
+// goTypeName names the Go types of kustomization fields as people read
+// YAML.
+func goTypeName(t string) string {
+	switch {
+	case t == "string":
+		return "a string"
+	case t == "[]string":
+		return "a list of strings"
+	case t == "bool":
+		return "a boolean"
+	case strings.HasPrefix(t, "int"):
+		return "a number"
+	case strings.HasPrefix(t, "[]"):
+		return "a list"
+	case strings.HasPrefix(t, "map["), strings.Contains(t, "."):
+		return "a mapping"
+	}
+	return t
 }
 
 // findKey returns the first mapping key node named name, depth first.

@@ -34,8 +34,19 @@ func (r *renderer) buildKustomize(c *closure) (*Target, []manifest.Problem) {
 				at = tr.unmatched[0]
 			}
 		}
-		return nil, []manifest.Problem{{Rule: RuleKustomize, Level: "error", Location: at, Input: true, Key: "build:" + k.Dir,
-			Message: fmt.Sprintf("kustomize build %s failed: %s", k.Dir, msg)}}
+		if f, ok := r.locateJSONOpFailure(c, msg); ok {
+			return nil, []manifest.Problem{f.problem()}
+		}
+		p := manifest.Problem{Rule: RuleKustomize, Level: "error", Location: at, Input: true, Key: "build:" + k.Dir,
+			Message: fmt.Sprintf("kustomize build %s failed: %s", k.Dir, msg)}
+		if inner, dir, ok := unwrapAccumulation(msg); ok && at.File != k.File {
+			// The error is in a base: it is the same in every overlay that
+			// builds on the base, so it names the base, not the target, and
+			// is reported once.
+			p.Key = "build:" + dir
+			p.Message = fmt.Sprintf("kustomize build of %s failed: %s", dir, inner)
+		}
+		return nil, []manifest.Problem{p}
 	}
 	recs := tr.trace(root)
 	t := &Target{Name: k.Dir, Kind: KindKustomize}

@@ -56,10 +56,13 @@ func (g *graph) checkPatch(n *node, entry manifest.Path, file string, inline man
 		}
 	} else {
 		docs = g.docs.inline(k, inline)
-		if docs == nil {
-			_, v := k.node(inline)
-			if v != nil && strings.TrimSpace(v.Value) != "" {
-				fail(nil, "the inline patch is not valid YAML")
+		if len(docs) == 0 {
+			if _, v := k.node(inline); v != nil && v.Kind == yaml.ScalarNode {
+				if why := inlineSyntaxError(v.Value, g.kc.limits); why != "" {
+					fail(nil, "the inline patch is not valid YAML: %s", why)
+				} else {
+					fail(nil, "the patch is empty")
+				}
 			}
 			return
 		}
@@ -145,4 +148,17 @@ func (g *graph) checkOps(sd *srcDoc, fail func(*manifest.Location, string, ...an
 			return
 		}
 	}
+}
+
+// inlineSyntaxError says why an inline patch does not parse, with the line
+// inside the patch (the patch's own lines do not map onto the
+// kustomization's when it is a quoted string).
+func inlineSyntaxError(patch string, limits manifest.Limits) string {
+	_, problems := manifest.Parse("patch", []byte(patch), limits)
+	for _, p := range problems {
+		if p.Input {
+			return fmt.Sprintf("%s (line %d of the patch)", strings.TrimPrefix(p.Message, "YAML syntax error: "), p.Location.Line)
+		}
+	}
+	return ""
 }

@@ -63,7 +63,15 @@ func processTemplate(t *manifest.Object, params TemplateParams, target string) (
 
 	declared := map[string]*templateParam{}
 	var order []*templateParam
-	rawParams, _ := t.Content["parameters"].([]any)
+	rawParams, ok := t.Content["parameters"].([]any)
+	if v, has := t.Content["parameters"]; has && v != nil && !ok {
+		problems = append(problems, fail("parameters", "parameters must be a list of parameters (- name: ...), not %s", valueKind(v)))
+	}
+	if v, has := t.Content["objects"]; has && v != nil {
+		if _, ok := v.([]any); !ok {
+			problems = append(problems, fail("objects", "objects must be a list of objects, not %s", valueKind(v)))
+		}
+	}
 	for i, rp := range rawParams {
 		m, ok := rp.(map[string]any)
 		if !ok {
@@ -78,6 +86,13 @@ func processTemplate(t *manifest.Object, params TemplateParams, target string) (
 		p.required, _ = m["required"].(bool)
 		if p.name == "" {
 			problems = append(problems, fail(fmt.Sprintf("parameters[%d]", i), "parameters[%d] has no name", i))
+			continue
+		}
+		if first, dup := declared[p.name]; dup {
+			// oc refuses a template that declares a parameter twice; which
+			// value would win is anyone's guess.
+			firstAt := at(fmt.Sprintf("parameters[%d].name", first.index))
+			problems = append(problems, fail(fmt.Sprintf("parameters[%d].name", i), "parameter %s is declared twice (first at line %d)", p.name, firstAt.Line))
 			continue
 		}
 		declared[p.name] = p
@@ -151,10 +166,25 @@ func processTemplate(t *manifest.Object, params TemplateParams, target string) (
 		stripNamespace(m)
 		out := substituteValue(m, values).(map[string]any)
 		addLabels(out, labels)
+		origin := &templateOrigin{content: out, parent: t, index: i, labels: labels, labelKeys: labelKeys}
+		_, hasAPI := out["apiVersion"]
+		_, hasKind := out["kind"]
+		if !hasAPI && !hasKind {
+			problems = append(problems, manifest.Problem{Rule: manifest.RuleNotAnObject, Level: "note", Location: at(fmt.Sprintf("objects[%d]", i)), Object: t.ID,
+				Message: fmt.Sprintf("template %s: objects[%d] has neither apiVersion nor kind: not a Kubernetes object, skipped", name, i)})
+			continue
+		}
+		// The processed object is checked as a plain one is: a name that
+		// a parameter leaves empty is as wrong as one never written.
+		identity, ok := manifest.IdentityProblems(out, target, origin)
+		problems = append(problems, identity...)
+		if !ok {
+			continue
+		}
 		obj := &manifest.Object{
 			ID:      manifest.IDOf(out, target),
 			Content: out,
-			Origin:  &templateOrigin{content: out, parent: t, index: i, labels: labels, labelKeys: labelKeys},
+			Origin:  origin,
 		}
 		tmpl.Objects = append(tmpl.Objects, obj)
 	}
@@ -342,4 +372,18 @@ func (o *templateOrigin) locate(p manifest.Path) (manifest.Location, bool) {
 		}
 	}
 	return o.parent.Locate(manifest.Path{manifest.Key("objects"), manifest.Index(o.index)}.Child(p...))
+}
+
+// valueKind names what a value is, for messages about the shape of a
+// template.
+func valueKind(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "a mapping"
+	case []any:
+		return "a list"
+	case string:
+		return "a string"
+	}
+	return fmt.Sprintf("%v", v)
 }

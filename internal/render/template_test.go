@@ -187,3 +187,37 @@ func TestTemplateInKustomization(t *testing.T) {
 		t.Errorf("patched parameter at %+v", loc)
 	}
 }
+
+// TestTemplateProblems: processed objects are checked as plain objects
+// are (apiVersion, kind, a name a parameter leaves empty), at their line
+// under objects[]; a template of the wrong shape or declaring a parameter
+// twice is an input error at the line; the good objects still count.
+func TestTemplateProblems(t *testing.T) {
+	res := renderRepo(t, "testdata/badtemplates", Options{})
+	var got []string
+	for _, p := range res.Problems {
+		got = append(got, p.Rule+" "+manifest.FormatLocation(manifest.Location{File: p.Location.File, Line: p.Location.Line, Column: p.Location.Column})+" "+p.Message)
+		if strings.HasPrefix(p.Rule, "render/") != p.Input {
+			t.Errorf("%s: input %v", p.Error(), p.Input)
+		}
+	}
+	want := []string{
+		"manifest/missing-api-version objects.yaml:12:5 kind ConfigMap has no apiVersion: add apiVersion: v1",
+		"manifest/missing-name objects.yaml:18:7 ConfigMap has an empty metadata.name: every object needs a name",
+		"manifest/not-an-object objects.yaml:19:5 template objects: objects[3] is not a mapping: not a Kubernetes object, skipped",
+		"manifest/not-an-object objects.yaml:20:5 template objects: objects[4] has neither apiVersion nor kind: not a Kubernetes object, skipped",
+		"render/template shape.yaml:5:1 template shape: parameters must be a list of parameters (- name: ...), not a mapping",
+		"render/template shape.yaml:6:1 template shape: objects must be a list of objects, not a string",
+		"render/template twice.yaml:8:5 template twice: parameter NAME is declared twice (first at line 6)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var names []string
+	for _, o := range res.Objects() {
+		names = append(names, o.ID.Name)
+	}
+	if strings.Join(names, ",") != "settings,no-api-version," {
+		t.Errorf("objects %q", names)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/plumb-ci/plumb/internal/finding"
@@ -110,6 +111,31 @@ func TestTextGolden(t *testing.T) {
 	}
 	if !bytes.Contains(buf.Bytes(), []byte("\x1b[31m")) {
 		t.Error("no colour with Color set")
+	}
+}
+
+// TestTextNamesTheTargetOfRepeatedLines: a base shared by two overlays
+// gives the same finding at the same line once per overlay; the two lines
+// name their targets, and a line that is not repeated stays as it is.
+func TestTextNamesTheTargetOfRepeatedLines(t *testing.T) {
+	at := finding.Location{File: "base/deployment.yaml", Line: 10, Column: 11}
+	mk := func(target, msg string) finding.Finding {
+		f := finding.Finding{Source: "check", RuleID: "check/B10001", Level: finding.Warning, Message: msg, Location: at,
+			Object: finding.ObjectID{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", Target: target}}
+		f.SetFingerprint()
+		return f
+	}
+	r := &Report{Findings: []finding.Finding{mk("overlays/dev", "no livenessProbe"), mk("overlays/prod", "no livenessProbe"), mk("overlays/prod", "no readinessProbe")}}
+	finding.Sort(r.Findings)
+	var buf bytes.Buffer
+	if err := (Text{}).Write(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	want := "base/deployment.yaml:10:11: warning: no livenessProbe [check/B10001] (target overlays/dev)\n" +
+		"base/deployment.yaml:10:11: warning: no livenessProbe [check/B10001] (target overlays/prod)\n" +
+		"base/deployment.yaml:10:11: warning: no readinessProbe [check/B10001]\n"
+	if !strings.HasPrefix(buf.String(), want) {
+		t.Errorf("text:\n%s\nwant it to start with:\n%s", buf.String(), want)
 	}
 }
 

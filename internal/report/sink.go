@@ -52,6 +52,16 @@ func Formats() []string {
 	return names
 }
 
+// CheckFormat reports whether one format value (F or F=FILE) names a known
+// format.
+func CheckFormat(spec string) error {
+	format, _, _ := strings.Cut(spec, "=")
+	if _, ok := sinks[format]; !ok {
+		return fmt.Errorf("unknown format (want %s)", strings.Join(Formats(), ", "))
+	}
+	return nil
+}
+
 // ParseOutputs reads --format values: F or F=FILE. At most one output may go
 // to stdout.
 func ParseOutputs(specs []string) ([]Output, error) {
@@ -59,8 +69,8 @@ func ParseOutputs(specs []string) ([]Output, error) {
 	stdout := 0
 	for _, s := range specs {
 		format, file, _ := strings.Cut(s, "=")
-		if _, ok := sinks[format]; !ok {
-			return nil, fmt.Errorf("--format %q: unknown format (want %s)", s, strings.Join(Formats(), ", "))
+		if err := CheckFormat(s); err != nil {
+			return nil, fmt.Errorf("--format %q: %w", s, err)
 		}
 		if file == "" {
 			stdout++

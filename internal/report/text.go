@@ -36,6 +36,7 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		}
 		return code + s + ansiReset
 	}
+	repeated := repeatedLines(r.Findings)
 	file := "\x00"
 	for i := range r.Findings {
 		f := &r.Findings[i]
@@ -58,12 +59,9 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		if loc == "" {
 			loc = "(no file)"
 		}
-		var extra []string
-		if f.Status != "" {
-			extra = append(extra, f.Status)
-		}
-		if f.Suppressed != nil {
-			extra = append(extra, "suppressed: "+f.Suppressed.Reason)
+		extra := lineExtras(f)
+		if repeated[i] && f.Object.Target != "" {
+			extra = append(extra, "target "+f.Object.Target)
 		}
 		suffix := ""
 		if len(extra) > 0 {
@@ -78,6 +76,38 @@ func (t Text) Write(w io.Writer, r *Report) error {
 	bw.WriteString(summaryLine(r))
 	bw.WriteByte('\n')
 	return bw.Flush()
+}
+
+// lineExtras are the notes in parentheses after a finding's rule.
+func lineExtras(f *finding.Finding) []string {
+	var extra []string
+	if f.Status != "" {
+		extra = append(extra, f.Status)
+	}
+	if f.Suppressed != nil {
+		extra = append(extra, "suppressed: "+f.Suppressed.Reason)
+	}
+	return extra
+}
+
+// repeatedLines marks the findings whose line would read exactly like
+// another's: a file shared by several render targets (a kustomize base
+// under two overlays) gives one finding per target at the same position
+// with the same message. Those lines name their target, so that each line
+// says something of its own.
+func repeatedLines(fs []finding.Finding) []bool {
+	key := func(f *finding.Finding) string {
+		return manifest.FormatLocation(f.Location) + "\x00" + f.Level.String() + "\x00" + f.Message + "\x00" + f.RuleID + "\x00" + strings.Join(lineExtras(f), "\x00")
+	}
+	count := make(map[string]int, len(fs))
+	for i := range fs {
+		count[key(&fs[i])]++
+	}
+	out := make([]bool, len(fs))
+	for i := range fs {
+		out[i] = count[key(&fs[i])] > 1
+	}
+	return out
 }
 
 // singleLine keeps one finding on one line so line-oriented tools (and
