@@ -81,6 +81,9 @@ type Execution struct {
 	OnRecord func(rec *Record, dst *[]finding.Finding)
 	// Findings are what OnRecord returned, after Run.
 	Findings []finding.Finding
+	// DropPassingFacts leaves the facts out of the result of every target
+	// that passed its check (dropPassingFacts), as soon as that is known.
+	DropPassingFacts bool
 	// Bound, when set, bounds the sizes of everything the expressions can
 	// read in this execution; expressions that provably stay under the
 	// cost limit then run without cost tracking.
@@ -238,6 +241,9 @@ func (x *Execution) runTarget(t *Target) targetResult {
 		out.pairs = append(out.pairs, pairResult{check: c, agent: rec.Agent})
 		if x.OnRecord != nil {
 			x.OnRecord(rec, &out.findings)
+		}
+		if x.DropPassingFacts && agentPassed(rec.Agent, false) {
+			rec.Agent.Facts = nil // see dropPassingFacts; freed as early as possible
 		}
 	}
 	return out

@@ -50,6 +50,7 @@ type Rendered struct {
 
 // Load reads and renders the configured inputs from the working tree.
 func Load(ctx context.Context, cfg *config.Config) (*Rendered, error) {
+	defer runGC()()
 	fsys, err := repoFS(cfg.Root)
 	if err != nil {
 		return nil, err
@@ -74,9 +75,7 @@ func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, cache *manifest
 	run.Early(set.Documents)
 	opts := renderOptions(cfg)
 	opts.Select = cfg.Shard.Owns
-	restoreGC := renderGC()
 	res := render.Render(ctx, fsys, set, opts)
-	restoreGC()
 	if cfg.Shard.Enabled() {
 		res.Targets = slices.DeleteFunc(res.Targets, func(t *render.Target) bool { return !cfg.Shard.Owns(t.Name) })
 	}
@@ -176,6 +175,7 @@ func Check(ctx context.Context, cfg *config.Config) (*Result, error) {
 type engineFactory func(context.Context, *config.Config, fs.FS) ([]analyzer.Analyzer, []finding.Finding)
 
 func check(ctx context.Context, cfg *config.Config, engines engineFactory) (*Result, error) {
+	defer runGC()()
 	start := time.Now()
 	var res *Result
 	if cfg.BaseRef != "" {
