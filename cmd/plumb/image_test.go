@@ -45,7 +45,7 @@ func TestDockerfile(t *testing.T) {
 }
 
 // buildImageBinary builds plumb as the Dockerfile does.
-func buildImageBinary(t *testing.T) string {
+func buildImageBinary(t testing.TB) string {
 	t.Helper()
 	if runtime.GOOS != "linux" {
 		t.Skip("the image is linux")
