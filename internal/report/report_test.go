@@ -117,7 +117,9 @@ func TestTextGolden(t *testing.T) {
 // TestTextNamesTheTargetOfRepeatedLines: a base shared by two overlays
 // gives the same finding at the same line once per overlay; the two lines
 // name their targets, and a line that is not repeated stays as it is.
-func TestTextNamesTheTargetOfRepeatedLines(t *testing.T) {
+// A base shared by two overlays gives one finding per overlay at the same
+// line: the text report prints it once and names both targets.
+func TestTextPrintsSharedLinesOnce(t *testing.T) {
 	at := finding.Location{File: "base/deployment.yaml", Line: 10, Column: 11}
 	mk := func(target, msg string) finding.Finding {
 		f := finding.Finding{Source: "check", RuleID: "check/B10001", Level: finding.Warning, Message: msg, Location: at,
@@ -131,9 +133,9 @@ func TestTextNamesTheTargetOfRepeatedLines(t *testing.T) {
 	if err := (Text{}).Write(&buf, r); err != nil {
 		t.Fatal(err)
 	}
-	want := "base/deployment.yaml:10:11: warning: no livenessProbe [check/B10001] (target overlays/dev)\n" +
-		"base/deployment.yaml:10:11: warning: no livenessProbe [check/B10001] (target overlays/prod)\n" +
-		"base/deployment.yaml:10:11: warning: no readinessProbe [check/B10001]\n"
+	want := "base/deployment.yaml:10:11: warning: no livenessProbe [check/B10001] (targets overlays/dev, overlays/prod)\n" +
+		"base/deployment.yaml:10:11: warning: no readinessProbe [check/B10001]\n" +
+		"\n3 findings: 0 errors, 3 warnings, 0 notes in 1 file"
 	if !strings.HasPrefix(buf.String(), want) {
 		t.Errorf("text:\n%s\nwant it to start with:\n%s", buf.String(), want)
 	}

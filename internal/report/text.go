@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/plumb-ci/plumb/internal/finding"
@@ -36,10 +37,14 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		}
 		return code + s + ansiReset
 	}
-	repeated := repeatedLines(r.Findings)
+	targets := sharedLines(r.Findings)
 	file := "\x00"
 	for i := range r.Findings {
 		f := &r.Findings[i]
+		shared, ok := targets[i]
+		if !ok {
+			continue // printed on the line of its first copy
+		}
 		if f.Location.File != file {
 			if file != "\x00" {
 				bw.WriteByte('\n')
@@ -60,8 +65,8 @@ func (t Text) Write(w io.Writer, r *Report) error {
 			loc = "(no file)"
 		}
 		extra := lineExtras(f)
-		if repeated[i] && f.Object.Target != "" {
-			extra = append(extra, "target "+f.Object.Target)
+		if len(shared) > 1 {
+			extra = append(extra, "targets "+strings.Join(shared, ", "))
 		}
 		suffix := ""
 		if len(extra) > 0 {
@@ -90,22 +95,32 @@ func lineExtras(f *finding.Finding) []string {
 	return extra
 }
 
-// repeatedLines marks the findings whose line would read exactly like
-// another's: a file shared by several render targets (a kustomize base
-// under two overlays) gives one finding per target at the same position
-// with the same message. Those lines name their target, so that each line
-// says something of its own.
-func repeatedLines(fs []finding.Finding) []bool {
+// sharedLines finds the findings whose lines would read exactly alike: a
+// file shared by several render targets (a kustomize base under two
+// overlays) gives one finding per target at the same position with the
+// same message. Such findings are printed once, on one line that names
+// every target. The result maps the index of each line to print to its
+// targets (nil for a finding of its own); the other copies are absent.
+func sharedLines(fs []finding.Finding) map[int][]string {
 	key := func(f *finding.Finding) string {
 		return manifest.FormatLocation(f.Location) + "\x00" + f.Level.String() + "\x00" + f.Message + "\x00" + f.RuleID + "\x00" + strings.Join(lineExtras(f), "\x00")
 	}
-	count := make(map[string]int, len(fs))
+	first := make(map[string]int, len(fs))
+	out := make(map[int][]string, len(fs))
 	for i := range fs {
-		count[key(&fs[i])]++
-	}
-	out := make([]bool, len(fs))
-	for i := range fs {
-		out[i] = count[key(&fs[i])] > 1
+		k := key(&fs[i])
+		j, seen := first[k]
+		if !seen {
+			first[k] = i
+			out[i] = nil
+			if t := fs[i].Object.Target; t != "" {
+				out[i] = []string{t}
+			}
+			continue
+		}
+		if t := fs[i].Object.Target; t != "" && !slices.Contains(out[j], t) {
+			out[j] = append(out[j], t)
+		}
 	}
 	return out
 }
