@@ -40,17 +40,25 @@ const (
 	annotationsPerJob   = 50
 )
 
+// annotationObjects is how many objects one annotation lists (a base
+// shared by hundreds of overlays is one annotation, not a page of names).
+const annotationObjects = 5
+
 // Write implements Sink.
 func (a Annotations) Write(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	chosen, left := a.Select(r)
-	for _, f := range chosen {
-		bw.WriteString(annotationCommand(f))
+	for _, g := range chosen {
+		bw.WriteString(annotationCommand(g))
 		bw.WriteByte('\n')
 	}
 	if left.Total() > 0 {
-		msg := fmt.Sprintf("%s are not shown as annotations (%s): GitHub shows at most %d errors, %d warnings and %d notices per step.",
-			plural(left.Total(), "more finding"), left.String(), a.maxErrors(), a.maxWarnings(), a.maxNotices())
+		verb := "are"
+		if left.Total() == 1 {
+			verb = "is"
+		}
+		msg := fmt.Sprintf("%s %s not shown as annotations (%s): GitHub shows at most %d errors, %d warnings and %d notices per step.",
+			plural(left.Total(), "more finding"), verb, left.String(), a.maxErrors(), a.maxWarnings(), a.maxNotices())
 		if a.More != "" {
 			msg += " " + a.More
 		}
@@ -103,11 +111,19 @@ func orDefault(v, d int) int {
 	return d
 }
 
-// Select returns the findings to annotate, most important first, and counts
-// the open findings left out. Suppressed and fixed findings are never
-// annotated (and not counted: they need no action).
-func (a Annotations) Select(r *Report) ([]*finding.Finding, LevelCounts) {
-	open := byImportance(r.Findings, isOpen)
+// annotation is one annotation: a finding and the findings that read
+// exactly like it (the same line, rule and message on other objects: a
+// base shared by several overlays), which share its slot.
+type annotation struct {
+	*finding.Finding
+	alike []*finding.Finding
+}
+
+// Select returns the annotations to write, most important first, and
+// counts the open findings left out. Suppressed and fixed findings are
+// never annotated (and not counted: they need no action).
+func (a Annotations) Select(r *Report) ([]annotation, LevelCounts) {
+	open := groupAlike(byImportance(r.Findings, isOpen))
 	quota := map[finding.Level]int{
 		finding.Error:   max(a.maxErrors()-a.Printed.Errors, 0),
 		finding.Warning: max(a.maxWarnings()-a.Printed.Warnings, 0),
@@ -124,20 +140,44 @@ func (a Annotations) Select(r *Report) ([]*finding.Finding, LevelCounts) {
 		quota[finding.Note] = max(quota[finding.Note]-1, 0)
 		total = max(total-1, 0)
 	}
-	var chosen []*finding.Finding
+	var chosen []annotation
 	var left LevelCounts
-	for _, f := range open {
-		if quota[f.Level] > 0 && len(chosen) < total {
-			quota[f.Level]--
-			chosen = append(chosen, f)
+	for _, g := range open {
+		if quota[g.Level] > 0 && len(chosen) < total {
+			quota[g.Level]--
+			chosen = append(chosen, g)
 			continue
 		}
-		left.Add(f.Level)
+		for range 1 + len(g.alike) {
+			left.Add(g.Level)
+		}
 	}
 	return chosen, left
 }
 
-func countLevel(fs []*finding.Finding, l finding.Level) int {
+// groupAlike puts findings that would annotate the same line with the same
+// text into one annotation, keeping the order of the first of each.
+func groupAlike(fs []*finding.Finding) []annotation {
+	type key struct {
+		loc             finding.Location
+		level           finding.Level
+		rule, msg, stat string
+	}
+	at := make(map[key]int, len(fs))
+	out := make([]annotation, 0, len(fs))
+	for _, f := range fs {
+		k := key{f.Location, f.Level, f.RuleID, f.Message, f.Status}
+		if i, ok := at[k]; ok && f.Location.File != "" {
+			out[i].alike = append(out[i].alike, f)
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, annotation{Finding: f})
+	}
+	return out
+}
+
+func countLevel(fs []annotation, l finding.Level) int {
 	n := 0
 	for _, f := range fs {
 		if f.Level == l {
@@ -147,8 +187,10 @@ func countLevel(fs []*finding.Finding, l finding.Level) int {
 	return n
 }
 
-// annotationCommand formats one finding as a workflow command.
-func annotationCommand(f *finding.Finding) string {
+// annotationCommand formats one annotation as a workflow command; the
+// objects of findings alike are listed after the first one's.
+func annotationCommand(g annotation) string {
+	f := g.Finding
 	name := "notice"
 	switch f.Level {
 	case finding.Error:
@@ -181,10 +223,17 @@ func annotationCommand(f *finding.Finding) string {
 	}
 	props["title"] = title
 	msg := f.Message
-	if !f.Object.IsZero() {
-		msg += "\n" + f.Object.String()
-		if len(f.Path) > 0 {
-			msg += " " + f.Path.String()
+	all := append([]*finding.Finding{f}, g.alike...)
+	for i, o := range all {
+		if i == annotationObjects {
+			msg += fmt.Sprintf("\nand %s", plural(len(all)-i, "more object"))
+			break
+		}
+		if !o.Object.IsZero() {
+			msg += "\n" + o.Object.String()
+			if len(o.Path) > 0 {
+				msg += " " + o.Path.String()
+			}
 		}
 	}
 	return WorkflowCommand(name, props, msg)

@@ -186,3 +186,41 @@ func TestNewFormatsAreRegistered(t *testing.T) {
 		t.Errorf("%q %v", buf.String(), err)
 	}
 }
+
+// Findings that read alike — one per overlay of a shared base, at the same
+// line — share one annotation (and one slot of GitHub's caps), which lists
+// their objects, at most annotationObjects of them.
+func TestAnnotationsShareTheSlotOfFindingsAlike(t *testing.T) {
+	r := &Report{}
+	for i := 0; i < 8; i++ {
+		f := finding.Finding{RuleID: "check/B10001", Level: finding.Warning, Message: "container web has no livenessProbe",
+			Location: finding.Location{File: "base/deployment.yaml", Line: 10, Column: 11},
+			Object:   finding.ObjectID{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web", Target: fmt.Sprintf("overlays/env%d", i)}}
+		f.SetFingerprint()
+		r.Findings = append(r.Findings, f)
+	}
+	other := finding.Finding{RuleID: "check/B10001", Level: finding.Warning, Message: "container api has no livenessProbe",
+		Location: finding.Location{File: "base/deployment.yaml", Line: 30, Column: 11}}
+	other.SetFingerprint()
+	r.Findings = append(r.Findings, other)
+	finding.Sort(r.Findings)
+	lines := annotate(t, Annotations{MaxWarnings: 1, MaxNotices: 1}, r)
+	if len(lines) != 2 {
+		t.Fatalf("%d lines, want the shared annotation and the counting notice:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+	first := lines[0]
+	if !strings.HasPrefix(first, "::warning title=check/B10001,file=base/deployment.yaml,line=10,col=11::container web has no livenessProbe") {
+		t.Errorf("annotation: %s", first)
+	}
+	for i := 0; i < annotationObjects; i++ {
+		if !strings.Contains(first, fmt.Sprintf("[overlays/env%d]", i)) {
+			t.Errorf("the annotation does not list env%d: %s", i, first)
+		}
+	}
+	if strings.Contains(first, "env5") || !strings.Contains(first, "%0Aand 3 more objects") {
+		t.Errorf("the annotation should list %d objects and count the rest: %s", annotationObjects, first)
+	}
+	if !strings.Contains(lines[1], "1 more finding is not shown") {
+		t.Errorf("counting notice: %s", lines[1])
+	}
+}
