@@ -133,7 +133,7 @@ func (l *loader) load(entry string) *Reference {
 		l.errorf(entryFile, 0, "Reference config isn't in correct format: the file is empty")
 		return ref
 	}
-	r := &nodeReader{file: entryFile}
+	r := newNodeReader(entryFile, data)
 	ref.Version = readVersion(r, root)
 	if ref.Version == 0 {
 		l.problems = append(l.problems, r.problems...)

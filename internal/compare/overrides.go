@@ -76,7 +76,7 @@ func ParseOverrides(file string, data []byte) (*Overrides, Problems) {
 	if len(ps) > 0 {
 		return nil, ps
 	}
-	r := &nodeReader{file: file}
+	r := newNodeReader(file, data)
 	keys := []string{"name", "apiVersion", "kind", "namespace", "exactMatch", "templatePath", "type", "patch", "reason"}
 	for i, n := range r.seq(root, "overrides") {
 		where := fmt.Sprintf("overrides[%d]", i)
