@@ -127,6 +127,10 @@ func FuzzTemplateText(f *testing.F) {
 		"{{ env \"HOME\" }}", "{{ expandenv \"$HOME\" }}", "{{ readFile \"/etc/passwd\" }}",
 		"{{ repeat 100000000 \"x\" }}", "{{ until 10000000 }}", "{{ seq 1 100000000 }}",
 		"kind: {{ .kind }}\n{{ $x := \"ab\" }}{{ range until 40 }}{{ $x = printf \"%s%s\" $x $x }}{{ end }}",
+		"kind: x\n{{ $d := dict }}{{ $_ := set $d \"self\" $d }}{{ $d }}",
+		"kind: x\n{{ $d := dict }}{{ $_ := merge $d (dict \"a\" (list $d)) }}{{ toToml $d }}",
+		"kind: x\n{{ $l := list 1 }}{{ range until 30 }}{{ $l = concat $l $l }}{{ end }}{{ len $l }}",
+		"kind: x\n{{ fromYaml \"a: &a [x, x]\\nb: &b [*a, *a]\\nc: &c [*b, *b]\\nd: [*c, *c]\" | toJson }}",
 		"a: 1\n---\nb: 2\n", "- a\n- b\n", "{{", "{{ end }}", "kind: x\nvalue: {{ .no.such.field }}\n",
 		"kind: ConfigMap\napiVersion: v1\nmetadata: {name: settings, namespace: ns}\ndata: {{ fromYaml \"{a: [\" | toJson }}\n",
 	} {
