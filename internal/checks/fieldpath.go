@@ -38,7 +38,7 @@ func parseFieldPath(arg string) (*fieldPath, error) {
 	} else if strings.HasPrefix(s, "$") {
 		return nil, fmt.Errorf("path %q: the only variable a path may start with is $pod", arg)
 	}
-	for _, piece := range strings.Split(s, "[*]") {
+	for _, piece := range splitWildcards(s) {
 		p, err := manifest.ParsePath(piece)
 		if err != nil {
 			return nil, err
@@ -46,6 +46,40 @@ func parseFieldPath(arg string) (*fieldPath, error) {
 		fp.pieces = append(fp.pieces, p)
 	}
 	return fp, nil
+}
+
+// splitWildcards cuts a path at its [*] steps. A quoted key may itself
+// hold "[*]" (an annotation name can): only the [*] outside quotes count.
+func splitWildcards(s string) []string {
+	var pieces []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '[' || i+1 >= len(s) {
+			continue
+		}
+		switch s[i+1] {
+		case '*':
+			if i+2 < len(s) && s[i+2] == ']' {
+				pieces = append(pieces, s[start:i])
+				start = i + 3
+				i += 2
+			}
+		case '"':
+			// Skip to the closing quote, honouring backslash escapes.
+			for i += 2; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '\'':
+			if end := strings.Index(s[i+2:], "']"); end >= 0 {
+				i += 2 + end + 1
+			} else {
+				i = len(s)
+			}
+		}
+	}
+	return append(pieces, s[start:])
 }
 
 // wildcard reports whether the path expands lists.

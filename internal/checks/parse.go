@@ -239,7 +239,7 @@ func (p *parser) message(f field, at string) *Message {
 	}
 	for i := range parts {
 		if parts[i].expr != nil {
-			parts[i].expr.text = textPos{Line: text.at(raw, parts[i].offset).Line, Column: text.at(raw, parts[i].offset).Column, block: text.block}
+			parts[i].expr.text = text.from(text.at(raw, parts[i].offset))
 		}
 	}
 	m.parts = parts

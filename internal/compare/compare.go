@@ -147,7 +147,7 @@ type run struct {
 	ref    *Reference
 	opts   Options
 	inputs []*manifest.Object
-	tmpls  []*template.Template
+	tmpls  []*boundedTemplate
 	// regexps caches the inline regexps compiled during the run (the
 	// rendered patterns are usually the same for every input).
 	regexps regexpCache
@@ -170,10 +170,10 @@ func newRun(ref *Reference, objects []*manifest.Object, opts Options) *run {
 		lookups.inputs = append(lookups.inputs, o.Content)
 	}
 	var funcs template.FuncMap // the lookups over this run's inputs
-	r.tmpls = make([]*template.Template, len(ref.Templates))
+	r.tmpls = make([]*boundedTemplate, len(ref.Templates))
 	for i, t := range ref.Templates {
 		if !t.lookups || t.run == nil {
-			r.tmpls[i] = t.run // nil for a template that did not parse; process reports it
+			r.tmpls[i] = t.runExec // nil for a template that did not parse; process reports it
 			continue
 		}
 		c, err := t.run.Clone()
@@ -184,7 +184,7 @@ func newRun(ref *Reference, objects []*manifest.Object, opts Options) *run {
 			all := funcMap(lookups, false)
 			funcs = template.FuncMap{"lookupCRs": all["lookupCRs"], "lookupCR": all["lookupCR"]}
 		}
-		r.tmpls[i] = c.Funcs(funcs)
+		r.tmpls[i] = bounded(c.Funcs(funcs))
 	}
 	return r
 }

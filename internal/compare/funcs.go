@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/BurntSushi/toml"
@@ -80,9 +81,38 @@ func (l *lookupFuncs) lookupCR(apiVersion, kind, namespace, name string) any {
 // removed ones, Helm's YAML/JSON/TOML helpers, and kube-compare's lookupCR,
 // lookupCRs and doNotMatch. With emptyRun set (the empty-data pre-render),
 // doNotMatch declines nothing so the template's fixed fields still render.
+// Every function's result is size-capped (see valuecaps.go).
 func funcMap(l *lookupFuncs, emptyRun bool) template.FuncMap {
-	m := make(template.FuncMap, len(sprigFuncs)+16)
+	base := cappedFuncs()
+	m := make(template.FuncMap, len(base)+3)
+	for k, v := range base {
+		m[k] = v
+	}
+	if l == nil {
+		l = &lookupFuncs{}
+	}
+	m["lookupCRs"] = capped(l.lookupCRs)
+	m["lookupCR"] = capped(l.lookupCR)
+	m["doNotMatch"] = func(reason string) (string, error) {
+		if emptyRun {
+			return "", nil
+		}
+		return "", &errDoNotMatch{reason: reason}
+	}
+	return m
+}
+
+// cappedFuncs is every function that does not depend on a run, with the
+// size caps, built once (wrapping costs a reflect.MakeFunc per function).
+var cappedFuncs = sync.OnceValue(func() template.FuncMap {
+	m := make(template.FuncMap, len(sprigFuncs)+32)
 	for k, v := range sprigFuncs {
+		m[k] = v
+	}
+	for k, v := range builtinOverrides {
+		m[k] = v
+	}
+	for k, v := range acyclicMutators() {
 		m[k] = v
 	}
 	m["until"] = func(n int) ([]int, error) {
@@ -121,19 +151,9 @@ func funcMap(l *lookupFuncs, emptyRun bool) template.FuncMap {
 	m["fromYamlArray"] = fromYAMLArray
 	m["fromJson"] = fromJSON
 	m["fromJsonArray"] = fromJSONArray
-	if l == nil {
-		l = &lookupFuncs{}
-	}
-	m["lookupCRs"] = l.lookupCRs
-	m["lookupCR"] = l.lookupCR
-	m["doNotMatch"] = func(reason string) (string, error) {
-		if emptyRun {
-			return "", nil
-		}
-		return "", &errDoNotMatch{reason: reason}
-	}
+	capFuncs(m)
 	return m
-}
+})
 
 // FunctionNames lists the template functions a reference may call
 // (--show-template-functions).
@@ -141,7 +161,9 @@ func FunctionNames() []string {
 	m := funcMap(nil, false)
 	names := make([]string, 0, len(m))
 	for n := range m {
-		names = append(names, n)
+		if _, builtin := builtinOverrides[n]; !builtin {
+			names = append(names, n)
+		}
 	}
 	slices.Sort(names)
 	return names

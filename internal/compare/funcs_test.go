@@ -85,7 +85,7 @@ func TestHelperFunctions(t *testing.T) {
 
 func TestRenderTemplateStripsNoValue(t *testing.T) {
 	tmpl := template.Must(template.New("t.yaml").Funcs(funcMap(nil, false)).Parse("kind: K\nmissing: {{ .nope }}\nname: x-{{ .metadata.name }}\n"))
-	obj, text, err := renderTemplate(tmpl, map[string]any{}, "t.yaml")
+	obj, text, err := renderTemplate(boundedForTest(tmpl), map[string]any{}, "t.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,12 +93,12 @@ func TestRenderTemplateStripsNoValue(t *testing.T) {
 		t.Errorf("obj %v text %q", obj, text)
 	}
 	tmpl = template.Must(template.New("t.yaml").Parse("a: 1\n---\nb: 2\n"))
-	if _, _, err := renderTemplate(tmpl, nil, "t.yaml"); err == nil || !strings.Contains(err.Error(), "2 YAML documents") {
+	if _, _, err := renderTemplate(boundedForTest(tmpl), nil, "t.yaml"); err == nil || !strings.Contains(err.Error(), "2 YAML documents") {
 		t.Errorf("two documents: %v", err)
 	}
 	tmpl = template.Must(template.New("t.yaml").Parse(`{{ range $i := . }}{{ printf "%0100000d" 0 }}{{ end }}`))
 	big := make([]int, 200)
-	if _, _, err := renderTemplate(tmpl, map[string]any{}, "t.yaml"); err != nil {
+	if _, _, err := renderTemplate(boundedForTest(tmpl), map[string]any{}, "t.yaml"); err != nil {
 		t.Fatal(err)
 	}
 	if err := tmpl.Execute(&cappedBuffer{limit: 1 << 10}, big); err == nil {

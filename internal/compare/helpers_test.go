@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"text/template"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
@@ -110,4 +111,11 @@ func compared(t testing.TB, res *Result, id string) *Compared {
 	}
 	t.Fatalf("%s was not compared (compared: %v)", id, ids)
 	return nil
+}
+
+// boundedForTest instruments a template parsed by a test and wraps it for
+// execution under the deadline, as the loader does.
+func boundedForTest(t *template.Template) *boundedTemplate {
+	instrument(t)
+	return bounded(t)
 }

@@ -133,7 +133,7 @@ func (l *loader) load(entry string) *Reference {
 		l.errorf(entryFile, 0, "Reference config isn't in correct format: the file is empty")
 		return ref
 	}
-	r := &nodeReader{file: entryFile}
+	r := newNodeReader(entryFile, data)
 	ref.Version = readVersion(r, root)
 	if ref.Version == 0 {
 		l.problems = append(l.problems, r.problems...)
@@ -219,6 +219,7 @@ func (l *loader) parseFunctionFiles(files []string, entryFile string) *template.
 	if !ok {
 		return nil
 	}
+	instrument(base)
 	return base
 }
 
@@ -243,8 +244,10 @@ func (l *loader) parseTemplate(base *template.Template, t *Template) {
 		l.errorf(t.File, 0, "an error occurred while parsing template: %s: %v", t.Path, err)
 		return
 	}
+	instrument(tmpl) // run shares the trees
 	t.tmpl = tmpl
 	t.run = run.Funcs(template.FuncMap{"doNotMatch": funcMap(nil, false)["doNotMatch"]})
+	t.preExec, t.runExec = bounded(t.tmpl), bounded(t.run)
 	t.mutatesData = mutatesData(tmpl)
 	t.lookups = usesLookups(tmpl)
 }
@@ -252,7 +255,7 @@ func (l *loader) parseTemplate(base *template.Template, t *Template) {
 // preRender executes a template with empty data. The result decides which
 // correlation fields are fixed and validates the perField configuration.
 func (l *loader) preRender(t *Template) {
-	meta, _, err := renderTemplate(t.tmpl, map[string]any{}, t.Path)
+	meta, _, err := renderTemplate(t.preExec, map[string]any{}, t.Path)
 	if err != nil {
 		msg := err.Error()
 		if ny, ok := err.(*notYAMLError); ok {

@@ -2,6 +2,9 @@ package compare
 
 import (
 	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -49,6 +52,9 @@ func decodeMetadata(r *nodeReader, root *yaml.Node, version int) *metadata {
 	md := &metadata{version: version, omitLines: map[string]int{}}
 	top := r.fields(root, "metadata", []string{"apiVersion", "parts", "templateFunctionFiles", "fieldsToOmit"}, false)
 	md.functionFiles = r.strList(top["templateFunctionFiles"], "templateFunctionFiles")
+	for i, n := range r.seq(top["templateFunctionFiles"], "templateFunctionFiles") {
+		r.checkInside(n, fmt.Sprintf("templateFunctionFiles[%d]", i))
+	}
 	if n := top["fieldsToOmit"]; n != nil {
 		md.decodeOmit(r, n)
 	}
@@ -127,6 +133,9 @@ func (md *metadata) templateList(r *nodeReader, c *Component, n *yaml.Node, wher
 			r.errorf(tn, "%s: a template entry needs a path", twhere)
 			continue
 		}
+		if !r.checkInside(f["path"], twhere+".path") {
+			continue
+		}
 		if v2 && t.Description == "" {
 			t.Description = c.Description
 			if t.Description == "" {
@@ -197,6 +206,22 @@ func isNumeric(s string) bool {
 		if s[i] < '0' || s[i] > '9' {
 			return false
 		}
+	}
+	return true
+}
+
+// checkInside reports a file path of the metadata that leaves the
+// reference directory, at the line that names it: the loader would refuse
+// to read it anyway, but a problem located at the path itself would name a
+// file outside the reference (a pull request's "../../etc/passwd").
+func (r *nodeReader) checkInside(n *yaml.Node, where string) bool {
+	n = resolveAlias(n)
+	if n == nil || n.Kind != yaml.ScalarNode || n.Value == "" {
+		return true
+	}
+	if clean := path.Clean(filepath.ToSlash(n.Value)); !fs.ValidPath(clean) || clean == "." {
+		r.errorf(n, "%s: %q is not a file inside the reference directory: paths are relative to it and may not start with / or leave it with ..", where, n.Value)
+		return false
 	}
 	return true
 }

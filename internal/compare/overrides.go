@@ -41,7 +41,7 @@ type Override struct {
 
 	patch any             // decoded mergepatch
 	ops   jsonpatch.Patch // decoded rfc6902
-	tmpl  *template.Template
+	tmpl  *boundedTemplate
 }
 
 // Overrides is a loaded overrides file (-p).
@@ -76,7 +76,7 @@ func ParseOverrides(file string, data []byte) (*Overrides, Problems) {
 	if len(ps) > 0 {
 		return nil, ps
 	}
-	r := &nodeReader{file: file}
+	r := newNodeReader(file, data)
 	keys := []string{"name", "apiVersion", "kind", "namespace", "exactMatch", "templatePath", "type", "patch", "reason"}
 	for i, n := range r.seq(root, "overrides") {
 		where := fmt.Sprintf("overrides[%d]", i)
@@ -131,9 +131,12 @@ func (ov *Override) compile() error {
 			return err
 		}
 	case OverrideTemplate:
-		if ov.tmpl, err = template.New("override").Option("missingkey=default").Funcs(funcMap(nil, false)).Parse(ov.Patch); err != nil {
+		t, err := template.New("override").Option("missingkey=default").Funcs(funcMap(nil, false)).Parse(ov.Patch)
+		if err != nil {
 			return fmt.Errorf("the go-template patch does not parse: %w", err)
 		}
+		instrument(t)
+		ov.tmpl = bounded(t)
 	default:
 		return fmt.Errorf("unknown type %q (want %s)", ov.Type, strings.Join(overrideTypes, ", "))
 	}
@@ -164,7 +167,7 @@ func (ov *Override) apply(rendered, live map[string]any) (map[string]any, error)
 	typ, patch, ops := ov.Type, ov.patch, ov.ops
 	if ov.tmpl != nil {
 		out := cappedBuffer{limit: maxRenderBytes}
-		if err := ov.tmpl.Execute(&out, copyMap(live)); err != nil {
+		if err := ov.tmpl.execute(&out, copyMap(live)); err != nil {
 			return nil, fmt.Errorf("override go-template: %w", err)
 		}
 		m, err := parseYAMLObject("override", strings.ReplaceAll(out.String(), "<no value>", ""))

@@ -157,7 +157,7 @@ func renderRANInput(tb testing.TB, t *Template, funcs template.FuncMap, entry ma
 	if err != nil {
 		tb.Fatal(err)
 	}
-	obj, _, err := renderTemplate(tmpl.Funcs(funcs), data, t.Path)
+	obj, _, err := renderTemplate(boundedForTest(tmpl.Funcs(funcs)), data, t.Path)
 	if err != nil {
 		tb.Fatalf("rendering %s with its default values: %v", name, err)
 	}

@@ -106,10 +106,12 @@ type Template struct {
 	// declines nothing); run is the same set with doNotMatch in force, which
 	// runs share unless the template calls lookupCR or lookupCRs (then
 	// each run binds a clone of it to its own inputs).
-	tmpl    *template.Template
-	run     *template.Template
-	lookups bool
-	omit    []omitPath
+	tmpl *template.Template
+	run  *template.Template
+	// preExec and runExec execute tmpl and run under the deadline.
+	preExec, runExec *boundedTemplate
+	lookups          bool
+	omit             []omitPath
 	// meta is the empty-data rendering; fixed holds its correlation fields
 	// that rendered to non-empty strings.
 	meta     map[string]any

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"text/template"
 )
 
 // maxRenderBytes bounds one template execution's output.
@@ -43,9 +42,9 @@ func (b *cappedBuffer) Write(p []byte) (int, error) {
 
 // renderTemplate executes a template with data, deletes every "<no value>"
 // (what text/template prints for a missing key) and parses the output.
-func renderTemplate(t *template.Template, data map[string]any, path string) (map[string]any, string, error) {
+func renderTemplate(t *boundedTemplate, data map[string]any, path string) (map[string]any, string, error) {
 	out := cappedBuffer{limit: maxRenderBytes}
-	if err := t.Execute(&out, data); err != nil {
+	if err := t.execute(&out, data); err != nil {
 		return nil, "", err
 	}
 	text := strings.ReplaceAll(out.String(), "<no value>", "")

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
 // nodeReader decodes YAML nodes the way kube-compare decodes its metadata
@@ -15,6 +17,14 @@ import (
 type nodeReader struct {
 	file     string
 	problems Problems
+	// lines is the number of lines of the file: yaml.v3 places the
+	// implicit null of an empty document ("---" alone) on the line after
+	// the last, which problems must not name.
+	lines int
+}
+
+func newNodeReader(file string, data []byte) *nodeReader {
+	return &nodeReader{file: file, lines: manifest.CountLines(data)}
 }
 
 func (r *nodeReader) errorf(n *yaml.Node, format string, args ...any) {
@@ -22,6 +32,9 @@ func (r *nodeReader) errorf(n *yaml.Node, format string, args ...any) {
 	col := 0
 	if n != nil {
 		line, col = n.Line, n.Column
+	}
+	if r.lines > 0 && line > r.lines {
+		line, col = r.lines, 0
 	}
 	l := loc(r.file, line)
 	l.Column = col
@@ -173,7 +186,7 @@ func parseYAMLNode(file string, data []byte) (*yaml.Node, Problems) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		line, msg := yamlErrorLine(err)
-		return nil, Problems{{Location: loc(file, line), Message: "not valid YAML: " + msg}}
+		return nil, Problems{{Location: loc(file, min(line, manifest.CountLines(data))), Message: "not valid YAML: " + msg}}
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil

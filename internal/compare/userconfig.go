@@ -36,7 +36,7 @@ func ParseUserConfig(file string, data []byte, ref *Reference) (*UserConfig, Pro
 	if root == nil {
 		return cfg, nil
 	}
-	r := &nodeReader{file: file}
+	r := newNodeReader(file, data)
 	top := r.fields(root, "diff config", []string{"correlationSettings"}, false)
 	cs := r.fields(top["correlationSettings"], "correlationSettings", []string{"manualCorrelation"}, false)
 	mc := r.fields(cs["manualCorrelation"], "correlationSettings.manualCorrelation", []string{"correlationPairs"}, false)

@@ -41,6 +41,9 @@ type Hunk struct {
 	right map[int]bool
 	// added holds the lines the pull request added or changed.
 	added map[int]bool
+	// oldEnd is the old-side line after the hunk, to check the next hunk
+	// follows it.
+	oldEnd int
 }
 
 // NewDiff builds a Diff from files.
@@ -53,20 +56,42 @@ func NewDiff(files []*FileDiff) *Diff {
 }
 
 // ParsePatch reads the hunks of one file's patch as GitHub's pull request
-// files API returns it (hunks only, no ---/+++ header).
+// files API returns it (hunks only, no ---/+++ header). The patch comes
+// from the pull request, so it is checked against its own headers: a hunk
+// must show exactly the old and new line counts its header declares, and
+// hunks must follow each other down the file. Otherwise line numbers
+// cannot be trusted (a comment would land on a line GitHub does not show,
+// and GitHub rejects the whole review), so the patch is an error.
 func ParsePatch(patch string) ([]Hunk, error) {
 	var hunks []Hunk
 	var cur *Hunk
+	var hunkLine int         // the patch line of cur's header
+	var oldLeft, newLeft int // lines cur still has to show on each side
 	newLine := 0
+	// finish checks that cur showed every line its header declares.
+	finish := func() error {
+		if cur != nil && (oldLeft > 0 || newLeft > 0) {
+			return fmt.Errorf("patch line %d: the hunk shows fewer lines than its header declares (%d old and %d new lines missing)", hunkLine, oldLeft, newLeft)
+		}
+		return nil
+	}
 	for i, line := range strings.Split(patch, "\n") {
 		if strings.HasPrefix(line, "@@") {
-			start, count, err := parseHunkHeader(line)
+			if err := finish(); err != nil {
+				return nil, err
+			}
+			h, err := parseHunkHeader(line)
 			if err != nil {
 				return nil, fmt.Errorf("patch line %d: %w", i+1, err)
 			}
-			hunks = append(hunks, Hunk{NewStart: start, NewLines: count, right: map[int]bool{}, added: map[int]bool{}})
+			if n := len(hunks); n > 0 {
+				if prev := hunks[n-1]; h.newStart < prev.NewStart+prev.NewLines || h.oldStart < prev.oldEnd {
+					return nil, fmt.Errorf("patch line %d: the hunk starts at line %d, before the end of the previous hunk (line %d): hunks must follow each other down the file", i+1, h.newStart, prev.NewStart+prev.NewLines)
+				}
+			}
+			hunks = append(hunks, Hunk{NewStart: h.newStart, NewLines: h.newLines, oldEnd: h.oldStart + h.oldLines, right: map[int]bool{}, added: map[int]bool{}})
 			cur = &hunks[len(hunks)-1]
-			newLine = start
+			hunkLine, oldLeft, newLeft, newLine = i+1, h.oldLines, h.newLines, h.newStart
 			continue
 		}
 		if cur == nil {
@@ -75,43 +100,90 @@ func ParsePatch(patch string) ([]Hunk, error) {
 			}
 			return nil, fmt.Errorf("patch line %d: content before the first @@ hunk header", i+1)
 		}
-		if line == "" {
-			// A trailing newline at the end of the patch text.
-			continue
+		kind := byte(' ') // an empty line is an empty context line (GNU diff writes them so)
+		if line != "" {
+			kind = line[0]
 		}
-		switch line[0] {
-		case '+':
+		switch {
+		case line == "" && oldLeft == 0 && newLeft == 0:
+			// The newline that ends the patch text, or a blank line
+			// between hunks.
+		case kind == '\\':
+			// "\ No newline at end of file"
+		case kind != '+' && kind != '-' && kind != ' ':
+			return nil, fmt.Errorf("patch line %d: unexpected line %q", i+1, truncate(line, 40))
+		case kind != '+' && oldLeft == 0 || kind != '-' && newLeft == 0:
+			return nil, fmt.Errorf("patch line %d: the hunk at line %d shows more lines than its header declares", i+1, hunkLine)
+		case kind == '+':
 			cur.right[newLine] = true
 			cur.added[newLine] = true
 			newLine++
-		case ' ':
+			newLeft--
+		case kind == ' ':
 			cur.right[newLine] = true
 			newLine++
-		case '-', '\\': // removed line; "\ No newline at end of file"
-		default:
-			return nil, fmt.Errorf("patch line %d: unexpected line %q", i+1, truncate(line, 40))
+			oldLeft--
+			newLeft--
+		default: // '-': a removed line
+			oldLeft--
 		}
+	}
+	if err := finish(); err != nil {
+		return nil, err
 	}
 	return hunks, nil
 }
 
-// parseHunkHeader reads "@@ -a,b +c,d @@ ..." and returns c and d.
-func parseHunkHeader(line string) (int, int, error) {
+// maxPatchLine bounds the line numbers of a hunk header, so that a start
+// plus a count cannot overflow.
+const maxPatchLine = 1 << 30
+
+// hunkHeader is a parsed "@@ -a,b +c,d @@" line.
+type hunkHeader struct {
+	oldStart, oldLines, newStart, newLines int
+}
+
+// parseHunkHeader reads "@@ -a,b +c,d @@ ...".
+func parseHunkHeader(line string) (hunkHeader, error) {
+	malformed := fmt.Errorf("malformed hunk header %q (want \"@@ -start,count +start,count @@\")", truncate(line, 60))
 	fields := strings.Fields(line)
-	if len(fields) < 4 || fields[0] != "@@" || !strings.HasPrefix(fields[2], "+") {
-		return 0, 0, fmt.Errorf("malformed hunk header %q", truncate(line, 60))
+	if len(fields) < 4 || fields[0] != "@@" || fields[3] != "@@" {
+		return hunkHeader{}, malformed
 	}
-	spec := strings.TrimPrefix(fields[2], "+")
+	oldSpec, ok := strings.CutPrefix(fields[1], "-")
+	if !ok {
+		return hunkHeader{}, malformed
+	}
+	newSpec, ok := strings.CutPrefix(fields[2], "+")
+	if !ok {
+		return hunkHeader{}, malformed
+	}
+	var h hunkHeader
+	var err error
+	if h.oldStart, h.oldLines, err = parseRange(oldSpec); err != nil {
+		return hunkHeader{}, fmt.Errorf("%w: %v", malformed, err)
+	}
+	if h.newStart, h.newLines, err = parseRange(newSpec); err != nil {
+		return hunkHeader{}, fmt.Errorf("%w: %v", malformed, err)
+	}
+	return h, nil
+}
+
+// parseRange reads "start[,count]" (count 1 when absent). Lines count from
+// 1; start is 0 only for an empty range (a file created or deleted).
+func parseRange(spec string) (start, count int, err error) {
 	startText, countText, hasCount := strings.Cut(spec, ",")
-	start, err := strconv.Atoi(startText)
-	if err != nil {
-		return 0, 0, fmt.Errorf("malformed hunk header %q", truncate(line, 60))
+	count = 1
+	if start, err = strconv.Atoi(startText); err != nil || start < 0 || start > maxPatchLine || startText[0] == '+' {
+		return 0, 0, fmt.Errorf("the start %q is not a line number", startText)
 	}
-	count := 1
 	if hasCount {
-		if count, err = strconv.Atoi(countText); err != nil {
-			return 0, 0, fmt.Errorf("malformed hunk header %q", truncate(line, 60))
+		if count, err = strconv.Atoi(countText); err != nil || count < 0 || count > maxPatchLine || countText[0] == '+' {
+			return 0, 0, fmt.Errorf("the count %q is not a number of lines", countText)
 		}
+	}
+	if start == 0 && count > 0 {
+		return 0, 0, fmt.Errorf("a range of %d lines cannot start at line 0", count)
 	}
 	return start, count, nil
 }

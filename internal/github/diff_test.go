@@ -87,12 +87,51 @@ func TestParsePatchRejectsGarbage(t *testing.T) {
 			t.Errorf("%s: err = %v", name, err)
 		}
 	}
+	// Headers that lie about the lines they show, or that go back up the
+	// file, would put comments on lines GitHub does not show.
+	for patch, want := range map[string]string{
+		"@@ -1 +-5,2 @@\n+a\n+b":                           `patch line 1: malformed hunk header "@@ -1 +-5,2 @@" (want "@@ -start,count +start,count @@"): the start "-5" is not a line number`,
+		"@@ -1 +1,-3 @@\n+a":                               `the count "-3" is not a number of lines`,
+		"@@ -1 +9223372036854775807,3 @@\n+a\n+b\n+c":      `the start "9223372036854775807" is not a line number`,
+		"@@ -0,0 +0,2 @@\n+a\n+b":                          `a range of 2 lines cannot start at line 0`,
+		"@@ -1 +1 x @@\n-a\n+b":                            `malformed hunk header`,
+		"@@ -1,1 +1,1 @@\n+a\n+b":                          "patch line 3: the hunk at line 1 shows more lines than its header declares",
+		"@@ -1,2 +1,2 @@\n a\n-b\n+c\n d":                  "patch line 5: the hunk at line 1 shows more lines than its header declares",
+		"@@ -1,3 +1,3 @@\n a\n b\n@@ -9 +9 @@\n x":         "patch line 1: the hunk shows fewer lines than its header declares (1 old and 1 new lines missing)",
+		"@@ -1,2 +1,2 @@\n a\n b\n@@ -2,2 +2,2 @@\n b\n c": "patch line 4: the hunk starts at line 2, before the end of the previous hunk (line 3)",
+		"@@ -10 +10 @@\n a\n@@ -1 +1 @@\n b":               "patch line 3: the hunk starts at line 1, before the end of the previous hunk (line 11)",
+	} {
+		if _, err := ParsePatch(patch); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want %q", patch, err, want)
+		}
+	}
 	// A whole git diff (with headers) and an empty patch are fine.
 	if h, err := ParsePatch("diff --git a/x b/x\nindex 1..2 100644\n--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+new"); err != nil || len(h) != 1 || !h[0].right[1] {
 		t.Errorf("git diff: %v %v", h, err)
 	}
 	if h, err := ParsePatch(""); err != nil || len(h) != 0 {
 		t.Errorf("empty: %v %v", h, err)
+	}
+}
+
+// GNU diff writes an empty context line as an empty line, not " ": it is
+// still a line of the file, and the lines after it keep their numbers.
+func TestParsePatchEmptyContextLine(t *testing.T) {
+	hunks, err := ParsePatch("@@ -1,4 +1,4 @@\n a\n\n-b\n+B\n c\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewDiff([]*FileDiff{{Path: "f", Hunks: hunks}})
+	for line, changed := range map[int]bool{1: false, 2: false, 3: true, 4: false} {
+		if _, ok := d.Anchor("f", line, 0); !ok {
+			t.Errorf("line %d is not shown", line)
+		}
+		if d.Changed("f", line) != changed {
+			t.Errorf("line %d: changed = %v, want %v", line, !changed, changed)
+		}
+	}
+	if _, ok := d.Anchor("f", 5, 0); ok {
+		t.Error("line 5 is past the hunk")
 	}
 }
 
