@@ -83,6 +83,7 @@ func loadConfig(fl *config.Flags) (*config.Config, []report.Output, error) {
 	if err != nil {
 		return nil, nil, formatError(cfg, err)
 	}
+	report.WithSARIFCategory(outs, fl.SARIFCategory)
 	return cfg, outs, nil
 }
 

@@ -177,3 +177,30 @@ func TestCheckWritesSARIFAndMarkdown(t *testing.T) {
 		t.Errorf("annotations on stdout:\n%s", out)
 	}
 }
+
+// --sarif-category sets the SARIF run's category, so two plumb jobs on one
+// repository keep separate sets of alerts in code scanning.
+func TestSARIFCategoryFlag(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ args []string }{
+		{nil},
+		{[]string{"--sarif-category", "plumb/prod"}},
+	} {
+		out := filepath.Join(dir, "demo.sarif")
+		args := append([]string{"check", "--root", "../..", "../../fixtures/demo", "--format", "sarif=" + out}, c.args...)
+		if code, _, errOut := plumb(t, args...); code != 1 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `"id": "plumb/"`
+		if c.args != nil {
+			want = `"id": "plumb/prod/"`
+		}
+		if !bytes.Contains(data, []byte(want)) {
+			t.Errorf("%v: the SARIF lacks %s", c.args, want)
+		}
+	}
+}

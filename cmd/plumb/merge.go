@@ -16,6 +16,7 @@ func newMergeCommand(stdout io.Writer) *cobra.Command {
 	var (
 		formats      []string
 		failOn, gate string
+		category     string
 		reproducible bool
 	)
 	cmd := &cobra.Command{
@@ -42,6 +43,7 @@ does; 2 when the reports are not the complete set of shards of one run.`,
 			if err != nil {
 				return err
 			}
+			report.WithSARIFCategory(outs, category)
 			var in []report.ShardReport
 			for _, name := range args {
 				data, err := os.ReadFile(name)
@@ -72,6 +74,7 @@ does; 2 when the reports are not the complete set of shards of one run.`,
 	}
 	fs := cmd.Flags()
 	fs.StringArrayVar(&formats, "format", []string{"text"}, "report format and optional file, as for check (F or F=FILE; repeatable)")
+	fs.StringVar(&category, "sarif-category", "", "runAutomationDetails.id category of the SARIF report, as for check")
 	fs.StringVar(&failOn, "fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or never")
 	fs.StringVar(&gate, "gate", string(config.GateNew), "in pull-request mode, which findings --fail-on applies to: new or all")
 	fs.BoolVar(&reproducible, "reproducible", false, "write duration_ms as 0 (also on when SOURCE_DATE_EPOCH is set)")

@@ -16,6 +16,7 @@ type Flags struct {
 	Exclude       []string
 	FailOn        string
 	Formats       []string
+	SARIFCategory string
 	MaxFileSize   string
 	MaxDepth      int
 	MaxAliasNodes int
@@ -53,6 +54,7 @@ func BindInputFlags(fs *pflag.FlagSet) *Flags {
 func BindCheckFlags(fs *pflag.FlagSet) *Flags {
 	fl := BindInputFlags(fs)
 	fs.StringArrayVar(&fl.Formats, "format", []string{"text"}, "report format and optional file: text, json, sarif, markdown, annotations (F or F=FILE; repeatable)")
+	fs.StringVar(&fl.SARIFCategory, "sarif-category", "", "runAutomationDetails.id category of the SARIF report (default plumb/); code scanning keeps one set of alerts per category")
 	fs.StringVar(&fl.FailOn, "fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or never")
 	fs.StringArrayVar(&fl.KubeVirtTemplates, "kubevirt-templates", nil, "directory of OpenShift Templates in which VMs' parent Templates (vm.kubevirt.io/template) are looked up (repeatable)")
 	fs.BoolVar(&fl.Reproducible, "reproducible", false, "write duration_ms as 0 so identical inputs give byte-identical reports (also on when SOURCE_DATE_EPOCH is set)")

@@ -52,6 +52,21 @@ func Formats() []string {
 	return names
 }
 
+// WithSARIFCategory makes the SARIF outputs write category as their
+// runAutomationDetails.id (code scanning keeps one set of alerts per tool
+// and category, so two plumb jobs on one repository need two categories).
+// An empty category leaves the default.
+func WithSARIFCategory(outs []Output, category string) {
+	if category == "" {
+		return
+	}
+	for i := range outs {
+		if outs[i].Format == "sarif" {
+			outs[i].Sink = SARIF{Category: category}
+		}
+	}
+}
+
 // CheckFormat reports whether one format value (F or F=FILE) names a known
 // format.
 func CheckFormat(spec string) error {
