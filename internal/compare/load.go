@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
+
+	"github.com/plumb-ci/plumb/internal/re2"
 )
 
 // DefaultEntry is the reference metadata file looked for in a directory.
@@ -212,7 +214,7 @@ func (l *loader) parseFunctionFiles(files []string, entryFile string) *template.
 			continue
 		}
 		if _, err := base.New(f).Parse(string(data)); err != nil {
-			l.errorf(l.file(f), templateErrorLine(err, f), "an error occurred while parsing the template function files specified in the config. error: %v", err)
+			l.errorf(l.file(f), templateErrorLine(err, f), "an error occurred while parsing the template function files specified in the config. error: %v%s", err, functionHint(err))
 			ok = false
 		}
 	}
@@ -235,7 +237,7 @@ func (l *loader) parseTemplate(base *template.Template, t *Template) {
 	}
 	tmpl, err := set.New(path.Base(t.Path)).Parse(string(data))
 	if err != nil {
-		l.errorf(t.File, templateErrorLine(err, path.Base(t.Path)), "an error occurred while parsing template: %s specified in the config. error: %v", t.Path, err)
+		l.errorf(t.File, templateErrorLine(err, path.Base(t.Path)), "an error occurred while parsing template: %s specified in the config. error: %v%s", t.Path, err, functionHint(err))
 		return
 	}
 	run, err := tmpl.Clone()
@@ -276,7 +278,9 @@ func (l *loader) preRender(t *Template) {
 		}
 		var err error
 		if f.cfg.InlineDiffFunc == InlineRegex {
-			_, err = regexp.Compile(pattern)
+			if _, err = regexp.Compile(pattern); err != nil {
+				err = fmt.Errorf("%w%s", err, re2.Hint(pattern))
+			}
 		} else {
 			err = validateCaptureGroups(pattern)
 		}
