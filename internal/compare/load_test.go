@@ -121,9 +121,13 @@ parts:
 		{"component with two groups", map[string]string{"metadata.yaml": v2("      - name: c\n        allOf: [{path: a.yaml}]\n        anyOf: [{path: a.yaml}]\n"), "a.yaml": cmTemplate},
 			[]string{"ref/metadata.yaml:5:9: too many keys (allOf,anyOf) in index 0 of component c"}},
 		{"missing template file", map[string]string{"metadata.yaml": v2("      - name: c\n        allOf:\n          - path: gone.yaml\n")},
-			[]string{"ref/gone.yaml: an error occurred while reading template: gone.yaml specified in the config. error: the file does not exist"}},
+			[]string{"ref/metadata.yaml:7: an error occurred while reading template: gone.yaml specified in the config. error: the file does not exist"}},
 		{"template outside the reference", map[string]string{"metadata.yaml": v2("      - name: c\n        allOf:\n          - path: ../secret.yaml\n")},
-			[]string{"the path must be relative and stay inside the reference directory"}},
+			[]string{"ref/metadata.yaml:7: an error occurred while reading template: ../secret.yaml specified in the config. error: the path must be relative and stay inside the reference directory"}},
+		{"function files outside the reference, and a template too", map[string]string{"metadata.yaml": v2("      - name: c\n        allOf:\n          - path: ../secret.yaml\n") +
+			"templateFunctionFiles:\n  - ok.tmpl\n  - /etc/passwd\n", "ok.tmpl": "{{ define \"x\" }}{{ end }}"},
+			[]string{"ref/metadata.yaml:10: an error occurred while parsing the template function files specified in the config. error: templateFunctionFiles[1] \"/etc/passwd\": the path must be relative and stay inside the reference directory",
+				"ref/metadata.yaml:7: an error occurred while reading template: ../secret.yaml specified in the config. error: the path must be relative and stay inside the reference directory"}},
 		{"template parse error", map[string]string{"metadata.yaml": v2("      - name: c\n        allOf:\n          - path: a.yaml\n"),
 			"a.yaml": "kind: ConfigMap\nmetadata:\n  name: {{ .metadata.name \n"},
 			[]string{"ref/a.yaml:4: an error occurred while parsing template: a.yaml specified in the config. error: template: a.yaml:4: unclosed action started at a.yaml:3"}},
@@ -280,7 +284,7 @@ func TestLoadPathStaysInsideTheReference(t *testing.T) {
 	if ref != nil {
 		t.Fatal("a symlink leaving the reference directory was followed")
 	}
-	mustContain(t, ps.Error(), "ref/link.yaml: an error occurred while reading template: link.yaml")
+	mustContain(t, ps.Error(), "ref/metadata.yaml:6: an error occurred while reading template: link.yaml specified in the config. error: path escapes from parent")
 
 	// A directory path finds metadata.yaml; a missing path says so.
 	if _, ps := LoadPath(filepath.Join(dir, "nowhere"), ""); !strings.Contains(ps.Error(), "Reference config file doesn't exist") {

@@ -14,6 +14,8 @@ type metadata struct {
 	parts         []*Part
 	templates     []*Template
 	functionFiles []string
+	// functionFileLines are the functionFiles' lines in the metadata file.
+	functionFileLines []int
 	omitRaw       map[string][]rawOmitEntry
 	omitLines     map[string]int
 	defaultOmit   string
@@ -48,7 +50,12 @@ func readVersion(r *nodeReader, root *yaml.Node) int {
 func decodeMetadata(r *nodeReader, root *yaml.Node, version int) *metadata {
 	md := &metadata{version: version, omitLines: map[string]int{}}
 	top := r.fields(root, "metadata", []string{"apiVersion", "parts", "templateFunctionFiles", "fieldsToOmit"}, false)
-	md.functionFiles = r.strList(top["templateFunctionFiles"], "templateFunctionFiles")
+	for i, c := range r.seq(top["templateFunctionFiles"], "templateFunctionFiles") {
+		if f := r.str(c, fmt.Sprintf("templateFunctionFiles[%d]", i)); f != "" {
+			md.functionFiles = append(md.functionFiles, f)
+			md.functionFileLines = append(md.functionFileLines, c.Line)
+		}
+	}
 	if n := top["fieldsToOmit"]; n != nil {
 		md.decodeOmit(r, n)
 	}
