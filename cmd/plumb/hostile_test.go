@@ -1,0 +1,217 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Hostile input (issue 11, item 2), end to end through the binary: each
+// input a pull request could carry to exhaust, escape or crash plumb is an
+// input error (exit 2) whose message names the file and line to change,
+// the other inputs are still reported, and the run stays within a
+// generous bound of time (the deadline of runBinary) and memory.
+
+// hostileMaxRSS bounds the peak memory of every run, in KiB: a billion
+// laughs, a 100 MB file read whole or an unbounded loop would pass it.
+const hostileMaxRSS = 300 << 10
+
+// okFinding is reported in every run: the other input.
+const okFinding = "ok/cm.yaml:3:1: error: ConfigMap has no metadata.name: every object needs a name [manifest/missing-name]"
+
+// hostileRepo writes the repository every case reads a part of; outside is
+// a directory next to it that nothing may read.
+func hostileRepo(t *testing.T) (repo, outside string) {
+	t.Helper()
+	base := t.TempDir()
+	repo, outside = filepath.Join(base, "repo"), filepath.Join(base, "outside")
+	writeTree(t, outside, map[string]string{"stolen.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: stolen\n  namespace: x\n"})
+
+	var laughs strings.Builder
+	laughs.WriteString("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i < 9; i++ {
+		fmt.Fprintf(&laughs, "a%d: &a%d [*a%[3]d, *a%[3]d, *a%[3]d, *a%[3]d, *a%[3]d, *a%[3]d, *a%[3]d, *a%[3]d, *a%[3]d, *a%[3]d]\n", i, i, i-1)
+	}
+	ten := "[1,2,3,4,5,6,7,8,9,10]"
+	nested := ten + ".all(a, " + ten + ".all(b, " + ten + ".all(c, " + ten + ".all(d, " + ten + ".all(e, " + ten + ".all(f, " + ten +
+		".all(g, facts.n != string(a+b+c+d+e+f+g))))))))"
+	check := func(id, expect string) string {
+		return "id: " + id + "\nname: n\ngroup: g\ndescription: d\nremediation: r\nmetadata:\n  target_type: object\n  kind: [ConfigMap]\n" +
+			"facts:\n  - name: n\n    gatherer: manifest@v1\n    argument: metadata.name\nexpectations:\n  - name: e\n    expect: '" + expect + "'\n"
+	}
+	writeTree(t, repo, map[string]string{
+		"ok/cm.yaml":         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  namespace: x\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fine\n  namespace: x\n",
+		"laughs/laughs.yaml": laughs.String(),
+		"deep/deep.yaml":     "a: " + strings.Repeat("[", 10_000) + strings.Repeat("]", 10_000) + "\n",
+		"utf8/bad.yaml":      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: caf\xe9\n",
+		// Leaving the repository.
+		"dotdot/kustomization.yaml": "resources:\n  - ../../outside/stolen.yaml\n",
+		"passwd/kustomization.yaml": "resources:\n  - cm.yaml\n  - /etc/passwd\nconfigMapGenerator:\n  - name: g\n    files:\n      - /etc/passwd\n" +
+			"secretGenerator:\n  - name: s\n    envs:\n      - ../../../../../../../etc/passwd\npatches:\n  - path: /etc/passwd\n",
+		"passwd/cm.yaml":             "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fine\n  namespace: x\n",
+		"symkust/kustomization.yaml": "resources:\n  - link.yaml\n",
+		"remote/kustomization.yaml":  "resources:\n  - https://plumb.invalid/org/repo//base?ref=v1\n  - https://plumb.invalid/base.yaml\n",
+		// A reference whose templates try to read the environment, files
+		// and the network, or to leave the reference.
+		"ref/metadata.yaml": "apiVersion: v2\nparts:\n  - name: p\n    components:\n      - name: c\n        allOf:\n" +
+			"          - path: env.yaml\n          - path: expandenv.yaml\n          - path: host.yaml\n          - path: readfile.yaml\n",
+		"ref/env.yaml":       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  home: '{{ env \"HOME\" }}'\n",
+		"ref/expandenv.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  home: '{{ expandenv \"$HOME\" }}'\n",
+		"ref/host.yaml":      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  ip: '{{ getHostByName \"example.com\" }}'\n",
+		"ref/readfile.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: d\ndata:\n  pw: '{{ readFile \"/etc/passwd\" }}'\n",
+		"refout/metadata.yaml": "apiVersion: v2\nparts:\n  - name: p\n    components:\n      - name: c\n        allOf:\n" +
+			"          - path: ../../outside/stolen.yaml\ntemplateFunctionFiles:\n  - /etc/passwd\n",
+		// Checks, inspection rules and KubeVirt rules.
+		"catalog/cost/COST1.yaml": check("COST1", nested),
+		"catalog/re/LA1.yaml":     check("LA1", `facts.n.matches("^(?!bad)")`),
+		"rules/lookaround.yaml":   "- uuid: la\n  conditions:\n    - {op: contains, args: {value: \"{node.metadata.name}\", regex: \"(?<=x)y\"}}\n  actions: [{op: add-trait, args: {name: t}}]\n",
+		"rules/loop.yaml": "- uuid: each-item\n  conditions:\n    - op: eq\n      args: {values: [\"{item}\", 0]}\n      loop: \"{node.spec.items}\"\n" +
+			"  actions: [{op: add-trait, args: {name: has-zero}}]\n",
+		"huge/list.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: big\n  namespace: x\nspec:\n  items: [" + strings.Repeat("1, ", 200_000) + "0]\n",
+		"vm/vm.yaml": "apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata:\n  name: la\n  namespace: x\n  annotations:\n    vm.kubevirt.io/validations: |\n" +
+			"      [{\"name\": \"machine\", \"path\": \"jsonpath::.spec.domain.machine.type\", \"rule\": \"regex\", \"message\": \"m\",\n" +
+			"        \"regex\": \"q(?!35)\"}]\nspec:\n  template:\n    spec:\n      domain:\n        machine: {type: q35}\n",
+	})
+	// 100 MiB, sparse: what matters is that plumb never reads it whole.
+	if err := os.MkdirAll(filepath.Join(repo, "big"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(repo, "big", "huge.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(100 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for link, target := range map[string]string{"symlink/link.yaml": filepath.Join(outside, "stolen.yaml"), "symkust/link.yaml": filepath.Join(outside, "stolen.yaml")} {
+		p := filepath.Join(repo, link)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return repo, outside
+}
+
+func TestHostileInput(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	cases := []struct {
+		name string
+		args []string
+		// want are lines of the report (and of stderr, prefixed "plumb: ").
+		want []string
+		// maxRSS overrides hostileMaxRSS (KiB).
+		maxRSS int64
+	}{
+		{"billion laughs", []string{"laughs"}, []string{
+			`laughs/laughs.yaml:5:45: error: aliases expand to more than 100000 nodes (a "billion laughs" document?); limit --max-alias-nodes [manifest/alias-limit]`}, 0},
+		// Refused by its size before it is read: the process stays far
+		// below the file's 100 MiB.
+		{"a 100 MB file", []string{"big"}, []string{
+			"big/huge.yaml:1:1: error: file is 104857600 bytes, over the 10485760-byte limit (raise it with --max-file-size) [manifest/file-too-large]"}, 90 << 10},
+		{"10,000-level nesting", []string{"deep"}, []string{
+			"deep/deep.yaml:1:504: error: nesting is deeper than 500 levels (limit --max-depth) [manifest/too-deep]"}, 0},
+		{"invalid UTF-8", []string{"utf8"}, []string{
+			"utf8/bad.yaml:4:12: error: invalid UTF-8 byte 0xe9: manifests must be UTF-8 text [manifest/invalid-utf8]"}, 0},
+		{"a symlink leaving the repository", []string{"symlink"}, []string{
+			`symlink/link.yaml:1:1: error: refusing to read: the path leaves the repository (a symlink or ".." pointing outside it) [manifest/outside-repository]`}, 0},
+		{"a kustomize resource through a symlink leaving the repository", []string{"symkust"}, []string{
+			`symkust/kustomization.yaml:2:5: error: resources[0]: resource "link.yaml" leads outside the repository (through a symlink) [render/kustomize]`}, 0},
+		{"a kustomize ../ path leaving the repository", []string{"dotdot"}, []string{
+			`dotdot/kustomization.yaml:2:5: error: resources[0]: "../../outside/stolen.yaml" leads outside the repository [render/kustomize]`}, 0},
+		{"a kustomization pointing at /etc/passwd", []string{"passwd"}, []string{
+			`passwd/kustomization.yaml:3:5: error: resources[1]: "/etc/passwd" is an absolute path: kustomize paths are relative to the kustomization, and plumb reads only the repository [render/kustomize]`,
+			`passwd/kustomization.yaml:7:9: error: configMapGenerator[0].files[0]: "/etc/passwd" is an absolute path: kustomize paths are relative to the kustomization, and plumb reads only the repository [render/kustomize]`,
+			`passwd/kustomization.yaml:11:9: error: secretGenerator[0].envs[0]: "../../../../../../../etc/passwd" leads outside the repository [render/kustomize]`,
+			`passwd/kustomization.yaml:13:5: error: patches[0].path: "/etc/passwd" is an absolute path: kustomize paths are relative to the kustomization, and plumb reads only the repository [render/kustomize]`}, 0},
+		{"a remote base (refused by default)", []string{"remote"}, []string{
+			`remote/kustomization.yaml:2:5: error: resources[0]: remote "https://plumb.invalid/org/repo//base?ref=v1" refused: plumb builds only from the repository (pass --allow-remote to let kustomize fetch it) [render/remote]`,
+			`remote/kustomization.yaml:3:5: error: resources[1]: remote "https://plumb.invalid/base.yaml" refused: plumb builds only from the repository (pass --allow-remote to let kustomize fetch it) [render/remote]`}, 0},
+		// .invalid never resolves (RFC 2606): offline, whatever the machine.
+		{"a remote base while offline", []string{"remote", "--allow-remote"}, []string{
+			`remote/kustomization.yaml:2:5: error: kustomize build remote failed: accumulating resources: accumulation err='accumulating resources from 'https://plumb.invalid/org/repo//base?ref=v1'`}, 0},
+		{"reference templates calling env, expandenv, getHostByName, readFile", []string{"--reference", "ref"}, []string{
+			`ref/env.yaml:6: error: an error occurred while parsing template: env.yaml specified in the config. error: template: env.yaml:6: function "env" not defined (plumb leaves out sprig's env, expandenv, getHostByName: a reference cannot read the runner's environment or the network; write the value into the template or compare it with a regex inline diff function) [compare/reference]`,
+			`ref/expandenv.yaml:6: error: an error occurred while parsing template: expandenv.yaml specified in the config. error: template: expandenv.yaml:6: function "expandenv" not defined (plumb leaves out`,
+			`ref/host.yaml:6: error: an error occurred while parsing template: host.yaml specified in the config. error: template: host.yaml:6: function "getHostByName" not defined (plumb leaves out`,
+			`ref/readfile.yaml:6: error: an error occurred while parsing template: readfile.yaml specified in the config. error: template: readfile.yaml:6: function "readFile" not defined (plumb compare --show-template-functions lists the functions a template may call; a template cannot read files or the environment) [compare/reference]`}, 0},
+		{"a reference reading outside its directory", []string{"--reference", "refout"}, []string{
+			`refout/metadata.yaml:7: error: an error occurred while reading template: ../../outside/stolen.yaml specified in the config. error: the path must be relative and stay inside the reference directory [compare/reference]`,
+			`refout/metadata.yaml:9: error: an error occurred while parsing the template function files specified in the config. error: templateFunctionFiles[0] "/etc/passwd": the path must be relative and stay inside the reference directory [compare/reference]`}, 0},
+		{"a CEL expression over its cost limit", []string{"--checks", "catalog/cost"}, []string{
+			"catalog/cost/COST1.yaml:15:14: error: check COST1: expectations[0].expect: the expression was stopped at the CEL cost limit of 5000000 units per evaluation: bound its comprehensions (each nested all/exists/map/filter over a list multiplies the cost) or split it [checks/cost-limit]"}, 0},
+		{"a look-around regex in a check", []string{"--checks", "catalog/re"}, []string{
+			"catalog/re/LA1.yaml:15:14: error: check LA1: expectations[0].expect: error parsing regexp: invalid or unsupported Perl syntax: `(?!` (RE2 has no look-ahead or look-behind such as (?!...): rewrite the pattern without it, for example by testing the excluded case separately) (the check is not run) [checks/lint]"}, 0},
+		{"a look-around regex in an inspection rule", []string{"--rules", "rules/lookaround.yaml"}, []string{
+			"rules/lookaround.yaml:3:60: error: conditions[0] (contains): argument regex: invalid regular expression \"(?<=x)y\" (RE2 syntax): invalid named capture: `(?<=x)y` (RE2 has no look-ahead or look-behind such as (?<=...): rewrite the pattern without it, for example by testing the excluded case separately) [rule/invalid]"}, 0},
+		{"a look-around regex in a KubeVirt rule", []string{"vm"}, []string{
+			"vm/vm.yaml:8: error: vm.kubevirt.io/validations rule 1 (\"machine\"): regex \"q(?!35)\" does not compile with Go's RE2 (the validator's engine, not PCRE): error parsing regexp: invalid or unsupported Perl syntax: `(?!` (RE2 has no look-ahead or look-behind such as (?!...): rewrite the pattern without it, for example by testing the excluded case separately) [kubevirt/invalid-validations]"}, 0},
+		{"a rule looping over a huge list", []string{"huge", "--rules", "rules/loop.yaml"}, []string{
+			"huge/list.yaml:1:1: error: inspection rule each-item could not be applied to Widget x/big [huge]: conditions[0] (eq) at rules/loop.yaml:3:7: loop {node.spec.items} has 200001 items, over the limit of 10000 iterations; loop over a smaller list or test the list as a whole; the remaining rules were not run on it [rule/each-item]"}, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"check", "--root", ".", "--no-default-checks", "ok"}, c.args...)
+			p := runBinary(t, procOptions{dir: repo}, args...)
+			if p.code != 2 {
+				t.Errorf("exit %d, want 2", p.code)
+			}
+			for _, w := range append([]string{okFinding}, c.want...) {
+				if !strings.Contains(p.stdout, w) {
+					t.Errorf("the report lacks %q", w)
+				}
+			}
+			for _, w := range c.want {
+				if !strings.Contains(p.stderr, "plumb: "+w) {
+					t.Errorf("stderr lacks %q", "plumb: "+w)
+				}
+			}
+			limit := int64(hostileMaxRSS)
+			if c.maxRSS != 0 {
+				limit = c.maxRSS
+			}
+			if p.maxRSSKiB > limit {
+				t.Errorf("peak memory %d KiB, over %d KiB", p.maxRSSKiB, limit)
+			}
+			if t.Failed() {
+				t.Logf("plumb %s\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), p.stdout, p.stderr)
+			}
+			t.Logf("%v, peak memory %d KiB", p.elapsed.Round(time.Millisecond), p.maxRSSKiB)
+		})
+	}
+}
+
+// The same references through plumb compare, kube-compare's command: the
+// reference is an input error (exit 2) at the file and line to change.
+func TestHostileReferenceInCompare(t *testing.T) {
+	repo, _ := hostileRepo(t)
+	for ref, want := range map[string][]string{
+		"ref": {
+			`error: ref/env.yaml:6: an error occurred while parsing template: env.yaml specified in the config. error: template: env.yaml:6: function "env" not defined (plumb leaves out`,
+			`error: ref/expandenv.yaml:6: an error occurred while parsing template: expandenv.yaml specified in the config. error: template: expandenv.yaml:6: function "expandenv" not defined (plumb leaves out`,
+			`error: ref/host.yaml:6: an error occurred while parsing template: host.yaml specified in the config. error: template: host.yaml:6: function "getHostByName" not defined (plumb leaves out`,
+			`error: ref/readfile.yaml:6: an error occurred while parsing template: readfile.yaml specified in the config. error: template: readfile.yaml:6: function "readFile" not defined (plumb compare --show-template-functions lists`},
+		"refout": {
+			`error: refout/metadata.yaml:7: an error occurred while reading template: ../../outside/stolen.yaml specified in the config. error: the path must be relative and stay inside the reference directory`,
+			`error: refout/metadata.yaml:9: an error occurred while parsing the template function files specified in the config. error: templateFunctionFiles[0] "/etc/passwd": the path must be relative and stay inside the reference directory`},
+	} {
+		p := runBinary(t, procOptions{dir: repo}, "compare", "-r", ref, "-f", "ok")
+		if p.code != 2 {
+			t.Errorf("compare -r %s: exit %d, want 2", ref, p.code)
+		}
+		for _, w := range want {
+			if !strings.Contains(p.stderr, w) {
+				t.Errorf("compare -r %s: stderr lacks %q:\n%s", ref, w, p.stderr)
+			}
+		}
+		if p.maxRSSKiB > hostileMaxRSS {
+			t.Errorf("compare -r %s: peak memory %d KiB", ref, p.maxRSSKiB)
+		}
+	}
+}
