@@ -16,9 +16,9 @@ type metadata struct {
 	functionFiles []string
 	// functionFileLines are the functionFiles' lines in the metadata file.
 	functionFileLines []int
-	omitRaw       map[string][]rawOmitEntry
-	omitLines     map[string]int
-	defaultOmit   string
+	omitRaw           map[string][]rawOmitEntry
+	omitLines         map[string]int
+	defaultOmit       string
 }
 
 // readVersion decides between v1 and v2: no apiVersion key means v1.

@@ -65,7 +65,7 @@ func TestMalformedAnnotations(t *testing.T) {
 			`vm.kubevirt.io/validations is not a valid JSON list of rules: invalid character 'j' after object key`,
 			"\"path\u201d", "invalid character 'j' after object key"},
 		{"an object instead of a list", "{\"name\": \"a\"}",
-			`vm.kubevirt.io/validations is not a valid JSON list of rules: json: cannot unmarshal object into Go value of type []validation.Rule`,
+			`vm.kubevirt.io/validations is not a valid JSON list of rules: the text is one JSON object, not a list: write the rules as a list, [{...}, {...}] (a single rule too)`,
 			`{"name": "a"}`, "json: cannot unmarshal object into Go value of type []validation.Rule"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -94,11 +94,11 @@ func TestMalformedRulesAreReportedOneByOne(t *testing.T) {
 	fs, sec := checkText(t, "vm.yaml", text)
 	want := []struct{ at, msg string }{
 		{`"min": 4294967296}`, "needs memory: value 2147483648 is lower than minimum [4294967296]"},
-		{`"justWarning": "true"`, `vm.kubevirt.io/validations rule 2 ("flag"): json: cannot unmarshal string into Go struct field Rule.justWarning of type bool`},
-		{`"name": "no-prefix"`, `vm.kubevirt.io/validations rule 3 ("no-prefix"): invalid JSONPath`},
+		{`"justWarning": "true"`, `vm.kubevirt.io/validations rule 2 ("flag"): justWarning: the value is a string, want true or false`},
+		{`"name": "no-prefix"`, `vm.kubevirt.io/validations rule 3 ("no-prefix"): invalid JSONPath: a path is "jsonpath::" followed by the field's path in the VM, for example "jsonpath::.spec.domain.cpu.cores"`},
 		{`"name": "syntax"`, `vm.kubevirt.io/validations rule 4 ("syntax"): unterminated array`},
-		{`"name": "quantity-min"`, `vm.kubevirt.io/validations rule 5 ("quantity-min"): cannot unmarshall IntOrPath from JSON: invalid JSONPath`},
-		{`"name": "values"`, `vm.kubevirt.io/validations rule 6 ("values"): json: cannot unmarshal number into Go struct field Rule.values of type string`},
+		{`"name": "quantity-min"`, `vm.kubevirt.io/validations rule 5 ("quantity-min"): cannot unmarshall IntOrPath from JSON: invalid JSONPath: a path is "jsonpath::" followed by the field's path in the VM, for example "jsonpath::.spec.domain.cpu.cores"`},
+		{`"name": "values"`, `vm.kubevirt.io/validations rule 6 ("values"): values: the value is a number, want a string`},
 	}
 	// The memory rule is reported at the guest field, after the rules.
 	got := map[string]int{}

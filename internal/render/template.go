@@ -6,6 +6,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -85,7 +86,7 @@ func processTemplate(t *manifest.Object, params TemplateParams, target string) (
 		p.from, _ = m["from"].(string)
 		p.required, _ = m["required"].(bool)
 		if p.name == "" {
-			problems = append(problems, fail(fmt.Sprintf("parameters[%d]", i), "parameters[%d] has no name", i))
+			problems = append(problems, fail(fmt.Sprintf("parameters[%d]", i), "parameters[%d] has no name%s: every parameter needs one (name: MY_PARAM), which objects use as ${MY_PARAM}", i, unknownParamKeys(m)))
 			continue
 		}
 		if first, dup := declared[p.name]; dup {
@@ -386,4 +387,22 @@ func valueKind(v any) string {
 		return "a string"
 	}
 	return fmt.Sprintf("%v", v)
+}
+
+// templateParamKeys are the keys of an OpenShift Template parameter.
+var templateParamKeys = []string{"name", "displayName", "description", "value", "generate", "from", "required"}
+
+// unknownParamKeys names the keys of a parameter that are not parameter
+// keys (a misspelt name), or "".
+func unknownParamKeys(m map[string]any) string {
+	var unknown []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if !slices.Contains(templateParamKeys, k) {
+			unknown = append(unknown, strconv.Quote(k))
+		}
+	}
+	if len(unknown) == 0 {
+		return ""
+	}
+	return " (it has " + strings.Join(unknown, ", ") + ", which a parameter does not have)"
 }
