@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -114,7 +115,16 @@ func writeFile(name string, write func(io.Writer) error) error {
 	}
 	tmp, err := os.CreateTemp(dirOf(name), ".plumb-report-*")
 	if err != nil {
-		return err
+		// The temporary file's random name would only confuse: say what
+		// is wrong with the directory the report goes to.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("the directory %s does not exist: create it first", dirOf(name))
+		}
+		return fmt.Errorf("cannot create a file in %s: %w", dirOf(name), err)
 	}
 	defer os.Remove(tmp.Name())
 	bw := bufio.NewWriter(tmp)
