@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -122,9 +123,9 @@ func writeFile(name string, write func(io.Writer) error) error {
 			err = pe.Err
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("the directory %s does not exist: create it first", dirOf(name))
+			return fmt.Errorf("the directory %s does not exist: create it first", filepath.Dir(name))
 		}
-		return fmt.Errorf("cannot create a file in %s: %w", dirOf(name), err)
+		return fmt.Errorf("cannot create a file in %s: %w", filepath.Dir(name), err)
 	}
 	defer os.Remove(tmp.Name())
 	bw := bufio.NewWriter(tmp)
