@@ -196,6 +196,20 @@ func TestWorkflowCommandsCannotBeInjected(t *testing.T) {
 	}
 	assertNoInjectedCommands(t, bad.combined, "write-token")
 
+	// plumb check in a run: step: the text report and stderr go straight
+	// to the step log, without stop-commands.
+	for _, format := range []string{"text", "annotations"} {
+		cli := runBinary(t, procOptions{dir: ws, combined: true, env: []string{"GITHUB_ACTIONS=true"}}, "check", "--root", ".",
+			"--config", "policy/plumb.yaml", "--rules", "policy/rules.yaml", "--checks", "policy/catalog", "--format", format, "apps")
+		if cli.code != 2 {
+			t.Errorf("plumb check --format %s: exit %d\n%s", format, cli.code, cli.combined)
+		}
+		assertNoInjectedCommands(t, cli.combined, "")
+		if !strings.Contains(cli.combined, "::set-output name=approved::true") {
+			t.Errorf("plumb check --format %s: the payload is not in the output:\n%s", format, cli.combined)
+		}
+	}
+
 	// The fork-safe poster reads a report the fork wrote: every string in
 	// it is the fork's. It is the manifests step's report.
 	artifact := t.TempDir()
