@@ -15,8 +15,9 @@ import (
 
 // Some tests run plumb as a real process, not in-process through run: what
 // a library prints on the process's own stderr (which a GitHub runner reads
-// for workflow commands too), GOMAXPROCS fixed per run, the action's
-// environment as the runner sets it, and peak memory as the kernel counts it.
+// for workflow commands too), GOMAXPROCS fixed per run, and the action's
+// environment as the runner sets it. (Not peak memory: a child started
+// with vfork inherits the test process's high-water mark in ru_maxrss.)
 
 // builtBinary is the plumb binary, built once per test run.
 var builtBinary struct {
@@ -61,9 +62,7 @@ type proc struct {
 	// combined is stdout and stderr as one stream, in the order they were
 	// written (with procOptions.combined).
 	combined string
-	// maxRSSKiB is the peak resident memory of the process.
-	maxRSSKiB int64
-	elapsed   time.Duration
+	elapsed  time.Duration
 }
 
 // procOptions configure a run.
@@ -113,9 +112,6 @@ func runBinary(t *testing.T, o procOptions, args ...string) proc {
 		p.code = ee.ExitCode()
 	case err != nil:
 		t.Fatalf("plumb %s: %v", strings.Join(args, " "), err)
-	}
-	if cmd.ProcessState != nil {
-		p.maxRSSKiB = maxRSSKiB(cmd.ProcessState)
 	}
 	return p
 }
