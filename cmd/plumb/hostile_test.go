@@ -90,10 +90,12 @@ func hostileRepo(t *testing.T) (repo, outside string) {
 		// and the network, or to leave the reference.
 		"ref/metadata.yaml": "apiVersion: v2\nparts:\n  - name: p\n    components:\n      - name: c\n        allOf:\n" +
 			"          - path: env.yaml\n          - path: expandenv.yaml\n          - path: host.yaml\n          - path: readfile.yaml\n",
-		"ref/env.yaml":       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  home: '{{ env \"HOME\" }}'\n",
-		"ref/expandenv.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  home: '{{ expandenv \"$HOME\" }}'\n",
-		"ref/host.yaml":      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  ip: '{{ getHostByName \"example.com\" }}'\n",
-		"ref/readfile.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: d\ndata:\n  pw: '{{ readFile \"/etc/passwd\" }}'\n",
+		"ref/env.yaml":          "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  home: '{{ env \"HOME\" }}'\n",
+		"ref/expandenv.yaml":    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  home: '{{ expandenv \"$HOME\" }}'\n",
+		"ref/host.yaml":         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  ip: '{{ getHostByName \"example.com\" }}'\n",
+		"ref/readfile.yaml":     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: d\ndata:\n  pw: '{{ readFile \"/etc/passwd\" }}'\n",
+		"refloop/metadata.yaml": "apiVersion: v2\nparts:\n  - name: p\n    components:\n      - name: c\n        allOf:\n          - path: loop.yaml\n",
+		"refloop/loop.yaml":     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fine\n  namespace: x\ndata:\n  k: '{{ range 10000000000 }}{{ end }}'\n",
 		"refout/metadata.yaml": "apiVersion: v2\nparts:\n  - name: p\n    components:\n      - name: c\n        allOf:\n" +
 			"          - path: ../../outside/stolen.yaml\ntemplateFunctionFiles:\n  - /etc/passwd\n",
 		// Checks, inspection rules and KubeVirt rules.
@@ -217,6 +219,24 @@ func TestHostileInput(t *testing.T) {
 			t.Logf("%v, %.1f MiB allocated", elapsed.Round(time.Millisecond), float64(alloc)/(1<<20))
 		})
 	}
+}
+
+// A reference template that loops for hours without printing anything
+// (text/template can be neither interrupted nor given a cost limit) is
+// stopped after 10 seconds. It runs in the binary: the loop goes on in the
+// background until the process ends.
+func TestEndlessReferenceTemplate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the 10-second template limit")
+	}
+	repo, _ := hostileRepo(t)
+	want := "refloop/loop.yaml:7: error: failed to parse template loop.yaml with empty data: template: loop.yaml:7:15: execution stopped after 10s: " +
+		"the template loops too long (a range over a large number or list, or ranges nested over the input); bound its loops [compare/reference]"
+	p := runBinary(t, procOptions{dir: repo, deadline: time.Minute}, "check", "--root", ".", "--no-default-checks", "--reference", "refloop", "ok")
+	if p.code != 2 || !strings.Contains(p.stderr, "plumb: "+want) || !strings.Contains(p.stdout, okFinding) {
+		t.Errorf("exit %d, want 2 and %q\nstdout:\n%s\nstderr:\n%s", p.code, want, p.stdout, p.stderr)
+	}
+	t.Logf("stopped in %v", p.elapsed.Round(time.Millisecond))
 }
 
 // The same references through plumb compare, kube-compare's command: the
