@@ -109,6 +109,23 @@ func hostileRepo(t *testing.T) (repo, outside string) {
 			"      [{\"name\": \"machine\", \"path\": \"jsonpath::.spec.domain.machine.type\", \"rule\": \"regex\", \"message\": \"m\",\n" +
 			"        \"regex\": \"q(?!35)\"}]\nspec:\n  template:\n    spec:\n      domain:\n        machine: {type: q35}\n",
 	})
+	// A kustomize bomb: 14 layers, each including the next layer's two
+	// kustomizations; krusty would build the last one 8,192 times.
+	bomb := map[string]string{
+		"bomb/L14/kustomization.yaml": "resources: [cm.yaml]\n",
+		"bomb/L14/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: x\n",
+		"bomb/top/kustomization.yaml": "resources: [../L1A, ../L1B]\n",
+	}
+	for i := 13; i >= 1; i-- {
+		next := fmt.Sprintf("[../L%dA, ../L%dB]", i+1, i+1)
+		if i == 13 {
+			next = "[../L14]"
+		}
+		for _, x := range []string{"a", "b"} {
+			bomb[fmt.Sprintf("bomb/L%d%s/kustomization.yaml", i, strings.ToUpper(x))] = fmt.Sprintf("namePrefix: %s%d-\nresources: %s\n", x, i, next)
+		}
+	}
+	writeTree(t, repo, bomb)
 	// 100 MiB, sparse: what matters is that plumb never reads it whole.
 	if err := os.MkdirAll(filepath.Join(repo, "big"), 0o755); err != nil {
 		t.Fatal(err)
@@ -167,6 +184,10 @@ func TestHostileInput(t *testing.T) {
 		{"a remote base (refused by default)", []string{"remote"}, []string{
 			`remote/kustomization.yaml:2:5: error: resources[0]: remote "https://plumb.invalid/org/repo//base?ref=v1" refused: plumb builds only from the repository (pass --allow-remote to let kustomize fetch it) [render/remote]`,
 			`remote/kustomization.yaml:3:5: error: resources[1]: remote "https://plumb.invalid/base.yaml" refused: plumb builds only from the repository (pass --allow-remote to let kustomize fetch it) [render/remote]`}, 0},
+		// Refused before krusty builds anything (it took 80 s to build).
+		{"a kustomize bomb", []string{"bomb/top"}, []string{
+			"bomb/L1A/kustomization.yaml:2:13: error: resources[0]: building bomb/L1A takes more than 10000 kustomize builds (kustomize builds a base once for every path that reaches it, and this entry alone takes 6143): include each base once, or through fewer layers that include the same bases [render/kustomize]",
+			"bomb/L1B/kustomization.yaml:2:13: error: resources[0]: building bomb/L1B takes more than 10000 kustomize builds"}, 0},
 		// .invalid never resolves (RFC 2606): offline, whatever the machine.
 		{"a remote base while offline", []string{"remote", "--allow-remote"}, []string{
 			`remote/kustomization.yaml:2:5: error: kustomize build remote failed: accumulating resources: accumulation err='accumulating resources from 'https://plumb.invalid/org/repo//base?ref=v1'`}, 0},

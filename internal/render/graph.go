@@ -389,7 +389,65 @@ func (g *graph) walk(dir string) *closure {
 		stack = stack[:len(stack)-1]
 	}
 	visit(dir)
+	if len(c.problems) == 0 {
+		c.problems = append(c.problems, g.buildCountProblems(c.nodes)...)
+	}
 	return c
+}
+
+// maxKustomizeBuilds bounds how many kustomizations one target builds.
+// krusty builds a base once for every path that reaches it: ten layers that
+// each include the next twice build the last one 1,024 times, and twenty
+// layers a million times (minutes, then hours, for a few files). An
+// overlay with its bases and components builds tens.
+const maxKustomizeBuilds = 10_000
+
+// buildCountProblems reports, in a closure without cycles, the
+// kustomizations whose builds pass maxKustomizeBuilds while none of their
+// own bases does: the layer to change. Targets above it are not built.
+func (g *graph) buildCountProblems(nodes []*node) []manifest.Problem {
+	counts := map[string]int{}
+	var count func(n *node) int
+	count = func(n *node) int {
+		if c, ok := counts[n.k.Dir]; ok {
+			return c
+		}
+		total := 1
+		for _, e := range n.children {
+			if child := g.node(e.dir); child != nil {
+				total = min(total+count(child), maxKustomizeBuilds+1)
+			}
+		}
+		counts[n.k.Dir] = total
+		return total
+	}
+	var out []manifest.Problem
+	for _, n := range nodes {
+		if count(n) <= maxKustomizeBuilds {
+			continue
+		}
+		lowest, largest := true, edge{}
+		most := 0
+		for _, e := range n.children {
+			child := g.node(e.dir)
+			if child == nil {
+				continue
+			}
+			if c := count(child); c > maxKustomizeBuilds {
+				lowest = false
+			} else if c > most {
+				most, largest = c, e
+			}
+		}
+		if !lowest {
+			continue
+		}
+		out = append(out, manifest.Problem{Rule: RuleKustomize, Level: "error", Location: n.k.at(largest.entry), Input: true, Key: "builds:" + n.k.Dir,
+			Message: fmt.Sprintf("%s: building %s takes more than %d kustomize builds (kustomize builds a base once for every path that reaches it, "+
+				"and this entry alone takes %d): include each base once, or through fewer layers that include the same bases",
+				largest.entry, n.k.Dir, maxKustomizeBuilds, most)})
+	}
+	return out
 }
 
 // cycleProblem reports a cycle of kustomizations once, however it was

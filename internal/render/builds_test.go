@@ -1,0 +1,74 @@
+package render
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// kustomizeBomb writes layers of kustomizations that each include the next
+// layer's two kustomizations (with their own name prefixes, so nothing
+// collides): krusty would build the last layer 2^depth times.
+func kustomizeBomb(t *testing.T, depth int) string {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(name, content string) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, os.WriteFile(p, []byte(content), 0o644))
+	}
+	write(fmt.Sprintf("L%d/kustomization.yaml", depth), "resources: [cm.yaml]\n")
+	write(fmt.Sprintf("L%d/cm.yaml", depth), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
+	for i := depth - 1; i >= 1; i-- {
+		next := fmt.Sprintf("[../L%dA, ../L%dB]", i+1, i+1)
+		if i+1 == depth {
+			next = fmt.Sprintf("[../L%d]", depth)
+		}
+		for _, x := range []string{"A", "B"} {
+			write(fmt.Sprintf("L%d%s/kustomization.yaml", i, x), fmt.Sprintf("namePrefix: %s%d-\nresources: %s\n", strings.ToLower(x), i, next))
+		}
+	}
+	write("top/kustomization.yaml", "resources: [../L1A, ../L1B]\n")
+	return dir
+}
+
+// A target that would take more kustomize builds than maxKustomizeBuilds is
+// refused at once, at the layer where the count passes the limit.
+func TestKustomizeBombIsRefused(t *testing.T) {
+	dir := kustomizeBomb(t, 16) // 65,535 builds: minutes with krusty
+	start := time.Now()
+	res := renderRepo(t, dir, Options{}, "top")
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("render took %v", d)
+	}
+	if len(res.Objects()) != 0 {
+		t.Errorf("%d objects rendered", len(res.Objects()))
+	}
+	var got []string
+	for _, p := range res.Problems {
+		got = append(got, p.Error())
+	}
+	want := []string{
+		"L3A/kustomization.yaml:2:13: resources[0]: building L3A takes more than 10000 kustomize builds (kustomize builds a base once for every path that reaches it, " +
+			"and this entry alone takes 6143): include each base once, or through fewer layers that include the same bases",
+		"L3B/kustomization.yaml:2:13: resources[0]: building L3B takes more than 10000 kustomize builds",
+	}
+	joined := strings.Join(got, "\n")
+	for _, w := range want {
+		if !strings.Contains(joined, w) {
+			t.Errorf("problems lack %q:\n%s", w, joined)
+		}
+	}
+	if len(got) != 2 {
+		t.Errorf("%d problems, want one per layer kustomization at the limit:\n%s", len(got), joined)
+	}
+
+	// Under the limit, the same shape builds.
+	res = renderRepo(t, kustomizeBomb(t, 6), Options{}, "top")
+	if len(res.Problems) != 0 || len(res.Objects()) != 1<<5 {
+		t.Errorf("depth 6: %d objects, problems %v", len(res.Objects()), res.Problems)
+	}
+}
