@@ -125,6 +125,10 @@ func hostileRepo(t *testing.T) (repo, outside string) {
 			bomb[fmt.Sprintf("bomb/L%d%s/kustomization.yaml", i, strings.ToUpper(x))] = fmt.Sprintf("namePrefix: %s%d-\nresources: %s\n", x, i, next)
 		}
 	}
+	// A parameter bomb: a megabyte referenced two thousand times.
+	bomb["tbomb/t.yaml"] = "apiVersion: template.openshift.io/v1\nkind: Template\nmetadata:\n  name: t\nparameters:\n  - name: P\n    value: " +
+		strings.Repeat("x", 1<<20) + "\nobjects:\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: c\n    data:\n      k: \"" +
+		strings.Repeat("${P}", 2000) + "\"\n"
 	writeTree(t, repo, bomb)
 	// 100 MiB, sparse: what matters is that plumb never reads it whole.
 	if err := os.MkdirAll(filepath.Join(repo, "big"), 0o755); err != nil {
@@ -188,6 +192,8 @@ func TestHostileInput(t *testing.T) {
 		{"a kustomize bomb", []string{"bomb/top"}, []string{
 			"bomb/L1A/kustomization.yaml:2:13: error: resources[0]: building bomb/L1A takes more than 10000 kustomize builds (kustomize builds a base once for every path that reaches it, and this entry alone takes 6143): include each base once, or through fewer layers that include the same bases [render/kustomize]",
 			"bomb/L1B/kustomization.yaml:2:13: error: resources[0]: building bomb/L1B takes more than 10000 kustomize builds"}, 0},
+		{"an OpenShift Template parameter bomb", []string{"tbomb"}, []string{
+			"tbomb/t.yaml:9:5: error: template t: parameter substitution writes more than 32 MiB (a large value referenced many times): reference large values less often, or put them in the objects directly [render/template]"}, 0},
 		// .invalid never resolves (RFC 2606): offline, whatever the machine.
 		{"a remote base while offline", []string{"remote", "--allow-remote"}, []string{
 			`remote/kustomization.yaml:2:5: error: kustomize build remote failed: accumulating resources: accumulation err='accumulating resources from 'https://plumb.invalid/org/repo//base?ref=v1'`}, 0},
