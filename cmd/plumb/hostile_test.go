@@ -129,6 +129,13 @@ func hostileRepo(t *testing.T) (repo, outside string) {
 	bomb["tbomb/t.yaml"] = "apiVersion: template.openshift.io/v1\nkind: Template\nmetadata:\n  name: t\nparameters:\n  - name: P\n    value: " +
 		strings.Repeat("x", 1<<20) + "\nobjects:\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: c\n    data:\n      k: \"" +
 		strings.Repeat("${P}", 2000) + "\"\n"
+	// A JSON patch bomb: 26 copies of a subtree into itself.
+	ops := "      - op: add\n        path: /spec\n        value: {a: \"0123456789\"}\n"
+	for i := 0; i < 26; i++ {
+		ops += fmt.Sprintf("      - op: copy\n        from: /spec\n        path: /spec/k%d\n", i)
+	}
+	bomb["jbomb/kustomization.yaml"] = "resources: [cm.yaml]\npatches:\n  - target: {kind: ConfigMap, name: c}\n    patch: |-\n" + ops
+	bomb["jbomb/cm.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: x\n"
 	writeTree(t, repo, bomb)
 	// 100 MiB, sparse: what matters is that plumb never reads it whole.
 	if err := os.MkdirAll(filepath.Join(repo, "big"), 0o755); err != nil {
@@ -192,6 +199,9 @@ func TestHostileInput(t *testing.T) {
 		{"a kustomize bomb", []string{"bomb/top"}, []string{
 			"bomb/L1A/kustomization.yaml:2:13: error: resources[0]: building bomb/L1A takes more than 10000 kustomize builds (kustomize builds a base once for every path that reaches it, and this entry alone takes 6143): include each base once, or through fewer layers that include the same bases [render/kustomize]",
 			"bomb/L1B/kustomization.yaml:2:13: error: resources[0]: building bomb/L1B takes more than 10000 kustomize builds"}, 0},
+		// krusty ran until memory ran out.
+		{"a JSON patch copy bomb", []string{"jbomb"}, []string{
+			"jbomb/kustomization.yaml:8:9: error: more than 10 JSON patch copy operations apply to the objects built with jbomb/kustomization.yaml (each can double an object: thirty make it a billion times larger): copy fewer fields, or write the values where they belong [render/kustomize]"}, 0},
 		{"an OpenShift Template parameter bomb", []string{"tbomb"}, []string{
 			"tbomb/t.yaml:9:5: error: template t: parameter substitution writes more than 32 MiB (a large value referenced many times): reference large values less often, or put them in the objects directly [render/template]"}, 0},
 		// .invalid never resolves (RFC 2606): offline, whatever the machine.

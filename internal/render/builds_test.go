@@ -72,3 +72,28 @@ func TestKustomizeBombIsRefused(t *testing.T) {
 		t.Errorf("depth 6: %d objects, problems %v", len(res.Objects()), res.Problems)
 	}
 }
+
+// JSON 6902 copy operations can double an object each: more than ten in
+// the patches of one target are refused before krusty applies them.
+func TestJSONPatchCopyBombIsRefused(t *testing.T) {
+	ops := "      - op: add\n        path: /spec\n        value: {a: \"0123456789\"}\n"
+	for i := 0; i < 26; i++ {
+		ops += fmt.Sprintf("      - op: copy\n        from: /spec\n        path: /spec/k%d\n", i)
+	}
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, "cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte("resources: [cm.yaml]\npatches:\n  - target: {kind: ConfigMap, name: c}\n    patch: |-\n"+ops), 0o644))
+	start := time.Now()
+	res := renderRepo(t, dir, Options{})
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("render took %v", d)
+	}
+	if len(res.Objects()) != 0 || len(res.Problems) != 1 {
+		t.Fatalf("objects %d, problems %v", len(res.Objects()), res.Problems)
+	}
+	want := "kustomization.yaml:8:9: more than 10 JSON patch copy operations apply to the objects built with kustomization.yaml (each can double an object: " +
+		"thirty make it a billion times larger): copy fewer fields, or write the values where they belong"
+	if got := res.Problems[0].Error(); got != want {
+		t.Errorf("problem:\n%s\nwant:\n%s", got, want)
+	}
+}

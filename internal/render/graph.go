@@ -27,6 +27,8 @@ type node struct {
 	// customOpenAPI is set when the kustomization replaces kustomize's
 	// OpenAPI schema, which krusty keeps in a global.
 	customOpenAPI bool
+	// copyOps are the copy operations of its JSON 6902 patches.
+	copyOps []manifest.Location
 }
 
 type edge struct {
@@ -391,8 +393,35 @@ func (g *graph) walk(dir string) *closure {
 	visit(dir)
 	if len(c.problems) == 0 {
 		c.problems = append(c.problems, g.buildCountProblems(c.nodes)...)
+		c.problems = append(c.problems, copyProblems(c.nodes)...)
 	}
 	return c
+}
+
+// maxJSONPatchCopies bounds the copy operations of the JSON 6902 patches
+// one target applies. Each can double an object (copy /spec to
+// /spec/again): thirty make it a billion times larger, which kustomize
+// builds until memory runs out.
+const maxJSONPatchCopies = 10
+
+// copyProblems reports a closure whose patches copy more than
+// maxJSONPatchCopies times, at the first copy operation of the
+// kustomization that has the most.
+func copyProblems(nodes []*node) []manifest.Problem {
+	total := 0
+	var most *node
+	for _, n := range nodes {
+		total += len(n.copyOps)
+		if len(n.copyOps) > 0 && (most == nil || len(n.copyOps) > len(most.copyOps)) {
+			most = n
+		}
+	}
+	if total <= maxJSONPatchCopies {
+		return nil
+	}
+	return []manifest.Problem{{Rule: RuleKustomize, Level: "error", Location: most.copyOps[0], Input: true, Key: "copies:" + most.k.Dir,
+		Message: fmt.Sprintf("more than %d JSON patch copy operations apply to the objects built with %s (each can double an object: "+
+			"thirty make it a billion times larger): copy fewer fields, or write the values where they belong", maxJSONPatchCopies, most.k.File)}}
 }
 
 // maxKustomizeBuilds bounds how many kustomizations one target builds.
