@@ -136,6 +136,20 @@ func hostileRepo(t *testing.T) (repo, outside string) {
 	}
 	bomb["jbomb/kustomization.yaml"] = "resources: [cm.yaml]\npatches:\n  - target: {kind: ConfigMap, name: c}\n    patch: |-\n" + ops
 	bomb["jbomb/cm.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: x\n"
+	// A replacements bomb: thirty replacements copying a's data into b and
+	// back.
+	var reps strings.Builder
+	for i := 0; i < 30; i++ {
+		src, dst := "a", "b"
+		if i%2 == 1 {
+			src, dst = "b", "a"
+		}
+		fmt.Fprintf(&reps, "  - source: {kind: ConfigMap, name: %s, fieldPath: data}\n    targets:\n      - select: {kind: ConfigMap, name: %s}\n"+
+			"        fieldPaths: [data.r%d]\n        options: {create: true}\n", src, dst, i)
+	}
+	bomb["rbomb/kustomization.yaml"] = "resources: [cm.yaml]\nreplacements:\n" + reps.String()
+	bomb["rbomb/cm.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: x\ndata:\n  s: x\n---\n" +
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n  namespace: x\ndata:\n  s: x\n"
 	writeTree(t, repo, bomb)
 	// 100 MiB, sparse: what matters is that plumb never reads it whole.
 	if err := os.MkdirAll(filepath.Join(repo, "big"), 0o755); err != nil {
@@ -202,6 +216,9 @@ func TestHostileInput(t *testing.T) {
 		// krusty ran until memory ran out.
 		{"a JSON patch copy bomb", []string{"jbomb"}, []string{
 			"jbomb/kustomization.yaml:8:9: error: more than 10 JSON patch copy operations apply to the objects built with jbomb/kustomization.yaml (each can double an object: thirty make it a billion times larger): copy fewer fields, or write the values where they belong [render/kustomize]"}, 0},
+		// krusty took a minute and 5 GB.
+		{"a replacements bomb", []string{"rbomb"}, []string{
+			"rbomb/kustomization.yaml:8:5: error: more than 10 replacements read an object that an earlier replacement wrote to, in the objects built with rbomb/kustomization.yaml (each can double an object: thirty took kustomize a minute and 5 GB): copy from the original sources instead [render/kustomize]"}, 0},
 		{"an OpenShift Template parameter bomb", []string{"tbomb"}, []string{
 			"tbomb/t.yaml:9:5: error: template t: parameter substitution writes more than 32 MiB (a large value referenced many times): reference large values less often, or put them in the objects directly [render/template]"}, 0},
 		// .invalid never resolves (RFC 2606): offline, whatever the machine.

@@ -29,6 +29,9 @@ type node struct {
 	customOpenAPI bool
 	// copyOps are the copy operations of its JSON 6902 patches.
 	copyOps []manifest.Location
+	// feedback are its replacements that read an object an earlier
+	// replacement wrote to (see feedbackReplacements).
+	feedback []manifest.Location
 }
 
 type edge struct {
@@ -248,6 +251,7 @@ func (g *graph) check(k *kustomization) *node {
 			file(manifest.Path{manifest.Key("replacements"), manifest.Index(i), manifest.Key("path")}, r.Path, false)
 		}
 	}
+	n.feedback = g.feedbackReplacements(k)
 	for _, field := range []string{"generators", "transformers", "validators"} {
 		var entries []string
 		switch field {
@@ -394,6 +398,7 @@ func (g *graph) walk(dir string) *closure {
 	if len(c.problems) == 0 {
 		c.problems = append(c.problems, g.buildCountProblems(c.nodes)...)
 		c.problems = append(c.problems, copyProblems(c.nodes)...)
+		c.problems = append(c.problems, feedbackProblems(c.nodes)...)
 	}
 	return c
 }
