@@ -10,7 +10,6 @@ import (
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
-
 // maxFeedbackReplacements bounds the replacements of one target that read
 // an object an earlier replacement wrote to. Such a chain can double an
 // object at each step (copy a's data into b, then b's into a, ...): thirty
