@@ -101,14 +101,15 @@ func formatError(cfg *config.Config, err error) error {
 }
 
 // printInputErrors repeats input errors and engine failures on stderr, so
-// they are seen even when the report goes to a file.
+// they are seen even when the report goes to a file; each on one line,
+// repository text (file names, messages) inert.
 func printInputErrors(stderr io.Writer, res *pipeline.Result) {
 	for i := range res.Report.Findings {
 		if f := &res.Report.Findings[i]; f.InputError {
-			fmt.Fprintf(stderr, "plumb: %s\n", f)
+			fmt.Fprintf(stderr, "plumb: %s\n", report.InertLine(f.String()))
 		}
 	}
 	for _, err := range res.Errors {
-		fmt.Fprintf(stderr, "plumb: %v\n", err)
+		fmt.Fprintf(stderr, "plumb: %s\n", report.InertLine(err.Error()))
 	}
 }

@@ -67,7 +67,7 @@ func TestCheckWithBrokenReferenceExitsTwo(t *testing.T) {
 	if code != 2 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
-	if !strings.Contains(errOut, "missing.yaml: error: an error occurred while reading template: missing.yaml specified in the config. error: the file does not exist [compare/reference]") {
+	if !strings.Contains(errOut, "metadata.yaml:7: error: an error occurred while reading template: missing.yaml specified in the config. error: the file does not exist [compare/reference]") {
 		t.Errorf("stderr:\n%s", errOut)
 	}
 }

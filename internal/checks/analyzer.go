@@ -149,6 +149,7 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 		return nil, err
 	}
 	fb.findings = append(x.Findings, fb.findings...)
+	fb.findings = append(fb.findings, costLimitFindings(a.checks, x.plan)...)
 	// Findings come in target order (then check order for expect_same), so
 	// they are deterministic; the report sorts them by location.
 	fb.expectSame(res)

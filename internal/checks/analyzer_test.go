@@ -276,11 +276,32 @@ expectations:
   - {name: e, expect: size(facts.secrets) == 0, failure_message: "${facts.secrets}"}
   - {name: same, expect_same: facts.secrets}
 `,
+		// Credentials outside Secrets: a ConfigMap key, an environment
+		// variable, a properties file's password.
+		"S3": `metadata: {target_type: object, kind: [ConfigMap, Deployment]}
+facts:
+  - {name: containers, gatherer: containers@v1}
+  - name: password
+    gatherer: manifest@v1
+    argument: data.password?
+expectations:
+  - {name: e, expect: "false", failure_message: "${facts.containers} ${facts.password}"}
+`,
+		"S4": `metadata: {target_type: object, kind: ConfigMap}
+facts:
+  - {name: props, gatherer: configmap_file@v1, argument: $self/app.properties}
+  - {name: text, gatherer: configmap_file@v1, argument: $self/app.properties:text}
+expectations:
+  - {name: e, expect: "false", failure_message: "${facts.props} ${facts.text}"}
+`,
 	})
 	checks := append(cat.Usable(), defaultCatalog(t).Usable()...)
 	targets := renderFiles(t, map[string]string{
-		"a/s.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {password: " + secretValue + "}\ndata: {token: " + secretValue + "}\n",
-		"b/s.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {password: other}\n",
+		"a/s.yaml":  "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {password: " + secretValue + "}\ndata: {token: " + secretValue + "}\n",
+		"b/s.yaml":  "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {password: other}\n",
+		"c/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  password: " + secretValue + "\n  app.properties: |\n    db.password=" + secretValue + "\n",
+		"c/d.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  template:\n    spec:\n      containers:\n" +
+			"        - name: c\n          env: [{name: DB_PASSWORD, value: " + secretValue + "}]\n",
 	})
 	res, fs := analyze(t, checks, nil, &analyzer.Input{Targets: targets})
 	out, err := json.Marshal(struct {
@@ -295,6 +316,13 @@ expectations:
 	}
 	if len(fs) == 0 || !strings.Contains(string(out), `\u003credacted\u003e`) {
 		t.Errorf("the checks did not run on the Secrets: %s", out)
+	}
+	ran := map[string]int{}
+	for _, f := range fs {
+		ran[f.RuleID]++
+	}
+	if ran["check/S3"] != 2 || ran["check/S4"] != 1 || ran["check/D10012"] != 1 || ran["check/G10002"] == 0 {
+		t.Errorf("the checks reading credentials outside Secrets did not all fail: %v", ran)
 	}
 }
 

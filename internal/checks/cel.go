@@ -233,7 +233,11 @@ func (e *Expr) eval(act *activation) (ref.Val, *EvalError) {
 	if act.plan.isFast(e) {
 		prog = e.fast
 	}
-	return run(prog, act)
+	v, err := run(prog, act)
+	if err != nil && err.Type == "too_many_operations" {
+		act.plan.stop(e)
+	}
+	return v, err
 }
 
 // run evaluates a program; errors come back as *EvalError.

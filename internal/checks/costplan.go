@@ -1,6 +1,8 @@
 package checks
 
 import (
+	"sync"
+
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/types"
 )
@@ -90,9 +92,28 @@ func boundOfTargets(idx []*targetIndex, envs []map[string]any) sizeBound {
 // without cost tracking; the others keep it, so the limit holds either way.
 type costPlan struct {
 	fast map[*Expr]bool
+	// stopped records the expressions that reached CostLimit in the run
+	// (concurrently, from every worker).
+	stopped sync.Map // *Expr → struct{}
 }
 
 func (p *costPlan) isFast(e *Expr) bool { return p != nil && p.fast[e] }
+
+// stop records that an expression reached CostLimit.
+func (p *costPlan) stop(e *Expr) {
+	if p != nil {
+		p.stopped.Store(e, struct{}{})
+	}
+}
+
+// wasStopped reports whether an expression reached CostLimit in the run.
+func (p *costPlan) wasStopped(e *Expr) bool {
+	if p == nil {
+		return false
+	}
+	_, ok := p.stopped.Load(e)
+	return ok
+}
 
 func newCostPlan(checks []*Check, b sizeBound) *costPlan {
 	p := &costPlan{fast: map[*Expr]bool{}}
@@ -111,23 +132,7 @@ func newCostPlan(checks []*Check, b sizeBound) *costPlan {
 		}
 	}
 	for _, c := range checks {
-		try(c.When)
-		try(c.Exclude)
-		for _, v := range c.Values {
-			for _, cond := range v.Conditions {
-				try(cond.When)
-			}
-		}
-		for _, e := range c.Expectations {
-			try(e.Expr)
-			for _, m := range []*Message{e.FailureMessage, e.WarningMessage} {
-				if m != nil {
-					for _, part := range m.parts {
-						try(part.expr)
-					}
-				}
-			}
-		}
+		c.eachExpr(func(e *Expr, _ string) { try(e) })
 	}
 	return p
 }

@@ -60,6 +60,11 @@ func (c *configMapFile) formatFor(key string) string {
 	if c.format != "" {
 		return c.format
 	}
+	return formatOfKey(key)
+}
+
+// formatOfKey is the format a key's extension says.
+func formatOfKey(key string) string {
 	switch strings.ToLower(path.Ext(key)) {
 	case ".json":
 		return "json"
@@ -100,7 +105,8 @@ func (c *configMapFile) gather(s *subject) gathered {
 		}
 		return gathered{at: at, err: ferr}
 	}
-	data, _ := cm.Content["data"].(map[string]any)
+	// The index's view: credential keys' values are redacted.
+	data, _ := s.target.content(cm)["data"].(map[string]any)
 	dataPath := manifest.Path{manifest.Key("data")}
 	g := gathered{objects: []*manifest.Object{cm}, at: &origin{obj: cm, path: dataPath}}
 	parse := func(key string) (any, *FactError) {
@@ -112,11 +118,18 @@ func (c *configMapFile) gather(s *subject) gathered {
 		if !ok {
 			return nil, factErr("configmap-file-parse-error", "ConfigMap %s key %q holds %s, not a string (ConfigMap data values must be strings; quote it)", describeObject(cm), key, display(v))
 		}
-		v, err := parseFile(c.formatFor(key), raw)
+		format := c.formatFor(key)
+		v, err := parseFile(format, raw)
 		if err != nil {
 			return nil, factErr("configmap-file-parse-error", "ConfigMap %s key %q: %v", describeObject(cm), key, err)
 		}
-		return v, nil
+		// A file's own credentials (db.password=... in a properties
+		// file) are secrets too: checks see that they are set, never
+		// their values, also when they read the file as text.
+		if format == "text" {
+			return redactFileCredentials(key, raw), nil
+		}
+		return manifest.MaskCredentialKeys(v), nil
 	}
 	if !c.glob {
 		g.at = &origin{obj: cm, path: dataPath.Child(manifest.Key(c.key))}
@@ -185,4 +198,26 @@ func describeObject(o *manifest.Object) string {
 		return o.ID.Namespace + "/" + o.ID.Name
 	}
 	return o.ID.Name
+}
+
+// redactFileCredentials removes from a key's raw text the values of the
+// credentials it holds when it is parsed by its extension.
+func redactFileCredentials(key, raw string) string {
+	format := formatOfKey(key)
+	if format == "text" {
+		return raw
+	}
+	v, err := parseFile(format, raw)
+	if err != nil {
+		return raw
+	}
+	values := manifest.CredentialValues(v)
+	if len(values) == 0 {
+		return raw
+	}
+	pairs := make([]string, 0, 2*len(values))
+	for _, s := range values {
+		pairs = append(pairs, s, manifest.Redacted)
+	}
+	return strings.NewReplacer(pairs...).Replace(raw)
 }

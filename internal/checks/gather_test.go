@@ -381,7 +381,8 @@ func TestConfigMapFileGatherer(t *testing.T) {
 		want     any
 		errType  string
 	}{
-		{arg: "one/b/app.properties", want: map[string]any{"db.password": "hunter2", "url": "http://x/y"}},
+		// A file's credential keys are secrets: checks see that they are set.
+		{arg: "one/b/app.properties", want: map[string]any{"db.password": manifest.Redacted, "url": "http://x/y"}},
 		{arg: "one/b/settings.json", want: map[string]any{"replicas": int64(3), "ratio": 0.5, "name": "x"}},
 		{arg: "one/b/config.ini", want: map[string]any{"top": "1", "server": map[string]any{"port": "8080 ; not a comment in ini values here"}}},
 		{arg: "one/b/env.env", want: map[string]any{"A": "1", "B": "two words"}},

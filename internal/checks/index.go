@@ -19,8 +19,9 @@ type targetIndex struct {
 	objects []*manifest.Object
 	byKind  map[string][]*manifest.Object
 	// views holds what gatherers read instead of an object's content:
-	// Secrets with their values redacted (so no Secret value can reach a
-	// fact, a message or the report), and objects with whole numbers
+	// objects with their secret values redacted (a Secret's values,
+	// credential keys of a ConfigMap, credential environment variables: so
+	// no secret can reach a fact, a message or the report), and objects with whole numbers
 	// written as floats (replicas: 3.0) typed as integers, as Wanda types
 	// facts. Objects that need neither are read as they are.
 	views map[*manifest.Object]map[string]any
@@ -32,8 +33,8 @@ func newTargetIndex(t *render.Target) *targetIndex {
 	for _, o := range t.Objects {
 		ti.byKind[o.ID.Kind] = append(ti.byKind[o.ID.Kind], o)
 		view, own := o.Content, false
-		if manifest.IsSecret(view) {
-			view, own = manifest.MaskSecretContent(view), true
+		if paths := manifest.SecretPaths(view); len(paths) > 0 {
+			view, own = manifest.MaskPaths(view, paths, manifest.Redacted), true
 		}
 		if v, changed := wholeNumbers(view); changed {
 			view, own = v.(map[string]any), true

@@ -8,6 +8,8 @@ import (
 	"github.com/google/cel-go/cel"
 	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/types"
+
+	"github.com/plumb-ci/plumb/internal/re2"
 )
 
 // lint compiles every expression of a parsed check, prepares its gatherers
@@ -67,6 +69,9 @@ func (c *Check) compileInto(e *Expr, s scope, at string, refs refChecker) bool {
 		msg := ce.Message
 		if strings.Contains(msg, "undeclared reference") {
 			msg += fmt.Sprintf(" (this expression sees only %s)", s)
+		}
+		if strings.Contains(msg, "error parsing regexp") {
+			msg += re2.Hint(msg) // the message quotes the construct RE2 rejected
 		}
 		c.addDiag(LevelError, e.errPos(ce), at, "%s", msg)
 	}

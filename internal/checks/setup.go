@@ -143,6 +143,7 @@ func EngineRules() []finding.Rule {
 	}
 	return []finding.Rule{
 		mk(RuleLint, "Checks catalog problem", lintHelp),
+		mk(RuleCostLimit, "Check expression over its cost limit", costLimitHelp),
 		mk(RuleCustomization, "Rejected check customization", configHelp),
 		mk(RuleSelect, "Unknown selected check", configHelp),
 	}

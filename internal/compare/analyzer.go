@@ -211,7 +211,7 @@ func (a *Analyzer) driftFindings(c *Compared) []finding.Finding {
 	var out []finding.Finding
 	file, _ := c.Object.Locate(nil)
 	header := fmt.Sprintf("--- reference/%s\n+++ %s\n", c.Template.Path, file.File)
-	secret := manifest.IsSecret(c.Live) || manifest.IsSecret(c.Reference)
+	secret := secretPaths(c.Reference, c.Live)
 	for _, f := range c.driftFields() {
 		l, _ := c.Object.Locate(f.path)
 		help := ruleHelp(RuleDrift)
@@ -232,7 +232,7 @@ func (a *Analyzer) driftFindings(c *Compared) []finding.Finding {
 	return out
 }
 
-func driftMessage(c *Compared, p manifest.Path, secret bool) string {
+func driftMessage(c *Compared, p manifest.Path, secret []manifest.Path) string {
 	what := describeID(c.ID)
 	field := p.String()
 	if field == "" {
@@ -247,8 +247,8 @@ func driftMessage(c *Compared, p manifest.Path, secret bool) string {
 	case !inRef && inLive:
 		return fmt.Sprintf("%s: %s is not in the reference template %s", what, field, tpl)
 	}
-	if secretField(p) && secret {
-		return fmt.Sprintf("%s: %s differs from the reference template %s (Secret value not shown)", what, field, tpl)
+	if overlaps(p, secret) {
+		return fmt.Sprintf("%s: %s differs from the reference template %s (secret value not shown)", what, field, tpl)
 	}
 	rs, rok := shortScalar(rv)
 	ls, lok := shortScalar(lv)
@@ -258,8 +258,14 @@ func driftMessage(c *Compared, p manifest.Path, secret bool) string {
 	return fmt.Sprintf("%s: %s differs from the reference template %s", what, field, tpl)
 }
 
-func secretField(p manifest.Path) bool {
-	return len(p) > 0 && !p[0].IsIndex && (p[0].Key == "data" || p[0].Key == "stringData")
+// overlaps reports whether p is one of paths, below one or above one.
+func overlaps(p manifest.Path, paths []manifest.Path) bool {
+	for _, q := range paths {
+		if p.HasPrefix(q) || q.HasPrefix(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // shortScalar prints a scalar for a one-line message.

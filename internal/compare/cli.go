@@ -117,6 +117,12 @@ func RunCLI(ctx context.Context, o CLIOptions, stdin io.Reader, stdout, stderr i
 	}
 	printProblems(ps)
 	if ref == nil {
+		// The overrides file's own problems are reported too (checking its
+		// templates needs the reference): every problem in one run.
+		if o.Overrides != "" {
+			_, ps := ReadOverrides(o.Overrides, o.Overrides)
+			printProblems(ps)
+		}
 		return ExitError
 	}
 	opts := Options{ShowManagedFields: o.ShowManagedFields, Workers: o.Concurrency}

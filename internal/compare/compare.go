@@ -331,10 +331,10 @@ func (r *run) best(cs []*candidate) *candidate {
 }
 
 // templateProblem describes a template failure on an input. The rendered
-// text is shown only when the input is not a Secret.
+// text is shown only when the input holds no secret value.
 func (r *run) templateProblem(obj *manifest.Object, id identity, t *Template, err error) Problem {
 	msg := err.Error()
-	if ny, ok := err.(*notYAMLError); ok && !manifest.IsSecret(obj.Content) {
+	if ny, ok := err.(*notYAMLError); ok && !manifest.HasSecrets(obj.Content) {
 		msg = ny.withOutput()
 	}
 	where := id.String()
@@ -345,12 +345,19 @@ func (r *run) templateProblem(obj *manifest.Object, id identity, t *Template, er
 		Message: fmt.Sprintf("template injection failed: %s on %s: %s", t.Path, where, msg)}
 }
 
-// maskedTexts prints both sides as YAML, with Secret values masked.
+// maskedTexts prints both sides as YAML, with secret values masked.
 func maskedTexts(reference, live map[string]any) (string, string) {
-	if manifest.IsSecret(reference) || manifest.IsSecret(live) {
-		reference, live = maskSecrets(reference, live)
+	if paths := secretPaths(reference, live); len(paths) > 0 {
+		reference, live = maskSecrets(reference, live, paths)
 	}
 	return yamlText(reference), yamlText(live)
+}
+
+// secretPaths are the fields whose values are secret on either side
+// (manifest.SecretPaths: a Secret's values, a ConfigMap's credential keys,
+// credential environment variables, the last-applied annotation).
+func secretPaths(reference, live map[string]any) []manifest.Path {
+	return append(manifest.SecretPaths(reference), manifest.SecretPaths(live)...)
 }
 
 // Secret masks, as kubectl's differ prints them.
@@ -360,38 +367,22 @@ const (
 	maskAfter  = "*** (after)"
 )
 
-// maskSecrets replaces the values of a Secret's data and stringData as
-// kubectl diff does: equal values become "***"; a key whose values differ
-// becomes "*** (before)" on the input side and "*** (after)" on the
-// reference side, so the diff shows that it changed but not how.
-func maskSecrets(reference, live map[string]any) (map[string]any, map[string]any) {
-	ref, in := copyMap(reference), copyMap(live)
-	for _, f := range []string{"data", "stringData"} {
-		rm, _ := ref[f].(map[string]any)
-		lm, _ := in[f].(map[string]any)
-		for k, lv := range lm {
-			if rv, ok := rm[k]; ok && !deepEqual(rv, lv) {
-				rm[k], lm[k] = maskAfter, maskBefore
-				continue
-			}
-			lm[k] = maskSame
-			if _, ok := rm[k]; ok {
-				rm[k] = maskSame
-			}
-		}
-		for k := range rm {
-			if _, ok := lm[k]; !ok {
-				rm[k] = maskSame
-			}
-		}
-		// A Secret's values may also sit where the object is not a mapping
-		// of strings; anything else under data is masked whole.
-		if _, ok := ref[f]; ok && rm == nil {
-			ref[f] = maskSame
-		}
-		if _, ok := in[f]; ok && lm == nil {
-			in[f] = maskSame
+// maskSecrets replaces secret values as kubectl diff does: equal values
+// become "***"; a field whose values differ becomes "*** (before)" on the
+// input side and "*** (after)" on the reference side, so the diff shows
+// that it changed but not how.
+func maskSecrets(reference, live map[string]any, paths []manifest.Path) (map[string]any, map[string]any) {
+	var same, changed []manifest.Path
+	for _, p := range paths {
+		rv, inRef := manifest.Lookup(reference, p)
+		lv, inLive := manifest.Lookup(live, p)
+		if inRef && inLive && !deepEqual(rv, lv) {
+			changed = append(changed, p)
+		} else {
+			same = append(same, p)
 		}
 	}
+	ref := manifest.MaskPaths(manifest.MaskPaths(reference, same, maskSame), changed, maskAfter)
+	in := manifest.MaskPaths(manifest.MaskPaths(live, same, maskSame), changed, maskBefore)
 	return ref, in
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -18,6 +19,26 @@ import (
 // reference can come from a pull request, and these read the runner's
 // environment or the network.
 var removedSprigFuncs = []string{"env", "expandenv", "getHostByName"}
+
+// undefinedFunction matches text/template's parse error for a function
+// the template calls and the function map lacks.
+var undefinedFunction = regexp.MustCompile(`function "([^"]+)" not defined`)
+
+// functionHint says what to change when a template calls a function it
+// may not: the removed sprig functions read the runner's environment or the
+// network, which a reference from a pull request must not.
+func functionHint(err error) string {
+	m := undefinedFunction.FindStringSubmatch(err.Error())
+	if m == nil {
+		return ""
+	}
+	if slices.Contains(removedSprigFuncs, m[1]) {
+		return fmt.Sprintf(" (plumb leaves out sprig's %s: a reference cannot read the runner's environment or the network; "+
+			"write the value into the template or compare it with a regex inline diff function)", strings.Join(removedSprigFuncs, ", "))
+	}
+	return " (plumb compare --show-template-functions lists the functions a template may call; " +
+		"a template cannot read files or the environment)"
+}
 
 // Size caps for sprig functions that build values of a requested size, so a
 // hostile reference cannot exhaust the runner's memory.

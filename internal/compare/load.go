@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
+
+	"github.com/plumb-ci/plumb/internal/re2"
 )
 
 // DefaultEntry is the reference metadata file looked for in a directory.
@@ -173,8 +175,15 @@ func (l *loader) load(entry string) *Reference {
 		l.readPerField(t)
 	}
 
-	ref.base = l.parseFunctionFiles(md.functionFiles, entryFile)
+	ref.base = l.parseFunctionFiles(md.functionFiles, md.functionFileLines)
 	if ref.base == nil {
+		// The templates cannot be parsed without the functions, but the
+		// files they name are checked all the same: every problem at once.
+		for _, t := range ref.Templates {
+			if _, err := l.readFile(t.Path); err != nil {
+				l.templateReadError(t, err)
+			}
+		}
 		return ref
 	}
 	for _, t := range ref.Templates {
@@ -201,18 +210,20 @@ func (l *loader) load(entry string) *Reference {
 
 // parseFunctionFiles parses the templateFunctionFiles into the base
 // template set every template is cloned from.
-func (l *loader) parseFunctionFiles(files []string, entryFile string) *template.Template {
+// A file that cannot be read is reported at its entry in the metadata
+// file (lines), the line to change.
+func (l *loader) parseFunctionFiles(files []string, lines []int) *template.Template {
 	base := template.New("").Option("missingkey=default").Funcs(funcMap(nil, true))
 	ok := true
-	for _, f := range files {
+	for i, f := range files {
 		data, err := l.readFile(f)
 		if err != nil {
-			l.errorf(l.file(f), 0, "an error occurred while parsing the template function files specified in the config. error: %v", err)
+			l.errorf(l.entry, lines[i], "an error occurred while parsing the template function files specified in the config. error: templateFunctionFiles[%d] %q: %v", i, f, err)
 			ok = false
 			continue
 		}
 		if _, err := base.New(f).Parse(string(data)); err != nil {
-			l.errorf(l.file(f), templateErrorLine(err, f), "an error occurred while parsing the template function files specified in the config. error: %v", err)
+			l.errorf(l.file(f), templateErrorLine(err, f), "an error occurred while parsing the template function files specified in the config. error: %v%s", err, functionHint(err))
 			ok = false
 		}
 	}
@@ -226,7 +237,7 @@ func (l *loader) parseFunctionFiles(files []string, entryFile string) *template.
 func (l *loader) parseTemplate(base *template.Template, t *Template) {
 	data, err := l.readFile(t.Path)
 	if err != nil {
-		l.errorf(t.File, 0, "an error occurred while reading template: %s specified in the config. error: %v", t.Path, err)
+		l.templateReadError(t, err)
 		return
 	}
 	set, err := base.Clone()
@@ -236,7 +247,7 @@ func (l *loader) parseTemplate(base *template.Template, t *Template) {
 	}
 	tmpl, err := set.New(path.Base(t.Path)).Parse(string(data))
 	if err != nil {
-		l.errorf(t.File, templateErrorLine(err, path.Base(t.Path)), "an error occurred while parsing template: %s specified in the config. error: %v", t.Path, err)
+		l.errorf(t.File, templateErrorLine(err, path.Base(t.Path)), "an error occurred while parsing template: %s specified in the config. error: %v%s", t.Path, err, functionHint(err))
 		return
 	}
 	run, err := tmpl.Clone()
@@ -250,6 +261,13 @@ func (l *loader) parseTemplate(base *template.Template, t *Template) {
 	t.preExec, t.runExec = bounded(t.tmpl), bounded(t.run)
 	t.mutatesData = mutatesData(tmpl)
 	t.lookups = usesLookups(tmpl)
+}
+
+// templateReadError reports a template file that cannot be read at its
+// entry in the metadata file: the file may not exist, and the entry is the
+// line to change.
+func (l *loader) templateReadError(t *Template, err error) {
+	l.errorf(l.entry, t.Line, "an error occurred while reading template: %s specified in the config. error: %v", t.Path, err)
 }
 
 // preRender executes a template with empty data. The result decides which
@@ -279,7 +297,9 @@ func (l *loader) preRender(t *Template) {
 		}
 		var err error
 		if f.cfg.InlineDiffFunc == InlineRegex {
-			_, err = regexp.Compile(pattern)
+			if _, err = regexp.Compile(pattern); err != nil {
+				err = fmt.Errorf("%w%s", err, re2.Hint(pattern))
+			}
 		} else {
 			err = validateCaptureGroups(pattern)
 		}

@@ -121,7 +121,7 @@ parts:
 		{"component with two groups", map[string]string{"metadata.yaml": v2("      - name: c\n        allOf: [{path: a.yaml}]\n        anyOf: [{path: a.yaml}]\n"), "a.yaml": cmTemplate},
 			[]string{"ref/metadata.yaml:5:9: too many keys (allOf,anyOf) in index 0 of component c"}},
 		{"missing template file", map[string]string{"metadata.yaml": v2("      - name: c\n        allOf:\n          - path: gone.yaml\n")},
-			[]string{"ref/gone.yaml: an error occurred while reading template: gone.yaml specified in the config. error: the file does not exist"}},
+			[]string{"ref/metadata.yaml:7: an error occurred while reading template: gone.yaml specified in the config. error: the file does not exist"}},
 		{"template outside the reference", map[string]string{"metadata.yaml": v2("      - name: c\n        allOf:\n          - path: ../secret.yaml\n")},
 			[]string{`ref/metadata.yaml:7:19: parts[0].components[0].allOf[0].path: "../secret.yaml" is not a file inside the reference directory: paths are relative to it and may not start with / or leave it with ..`}},
 		{"function files and absolute paths outside the reference", map[string]string{"metadata.yaml": v2("      - name: c\n        allOf:\n          - path: /etc/passwd\n          - path: a/../a.yaml\n") + "templateFunctionFiles: [ok.tmpl, ../../f.tmpl]\n", "a.yaml": cmTemplate, "ok.tmpl": ""},
@@ -132,13 +132,16 @@ parts:
 			[]string{"ref/a.yaml:4: an error occurred while parsing template: a.yaml specified in the config. error: template: a.yaml:4: unclosed action started at a.yaml:3"}},
 		{"env is not available", map[string]string{"metadata.yaml": v2("      - name: c\n        allOf:\n          - path: a.yaml\n"),
 			"a.yaml": "kind: ConfigMap\ndata:\n  home: {{ env \"HOME\" }}\n"},
-			[]string{`function "env" not defined`}},
+			[]string{`function "env" not defined (plumb leaves out sprig's env, expandenv, getHostByName: a reference cannot read the runner's environment or the network`}},
 		{"expandenv is not available", map[string]string{"metadata.yaml": v2("      - name: c\n        allOf:\n          - path: a.yaml\n"),
 			"a.yaml": "kind: ConfigMap\ndata:\n  home: {{ expandenv \"$HOME\" }}\n"},
 			[]string{`function "expandenv" not defined`}},
 		{"getHostByName is not available", map[string]string{"metadata.yaml": v2("      - name: c\n        allOf:\n          - path: a.yaml\n"),
 			"a.yaml": "kind: ConfigMap\ndata:\n  ip: {{ getHostByName \"example.com\" }}\n"},
 			[]string{`function "getHostByName" not defined`}},
+		{"readFile does not exist", map[string]string{"metadata.yaml": v2("      - name: c\n        allOf:\n          - path: a.yaml\n"),
+			"a.yaml": "kind: ConfigMap\ndata:\n  pw: {{ readFile \"/etc/passwd\" }}\n"},
+			[]string{`ref/a.yaml:3: an error occurred while parsing template: a.yaml specified in the config. error: template: a.yaml:3: function "readFile" not defined (plumb compare --show-template-functions lists the functions a template may call; a template cannot read files or the environment)`}},
 		{"empty-data execution error", map[string]string{"metadata.yaml": v2("      - name: c\n        allOf:\n          - path: a.yaml\n"),
 			"a.yaml": "kind: ConfigMap\ndata:\n  n: {{ len .spec.annotations }}\n"},
 			[]string{"ref/a.yaml:3: failed to parse template a.yaml with empty data: template: a.yaml:3:8: executing \"a.yaml\" at <len .spec.annotations>"}},
@@ -280,7 +283,7 @@ func TestLoadPathStaysInsideTheReference(t *testing.T) {
 	if ref != nil {
 		t.Fatal("a symlink leaving the reference directory was followed")
 	}
-	mustContain(t, ps.Error(), "ref/link.yaml: an error occurred while reading template: link.yaml")
+	mustContain(t, ps.Error(), "ref/metadata.yaml:6: an error occurred while reading template: link.yaml specified in the config. error: path escapes from parent")
 
 	// A directory path finds metadata.yaml; a missing path says so.
 	if _, ps := LoadPath(filepath.Join(dir, "nowhere"), ""); !strings.Contains(ps.Error(), "Reference config file doesn't exist") {

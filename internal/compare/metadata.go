@@ -17,9 +17,11 @@ type metadata struct {
 	parts         []*Part
 	templates     []*Template
 	functionFiles []string
-	omitRaw       map[string][]rawOmitEntry
-	omitLines     map[string]int
-	defaultOmit   string
+	// functionFileLines are the functionFiles' lines in the metadata file.
+	functionFileLines []int
+	omitRaw           map[string][]rawOmitEntry
+	omitLines         map[string]int
+	defaultOmit       string
 }
 
 // readVersion decides between v1 and v2: no apiVersion key means v1.
@@ -51,9 +53,15 @@ func readVersion(r *nodeReader, root *yaml.Node) int {
 func decodeMetadata(r *nodeReader, root *yaml.Node, version int) *metadata {
 	md := &metadata{version: version, omitLines: map[string]int{}}
 	top := r.fields(root, "metadata", []string{"apiVersion", "parts", "templateFunctionFiles", "fieldsToOmit"}, false)
-	md.functionFiles = r.strList(top["templateFunctionFiles"], "templateFunctionFiles")
-	for i, n := range r.seq(top["templateFunctionFiles"], "templateFunctionFiles") {
-		r.checkInside(n, fmt.Sprintf("templateFunctionFiles[%d]", i))
+	for i, c := range r.seq(top["templateFunctionFiles"], "templateFunctionFiles") {
+		where := fmt.Sprintf("templateFunctionFiles[%d]", i)
+		if !r.checkInside(c, where) {
+			continue // reported here; the loader must not read it
+		}
+		if f := r.str(c, where); f != "" {
+			md.functionFiles = append(md.functionFiles, f)
+			md.functionFileLines = append(md.functionFileLines, c.Line)
+		}
 	}
 	if n := top["fieldsToOmit"]; n != nil {
 		md.decodeOmit(r, n)

@@ -208,20 +208,18 @@ func (ov *Override) apply(rendered, live map[string]any) (map[string]any, error)
 
 // generatedOverride builds the mergepatch override that accepts the
 // difference between a final rendered reference and its input. Secret
-// values are never written: their keys are kept with a redacted value.
+// values are never written: their fields are kept with a redacted value.
 func generatedOverride(id identity, templatePath, reason string, reference, live map[string]any) map[string]any {
 	patch := createMergePatch(reference, live)
-	if manifest.IsSecret(live) || manifest.IsSecret(reference) {
-		for _, f := range []string{"data", "stringData"} {
-			if m, ok := patch[f].(map[string]any); ok {
-				for k, v := range m {
-					if v != nil {
-						m[k] = manifest.Redacted
-					}
-				}
-			}
+	// The patch carries the input's values: its secret ones are written
+	// redacted (a field the input deletes stays null).
+	var secret []manifest.Path
+	for _, p := range manifest.SecretPaths(live) {
+		if v, ok := manifest.Lookup(patch, p); ok && v != nil {
+			secret = append(secret, p)
 		}
 	}
+	patch = manifest.MaskPaths(patch, secret, manifest.Redacted)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf) // keys sorted, as kube-compare writes them
 	enc.SetEscapeHTML(false)

@@ -46,8 +46,8 @@ func TestRenderKeyErrors(t *testing.T) {
 	for in, want := range map[string]string{
 		"targets: [\"\"]\n":                 "a targets entry is a directory or pattern",
 		"targets:\n  - {dir: x}\n":          "a targets entry is a directory or pattern",
-		"params: [a]\n":                     "c.yaml:1: cannot unmarshal",
-		"template_params:\n  t: {X: [1]}\n": "c.yaml:2: cannot unmarshal",
+		"params: [a]\n":                     "c.yaml:1:9: params: the value is a list, want a mapping of keys to values",
+		"template_params:\n  t: {X: [1]}\n": "c.yaml:2:10: template_params.t.X: the value is a list, want a string",
 	} {
 		if _, err := ParseFile("c.yaml", []byte(in)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: err %v, want %q", in, err, want)

@@ -37,6 +37,10 @@ func checkKeys(file string, n *yaml.Node, t reflect.Type, section string, errs *
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
 		n = n.Alias
 	}
+	if want, bad := wrongKind(n, t); bad {
+		*errs = append(*errs, fmt.Errorf("%s:%d:%d: %s: the value is %s, want %s", file, n.Line, n.Column, section, describeNode(n), want))
+		return
+	}
 	switch t.Kind() {
 	case reflect.Struct:
 		if n.Kind != yaml.MappingNode {
@@ -69,6 +73,46 @@ func checkKeys(file string, n *yaml.Node, t reflect.Type, section string, errs *
 }
 
 var unmarshalerType = reflect.TypeOf((*yaml.Unmarshaler)(nil)).Elem()
+
+// wrongKind reports a value that cannot decode into t, and what t wants,
+// so the message names the setting and says what to write; yaml.v3's own
+// error names neither ("cannot unmarshal !!str `maybe` into bool").
+func wrongKind(n *yaml.Node, t reflect.Type) (string, bool) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return "", false
+	}
+	scalar := n.Kind == yaml.ScalarNode
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false", !scalar || n.Tag != "!!bool"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number", !scalar || n.Tag != "!!int"
+	case reflect.String:
+		return "a string", !scalar
+	case reflect.Slice:
+		return "a list (one item per line, each starting with -, or [a, b])", n.Kind != yaml.SequenceNode
+	case reflect.Struct, reflect.Map:
+		return "a mapping of keys to values", n.Kind != yaml.MappingNode
+	}
+	return "", false
+}
+
+// describeNode names a value as people read YAML.
+func describeNode(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.MappingNode:
+		return "a mapping"
+	}
+	switch n.Tag {
+	case "!!bool":
+		return "the boolean " + n.Value
+	case "!!int", "!!float":
+		return "the number " + n.Value
+	}
+	return fmt.Sprintf("the string %q", n.Value)
+}
 
 func inSection(s string) string {
 	if s == "" {

@@ -65,7 +65,7 @@ func TestMalformedAnnotations(t *testing.T) {
 			`vm.kubevirt.io/validations is not a valid JSON list of rules: invalid character 'j' after object key`,
 			"\"path\u201d", "invalid character 'j' after object key"},
 		{"an object instead of a list", "{\"name\": \"a\"}",
-			`vm.kubevirt.io/validations is not a valid JSON list of rules: json: cannot unmarshal object into Go value of type []validation.Rule`,
+			`vm.kubevirt.io/validations is not a valid JSON list of rules: the text is one JSON object, not a list: write the rules as a list, [{...}, {...}] (a single rule too)`,
 			`{"name": "a"}`, "json: cannot unmarshal object into Go value of type []validation.Rule"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -94,11 +94,11 @@ func TestMalformedRulesAreReportedOneByOne(t *testing.T) {
 	fs, sec := checkText(t, "vm.yaml", text)
 	want := []struct{ at, msg string }{
 		{`"min": 4294967296}`, "needs memory: value 2147483648 is lower than minimum [4294967296]"},
-		{`"justWarning": "true"`, `vm.kubevirt.io/validations rule 2 ("flag"): json: cannot unmarshal string into Go struct field Rule.justWarning of type bool`},
-		{`"name": "no-prefix"`, `vm.kubevirt.io/validations rule 3 ("no-prefix"): invalid JSONPath`},
+		{`"justWarning": "true"`, `vm.kubevirt.io/validations rule 2 ("flag"): justWarning: the value is a string, want true or false`},
+		{`"name": "no-prefix"`, `vm.kubevirt.io/validations rule 3 ("no-prefix"): invalid JSONPath: a path is "jsonpath::" followed by the field's path in the VM, for example "jsonpath::.spec.domain.cpu.cores"`},
 		{`"name": "syntax"`, `vm.kubevirt.io/validations rule 4 ("syntax"): unterminated array`},
-		{`"name": "quantity-min"`, `vm.kubevirt.io/validations rule 5 ("quantity-min"): cannot unmarshall IntOrPath from JSON: invalid JSONPath`},
-		{`"name": "values"`, `vm.kubevirt.io/validations rule 6 ("values"): json: cannot unmarshal number into Go struct field Rule.values of type string`},
+		{`"name": "quantity-min"`, `vm.kubevirt.io/validations rule 5 ("quantity-min"): cannot unmarshall IntOrPath from JSON: invalid JSONPath: a path is "jsonpath::" followed by the field's path in the VM, for example "jsonpath::.spec.domain.cpu.cores"`},
+		{`"name": "values"`, `vm.kubevirt.io/validations rule 6 ("values"): values: the value is a number, want a string`},
 	}
 	// The memory rule is reported at the guest field, after the rules.
 	got := map[string]int{}
@@ -156,7 +156,8 @@ func TestLintFindings(t *testing.T) {
 		{RuleInvalidValidations, `"name": "unknown"`, `vm.kubevirt.io/validations rule 4 ("unknown"): unrecognized Rule type "range" (want integer, string, enum or regex; the validator fails the rule, it does not ignore it as the spec says)`},
 		{RuleInvalidValidations, `"name": "no-message"`, `vm.kubevirt.io/validations rule 5 ("no-message"): missing required key "message": the validator fails the rule with "missing required key"`},
 		{RuleInvalidValidations, `"name": "no-path"`, `vm.kubevirt.io/validations rule 6 ("no-path"): missing required key "path": the template validator's webhook crashes on such a rule, so the cluster rejects every VM that carries it`},
-		{RuleInvalidValidations, `"name": "pcre"`, "vm.kubevirt.io/validations rule 7 (\"pcre\"): regex \"^(?!pc)\" does not compile with Go's RE2 (the validator's engine, not PCRE): error parsing regexp: invalid or unsupported Perl syntax: `(?!`"},
+		{RuleInvalidValidations, `"name": "pcre"`, "vm.kubevirt.io/validations rule 7 (\"pcre\"): regex \"^(?!pc)\" does not compile with Go's RE2 (the validator's engine, not PCRE): error parsing regexp: invalid or unsupported Perl syntax: `(?!`" +
+			" (RE2 has no look-ahead or look-behind such as (?!...): rewrite the pattern without it, for example by testing the excluded case separately)"},
 		{RuleInvalidValidations, `"message": "unnamed"`, `vm.kubevirt.io/validations rule 8: missing required key "name": every rule needs a name, unique in the annotation`},
 		{"kubevirt/rule-8", "cores: 2", "unnamed: value 2 is lower than minimum [4]"},
 	}

@@ -162,7 +162,7 @@ parameters:
 		t.Fatalf("render: %+v", res)
 	}
 	out := run(t, nil, res.Targets...)
-	want := `templates/small.yaml:15: error: vm.kubevirt.io/validations rule 2 ("cores"): cannot unmarshall IntOrPath from JSON: invalid JSONPath [kubevirt/invalid-validations]
+	want := `templates/small.yaml:15: error: vm.kubevirt.io/validations rule 2 ("cores"): cannot unmarshall IntOrPath from JSON: invalid JSONPath: a path is "jsonpath::" followed by the field's path in the VM, for example "jsonpath::.spec.domain.cpu.cores" [kubevirt/invalid-validations]
 templates/small.yaml:24: error: More memory.: value 1073741824 is lower than minimum [2147483648] [kubevirt/memory]
 `
 	if got := short(out.Findings); got != want {

@@ -143,8 +143,8 @@ func TestMaskSecrets(t *testing.T) {
 	if objs[0].Content["stringData"].(map[string]any)["token"] != "hunter2" {
 		t.Error("masking modified the original")
 	}
-	n := MaskSecretNode(objs[0].Content, objs[0].Node)
-	if n == objs[0].Node || n.Content[7].Content[1].Value != Redacted || objs[0].Node.Content[7].Content[1].Value != "aHVudGVyMg==" {
+	n, ok := MaskSecretNode(objs[0].Content, objs[0].Node)
+	if !ok || n == objs[0].Node || n.Content[7].Content[1].Value != Redacted || objs[0].Node.Content[7].Content[1].Value != "aHVudGVyMg==" {
 		t.Error("node masking is wrong or modified the original")
 	}
 }

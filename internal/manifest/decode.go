@@ -130,7 +130,7 @@ func (d *valueDecoder) mapping(n *yaml.Node, depth int) (map[string]any, error) 
 					Level:    "error",
 					Location: d.loc(k),
 					Related:  []Location{d.loc(first)},
-					Message: fmt.Sprintf("duplicate key %q (first defined at line %d); kubectl rejects this, and many tools silently keep only the last value",
+					Message: fmt.Sprintf("duplicate key %q (first defined at line %d): keep one of them; kubectl rejects this, and many tools silently keep only the last value",
 						key, first.Line+d.doc.LineOffset),
 					Key:   fpKey,
 					Input: true,

@@ -176,7 +176,7 @@ func TestDuplicateKeys(t *testing.T) {
 	if p.Rule != RuleDuplicateKey || !p.Input || p.Location != want || p.Related[0].Line != 4 {
 		t.Errorf("problem = %+v", p)
 	}
-	if p.Message != `duplicate key "name" (first defined at line 4); kubectl rejects this, and many tools silently keep only the last value` {
+	if p.Message != `duplicate key "name" (first defined at line 4): keep one of them; kubectl rejects this, and many tools silently keep only the last value` {
 		t.Errorf("message = %q", p.Message)
 	}
 	// The last value wins, as in kubectl's decoder before it rejects.

@@ -27,6 +27,11 @@ type node struct {
 	// customOpenAPI is set when the kustomization replaces kustomize's
 	// OpenAPI schema, which krusty keeps in a global.
 	customOpenAPI bool
+	// copyOps are the copy operations of its JSON 6902 patches.
+	copyOps []manifest.Location
+	// feedback are its replacements that read an object an earlier
+	// replacement wrote to (see feedbackReplacements).
+	feedback []manifest.Location
 }
 
 type edge struct {
@@ -246,6 +251,7 @@ func (g *graph) check(k *kustomization) *node {
 			file(manifest.Path{manifest.Key("replacements"), manifest.Index(i), manifest.Key("path")}, r.Path, false)
 		}
 	}
+	n.feedback = g.feedbackReplacements(k)
 	for _, field := range []string{"generators", "transformers", "validators"} {
 		var entries []string
 		switch field {
@@ -389,7 +395,93 @@ func (g *graph) walk(dir string) *closure {
 		stack = stack[:len(stack)-1]
 	}
 	visit(dir)
+	if len(c.problems) == 0 {
+		c.problems = append(c.problems, g.buildCountProblems(c.nodes)...)
+		c.problems = append(c.problems, copyProblems(c.nodes)...)
+		c.problems = append(c.problems, feedbackProblems(c.nodes)...)
+	}
 	return c
+}
+
+// maxJSONPatchCopies bounds the copy operations of the JSON 6902 patches
+// one target applies. Each can double an object (copy /spec to
+// /spec/again): thirty make it a billion times larger, which kustomize
+// builds until memory runs out.
+const maxJSONPatchCopies = 10
+
+// copyProblems reports a closure whose patches copy more than
+// maxJSONPatchCopies times, at the first copy operation of the
+// kustomization that has the most.
+func copyProblems(nodes []*node) []manifest.Problem {
+	total := 0
+	var most *node
+	for _, n := range nodes {
+		total += len(n.copyOps)
+		if len(n.copyOps) > 0 && (most == nil || len(n.copyOps) > len(most.copyOps)) {
+			most = n
+		}
+	}
+	if total <= maxJSONPatchCopies {
+		return nil
+	}
+	return []manifest.Problem{{Rule: RuleKustomize, Level: "error", Location: most.copyOps[0], Input: true, Key: "copies:" + most.k.Dir,
+		Message: fmt.Sprintf("more than %d JSON patch copy operations apply to the objects built with %s (each can double an object: "+
+			"thirty make it a billion times larger): copy fewer fields, or write the values where they belong", maxJSONPatchCopies, most.k.File)}}
+}
+
+// maxKustomizeBuilds bounds how many kustomizations one target builds.
+// krusty builds a base once for every path that reaches it: ten layers that
+// each include the next twice build the last one 1,024 times, and twenty
+// layers a million times (minutes, then hours, for a few files). An
+// overlay with its bases and components builds tens.
+const maxKustomizeBuilds = 10_000
+
+// buildCountProblems reports, in a closure without cycles, the
+// kustomizations whose builds pass maxKustomizeBuilds while none of their
+// own bases does: the layer to change. Targets above it are not built.
+func (g *graph) buildCountProblems(nodes []*node) []manifest.Problem {
+	counts := map[string]int{}
+	var count func(n *node) int
+	count = func(n *node) int {
+		if c, ok := counts[n.k.Dir]; ok {
+			return c
+		}
+		total := 1
+		for _, e := range n.children {
+			if child := g.node(e.dir); child != nil {
+				total = min(total+count(child), maxKustomizeBuilds+1)
+			}
+		}
+		counts[n.k.Dir] = total
+		return total
+	}
+	var out []manifest.Problem
+	for _, n := range nodes {
+		if count(n) <= maxKustomizeBuilds {
+			continue
+		}
+		lowest, largest := true, edge{}
+		most := 0
+		for _, e := range n.children {
+			child := g.node(e.dir)
+			if child == nil {
+				continue
+			}
+			if c := count(child); c > maxKustomizeBuilds {
+				lowest = false
+			} else if c > most {
+				most, largest = c, e
+			}
+		}
+		if !lowest {
+			continue
+		}
+		out = append(out, manifest.Problem{Rule: RuleKustomize, Level: "error", Location: n.k.at(largest.entry), Input: true, Key: "builds:" + n.k.Dir,
+			Message: fmt.Sprintf("%s: building %s takes more than %d kustomize builds (kustomize builds a base once for every path that reaches it, "+
+				"and this entry alone takes %d): include each base once, or through fewer layers that include the same bases",
+				largest.entry, n.k.Dir, maxKustomizeBuilds, most)})
+	}
+	return out
 }
 
 // cycleProblem reports a cycle of kustomizations once, however it was

@@ -185,7 +185,11 @@ func (c *kustomizationCache) load(dir string) *kustomization {
 			k.problem = kustProblem(loc, "%s", msg)
 			return k
 		}
-		k.problem = kustProblem(k.unknownFieldLocation(err), "%s", strings.TrimPrefix(err.Error(), "invalid Kustomization: "))
+		msg := strings.TrimPrefix(err.Error(), "invalid Kustomization: ")
+		if m := unknownFieldRE.FindStringSubmatch(msg); m != nil {
+			msg = fmt.Sprintf("unknown field %q: kustomize rejects the kustomization; check the field's spelling and indentation", m[1])
+		}
+		k.problem = kustProblem(k.unknownFieldLocation(err), "%s", msg)
 		return k
 	}
 	k.K.FixKustomization()

@@ -81,6 +81,7 @@ func (g *graph) checkPatch(n *node, entry manifest.Path, file string, inline man
 			return
 		}
 		g.checkOps(docs[0], fail)
+		n.copyOps = append(n.copyOps, copyOps(docs[0])...)
 		return
 	}
 	if jsonOnly {
@@ -106,6 +107,22 @@ func (g *graph) checkPatch(n *node, entry manifest.Path, file string, inline man
 	if hasTarget && len(docs) > 1 {
 		fail(nil, "a patch with a target holds one strategic merge patch, this one holds %d documents", len(docs))
 	}
+}
+
+// copyOps locates the copy operations of a JSON 6902 patch.
+func copyOps(sd *srcDoc) []manifest.Location {
+	var out []manifest.Location
+	for i, op := range sd.doc.Node.Content {
+		if op.Kind != yaml.MappingNode {
+			continue
+		}
+		for j := 0; j+1 < len(op.Content); j += 2 {
+			if op.Content[j].Value == "op" && op.Content[j+1].Value == "copy" {
+				out = append(out, sd.locate(sd.doc.Node, manifest.Path{manifest.Index(i), manifest.Key("op")}))
+			}
+		}
+	}
+	return out
 }
 
 // checkOps validates the operations of a JSON 6902 patch.

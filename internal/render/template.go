@@ -1,11 +1,11 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -85,7 +85,7 @@ func processTemplate(t *manifest.Object, params TemplateParams, target string) (
 		p.from, _ = m["from"].(string)
 		p.required, _ = m["required"].(bool)
 		if p.name == "" {
-			problems = append(problems, fail(fmt.Sprintf("parameters[%d]", i), "parameters[%d] has no name", i))
+			problems = append(problems, fail(fmt.Sprintf("parameters[%d]", i), "parameters[%d] has no name%s: every parameter needs one (name: MY_PARAM), which objects use as ${MY_PARAM}", i, unknownParamKeys(m)))
 			continue
 		}
 		if first, dup := declared[p.name]; dup {
@@ -143,12 +143,13 @@ func processTemplate(t *manifest.Object, params TemplateParams, target string) (
 		return tmpl, problems
 	}
 
+	x := &expansion{values: values}
 	labels := map[string]string{}
 	labelKeys := map[string]string{} // processed key -> key as written
 	if lm, ok := t.Content["labels"].(map[string]any); ok {
 		for k, v := range lm {
-			nk, _ := substitute(k, values)
-			nv, _ := substitute(scalarString(v), values)
+			nk, _ := x.substitute(k)
+			nv, _ := x.substitute(scalarString(v))
 			labels[nk] = nv
 			labelKeys[nk] = k
 		}
@@ -164,7 +165,12 @@ func processTemplate(t *manifest.Object, params TemplateParams, target string) (
 		}
 		m = deepCopyMap(m)
 		stripNamespace(m)
-		out := substituteValue(m, values).(map[string]any)
+		out := x.substituteValue(m).(map[string]any)
+		if x.err != nil {
+			// None of the objects: the template does not process.
+			tmpl.Objects = nil
+			return tmpl, append(problems, fail(fmt.Sprintf("objects[%d]", i), "%v", x.err))
+		}
 		addLabels(out, labels)
 		origin := &templateOrigin{content: out, parent: t, index: i, labels: labels, labelKeys: labelKeys}
 		_, hasAPI := out["apiVersion"]
@@ -211,55 +217,6 @@ func scalarString(v any) string {
 		return t
 	}
 	return fmt.Sprint(v)
-}
-
-// substitute replaces parameter references in one string. The second
-// result is false when the string was exactly ${{NAME}}: the value is then
-// decoded as JSON (a number, a boolean, an object), as oc does.
-func substitute(in string, values map[string]string) (string, bool) {
-	if m := nonStringParamExp.FindStringSubmatch(in); m != nil {
-		if v, ok := values[m[1]]; ok {
-			return v, false
-		}
-	}
-	out := in
-	for _, m := range stringParamExp.FindAllStringSubmatch(in, -1) {
-		if v, ok := values[m[1]]; ok {
-			out = strings.Replace(out, m[0], v, 1)
-		}
-	}
-	return out, true
-}
-
-// substituteValue substitutes in every string of a value tree, map keys
-// included.
-func substituteValue(v any, values map[string]string) any {
-	switch t := v.(type) {
-	case string:
-		s, asString := substitute(t, values)
-		if asString {
-			return s
-		}
-		var decoded any
-		if err := json.Unmarshal([]byte(s), &decoded); err != nil {
-			return s
-		}
-		return jsonCompatible(decoded)
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			nk, _ := substitute(k, values)
-			out[nk] = substituteValue(x, values)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = substituteValue(x, values)
-		}
-		return out
-	}
-	return v
 }
 
 // jsonCompatible turns encoding/json numbers into plumb's value types
@@ -386,4 +343,22 @@ func valueKind(v any) string {
 		return "a string"
 	}
 	return fmt.Sprintf("%v", v)
+}
+
+// templateParamKeys are the keys of an OpenShift Template parameter.
+var templateParamKeys = []string{"name", "displayName", "description", "value", "generate", "from", "required"}
+
+// unknownParamKeys names the keys of a parameter that are not parameter
+// keys (a misspelt name), or "".
+func unknownParamKeys(m map[string]any) string {
+	var unknown []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if !slices.Contains(templateParamKeys, k) {
+			unknown = append(unknown, strconv.Quote(k))
+		}
+	}
+	if len(unknown) == 0 {
+		return ""
+	}
+	return " (it has " + strings.Join(unknown, ", ") + ", which a parameter does not have)"
 }

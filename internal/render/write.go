@@ -65,9 +65,11 @@ func objectText(o *manifest.Object) ([]byte, error) {
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
 	var err error
-	if o.Node != nil {
-		err = enc.Encode(manifest.MaskSecretNode(o.Content, o.Node))
+	if n, ok := manifest.MaskSecretNode(o.Content, o.Node); ok && n != nil {
+		err = enc.Encode(n)
 	} else {
+		// No node, or a secret reached through an alias or a merge key:
+		// the masked content, without the file's comments.
 		err = enc.Encode(manifest.MaskSecretContent(o.Content))
 	}
 	if err != nil {

@@ -151,7 +151,7 @@ func diffTarget(name string, base, head []*manifest.Object) Target {
 		var a, b string
 		from, to := "/dev/null", "/dev/null"
 		if p.base != nil {
-			a = normalise(maskBase(p.base))
+			a = normalise(maskBase(p.base, p.head))
 			from = "base/" + label(p.base.ID)
 		}
 		if p.head != nil {

@@ -193,14 +193,49 @@ func TestLastAppliedAnnotationOfASecretIsMasked(t *testing.T) {
 			t.Errorf("diff lacks %q:\n%s", want, d)
 		}
 	}
-	if v, _ := annotation(head[0].Objects[0].Content, lastApplied); !strings.Contains(v.(string), "SECRET-TWO") {
+	if v, _ := head[0].Objects[0].Get(manifest.Path{manifest.Key("metadata"), manifest.Key("annotations"), manifest.Key(manifest.LastApplied)}); !strings.Contains(v.(string), "SECRET-TWO") {
 		t.Error("masking changed the rendered object")
 	}
-	// A ConfigMap's annotation is not a secret.
+	// A ConfigMap's annotation is not a secret when the ConfigMap holds
+	// none.
 	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: '{\"v\": \"%s\"}'\n"
 	got = Compute([]*render.Target{target(t, "apps/c", fmt.Sprintf(cm, "one"))}, []*render.Target{target(t, "apps/c", fmt.Sprintf(cm, "two"))})
 	if len(got) != 1 || !strings.Contains(got[0].Diff, `two`) {
 		t.Errorf("ConfigMap annotation: %+v", got)
+	}
+}
+
+// Credentials outside Secrets: a ConfigMap key named password and an
+// environment variable named DB_PASSWORD are masked on both sides and say
+// when they changed; a value that becomes a credential at the head (the
+// variable renamed) is not shown at the base either.
+func TestCredentialValuesOutsideSecretsAreMasked(t *testing.T) {
+	objects := func(pw, envName, env string) string {
+		return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  password: " + pw + "\n  mode: fast\n---\n" +
+			"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  template:\n    spec:\n      containers:\n" +
+			"        - name: app\n          env:\n            - name: " + envName + "\n              value: " + env + "\n" +
+			"            - name: LOG_LEVEL\n              value: info\n"
+	}
+	got := Compute([]*render.Target{target(t, "apps", objects("CM-ONE", "DB_PW_OLD", "ENV-ONE"))},
+		[]*render.Target{target(t, "apps", objects("CM-TWO", "DB_PASSWORD", "ENV-ONE"))})
+	if len(got) != 1 {
+		t.Fatalf("targets %+v", got)
+	}
+	d := got[0].Diff
+	for _, leak := range []string{"CM-ONE", "CM-TWO", "ENV-ONE"} {
+		if strings.Contains(d, leak) {
+			t.Errorf("the diff leaks %q:\n%s", leak, d)
+		}
+	}
+	for _, want := range []string{
+		"-  password: <redacted>\n+  password: <redacted> (changed)\n",
+		"-            - name: DB_PW_OLD\n+            - name: DB_PASSWORD\n",
+		"               value: <redacted>\n",
+		"               value: info\n",
+	} {
+		if !strings.Contains(d, want) {
+			t.Errorf("diff lacks %q:\n%s", want, d)
+		}
 	}
 }
 

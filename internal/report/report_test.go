@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -138,6 +139,52 @@ func TestTextPrintsSharedLinesOnce(t *testing.T) {
 		"\n3 findings: 0 errors, 3 warnings, 0 notes in 1 file"
 	if !strings.HasPrefix(buf.String(), want) {
 		t.Errorf("text:\n%s\nwant it to start with:\n%s", buf.String(), want)
+	}
+}
+
+// Repository text in the text report is inert: no line starts like a
+// workflow command (a runner reads them in a run: step's log, and ends a
+// line at a bare CR too), and a terminal gets no escape sequence.
+func TestTextPrintsRepositoryTextInert(t *testing.T) {
+	mk := func(file, msg, target string) finding.Finding {
+		f := finding.Finding{Source: "rule", RuleID: "rule/x", Level: finding.Error, Message: msg,
+			Location: finding.Location{File: file, Line: 1, Column: 1}, Object: finding.ObjectID{Kind: "ConfigMap", Name: "c", Target: target}}
+		f.SetFingerprint()
+		return f
+	}
+	r := &Report{Findings: []finding.Finding{
+		mk("::set-output name=approved::true.yaml", "m", "t"),
+		mk("##[add-mask]x.yaml", "m", "t"),
+		mk("a\r::add-mask::b.yaml", "red \x1b[31mtext\u009b\r\n::warning::x", "t"),
+		mk("dup.yaml", "same", "one\n::set-output name=t::1"),
+		mk("dup.yaml", "same", "two"),
+	}}
+	finding.Sort(r.Findings)
+	var buf bytes.Buffer
+	if err := (Text{}).Write(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, line := range regexp.MustCompile(`\r\n|\r|\n`).Split(out, -1) {
+		if s := strings.TrimLeft(line, " \t"); strings.HasPrefix(s, "::") || strings.HasPrefix(s, "##[") {
+			t.Errorf("a line starts a workflow command: %q", line)
+		}
+	}
+	if strings.ContainsAny(out, "\x1b\r\u009b") {
+		t.Errorf("control characters in the text report: %q", out)
+	}
+	for _, want := range []string{
+		"./::set-output name=approved::true.yaml:1:1: error: m [rule/x]",
+		"./##[add-mask]x.yaml:1:1: error: m [rule/x]",
+		`a ::add-mask::b.yaml:1:1: error: red \x1b[31mtext\x9b ::warning::x [rule/x]`,
+		"dup.yaml:1:1: error: same [rule/x] (target one ::set-output name=t::1)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+	if got := InertLine("::x\n::y"); got != "./::x ::y" {
+		t.Errorf("InertLine = %q", got)
 	}
 }
 

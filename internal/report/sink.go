@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -129,7 +131,16 @@ func writeFile(name string, write func(io.Writer) error) error {
 	}
 	tmp, err := os.CreateTemp(dirOf(name), ".plumb-report-*")
 	if err != nil {
-		return err
+		// The temporary file's random name would only confuse: say what
+		// is wrong with the directory the report goes to.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("the directory %s does not exist: create it first", filepath.Dir(name))
+		}
+		return fmt.Errorf("cannot create a file in %s: %w", filepath.Dir(name), err)
 	}
 	defer os.Remove(tmp.Name())
 	bw := bufio.NewWriter(tmp)

@@ -60,13 +60,17 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		default:
 			level = paint(ansiCyan, level)
 		}
-		loc := manifest.FormatLocation(f.Location)
+		loc := lineStart(singleLine(manifest.FormatLocation(f.Location)))
 		if loc == "" {
 			loc = "(no file)"
 		}
 		extra := lineExtras(f)
 		if len(shared) > 1 {
-			extra = append(extra, "targets "+strings.Join(shared, ", "))
+			names := make([]string, len(shared))
+			for k, t := range shared {
+				names[k] = singleLine(t)
+			}
+			extra = append(extra, "targets "+strings.Join(names, ", "))
 		}
 		suffix := ""
 		if len(extra) > 0 {
@@ -90,7 +94,7 @@ func lineExtras(f *finding.Finding) []string {
 		extra = append(extra, f.Status)
 	}
 	if f.Suppressed != nil {
-		extra = append(extra, "suppressed: "+f.Suppressed.Reason)
+		extra = append(extra, "suppressed: "+singleLine(f.Suppressed.Reason))
 	}
 	return extra
 }
@@ -126,12 +130,54 @@ func sharedLines(fs []finding.Finding) map[int][]string {
 }
 
 // singleLine keeps one finding on one line so line-oriented tools (and
-// editors' "file:line:" links) stay usable.
+// editors' "file:line:" links) stay usable, and prints repository text
+// inert: a line break becomes a space (a runner reads each line for
+// workflow commands, and a bare CR ends a line there), other control
+// characters (a terminal's escape sequences) are shown as \xNN.
 func singleLine(s string) string {
-	if !strings.ContainsAny(s, "\r\n") {
+	clean := true
+	for _, r := range s {
+		if isControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
 		return s
 	}
-	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	var b strings.Builder
+	s = strings.ReplaceAll(s, "\r\n", " ")
+	for _, r := range s {
+		switch {
+		case r == '\r' || r == '\n':
+			b.WriteByte(' ')
+		case isControl(r):
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// InertLine is a line of repository text made safe to print on its own
+// line: line breaks become spaces, other control characters \xNN, and a
+// start that reads like a workflow command is prefixed with "./".
+func InertLine(s string) string { return lineStart(singleLine(s)) }
+
+// isControl reports a C0 or C1 control character other than tab, or DEL.
+func isControl(r rune) bool {
+	return (r < 0x20 && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0)
+}
+
+// lineStart keeps a line from starting like a workflow command ("::name"
+// or the legacy "##[name"): a file named ::set-output.yaml is printed as
+// ./::set-output.yaml, the same file.
+func lineStart(loc string) string {
+	if t := strings.TrimLeft(loc, " \t"); strings.HasPrefix(t, "::") || strings.HasPrefix(t, "##[") {
+		return "./" + t
+	}
+	return loc
 }
 
 func summaryLine(r *Report) string {

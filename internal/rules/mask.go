@@ -169,7 +169,8 @@ type redactor struct {
 const minSecretLen = 4
 
 // newRedactor collects the secret values of Secret objects (raw and
-// base64-decoded) and of masked keys in the given content trees.
+// base64-decoded), the other values manifest.SecretPaths names, and the
+// values of masked keys in the given content trees.
 func newRedactor(m *masker, trees []map[string]any, maskedKeyValues bool) *redactor {
 	seen := map[string]bool{}
 	add := func(s string) {
@@ -212,6 +213,14 @@ func newRedactor(m *masker, trees []map[string]any, maskedKeyValues bool) *redac
 				}
 			}
 		}
+		// The other values plumb never prints: credential keys of a
+		// ConfigMap, credential environment variables, last-applied
+		// annotations that repeat them.
+		for _, p := range manifest.SecretPaths(c) {
+			if s, ok := lookupString(c, p); ok {
+				add(s)
+			}
+		}
 		if maskedKeyValues {
 			walkKeys(c)
 		}
@@ -235,6 +244,12 @@ func newRedactor(m *masker, trees []map[string]any, maskedKeyValues bool) *redac
 		pairs = append(pairs, s, manifest.Redacted)
 	}
 	return &redactor{r: strings.NewReplacer(pairs...)}
+}
+
+func lookupString(c map[string]any, p manifest.Path) (string, bool) {
+	v, _ := manifest.Lookup(c, p)
+	s, ok := v.(string)
+	return s, ok
 }
 
 // text redacts a string; it allocates only when there is something to

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/re2"
 )
 
 var conditionKeys = []string{"args", "loop", "multiple", "op"}
@@ -407,7 +408,7 @@ func compileRegex(src string, full bool) (*compiledRegex, error) {
 	re, err := regexp.Compile(src)
 	if err != nil {
 		// Go's RE2 syntax lacks Python's look-around and back-references.
-		return nil, fmt.Errorf("invalid regular expression %q (RE2 syntax): %v", src, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		return nil, fmt.Errorf("invalid regular expression %q (RE2 syntax): %v%s", src, strings.TrimPrefix(err.Error(), "error parsing regexp: "), re2.Hint(src))
 	}
 	if full {
 		re = regexp.MustCompile(`^(?:` + src + `)$`)

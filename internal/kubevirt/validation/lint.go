@@ -2,6 +2,8 @@ package validation
 
 import (
 	"fmt"
+
+	"github.com/plumb-ci/plumb/internal/re2"
 )
 
 // Lint checks decoded rules statically, as the spec asks of a rule and
@@ -45,7 +47,7 @@ func Lint(rules []*Rule) []Problem {
 			}
 		}
 		if r.Rule == TypeRegex && r.regexErr != nil {
-			add(r, "regex", "regex %q does not compile with Go's RE2 (the validator's engine, not PCRE): %v", r.Regex, r.regexErr)
+			add(r, "regex", "regex %q does not compile with Go's RE2 (the validator's engine, not PCRE): %v%s", r.Regex, r.regexErr, re2.Hint(r.Regex))
 		}
 	}
 	return out

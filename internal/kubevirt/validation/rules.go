@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"reflect"
 	"regexp"
+	"strings"
 )
 
 // Rule types the validator knows (case-sensitive).
@@ -123,7 +126,11 @@ func ParseAnnotation(text string) *Annotation {
 		return a
 	}
 	if first := firstNonSpace(data); first < 0 || data[first] != '[' {
-		a.Problems = append(a.Problems, Problem{Offset: max(first, 0), Rule: -1, Message: a.Err.Error(), Kind: "json"})
+		msg := a.Err.Error()
+		if first >= 0 && data[first] == '{' {
+			msg = "the text is one JSON object, not a list: write the rules as a list, [{...}, {...}] (a single rule too)"
+		}
+		a.Problems = append(a.Problems, Problem{Offset: max(first, 0), Rule: -1, Message: msg, Kind: "json"})
 		return a
 	}
 	offsets := elementOffsets(data)
@@ -143,7 +150,14 @@ func ParseAnnotation(text string) *Annotation {
 			if json.Unmarshal(raw, &probe) == nil {
 				name = probe.Name
 			}
-			a.Problems = append(a.Problems, Problem{Offset: clampOffset(at, len(data)), Rule: i, Name: name, Message: err.Error(), Kind: "decode"})
+			msg := err.Error()
+			if typeErr != nil && typeErr.Field != "" {
+				msg = fmt.Sprintf("%s: the value is %s, want %s", typeErr.Field, jsonValueKind(typeErr.Value), goKind(typeErr.Type))
+			}
+			if errors.Is(err, ErrInvalidJSONPath) {
+				msg += `: a path is "jsonpath::" followed by the field's path in the VM, for example "jsonpath::.spec.domain.cpu.cores"`
+			}
+			a.Problems = append(a.Problems, Problem{Offset: clampOffset(at, len(data)), Rule: i, Name: name, Message: msg, Kind: "decode"})
 			continue
 		}
 		r.Index, r.Offset = i, off
@@ -151,6 +165,38 @@ func ParseAnnotation(text string) *Annotation {
 		a.Rules = append(a.Rules, r)
 	}
 	return a
+}
+
+// jsonValueKind names encoding/json's kind of a value as a person reads it.
+func jsonValueKind(v string) string {
+	switch v {
+	case "string":
+		return "a string"
+	case "number":
+		return "a number"
+	case "bool":
+		return "a boolean"
+	case "array":
+		return "a list"
+	case "object":
+		return "an object"
+	}
+	return v
+}
+
+// goKind names what a rule field wants.
+func goKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice:
+		return "a list of " + strings.TrimPrefix(goKind(t.Elem()), "a ") + "s"
+	case reflect.Int, reflect.Int64, reflect.Float64:
+		return "a number"
+	}
+	return t.String()
 }
 
 // elementOffsets returns the byte offset of each element of a JSON
