@@ -141,7 +141,7 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 		}
 		return facts, true
 	}
-	fb := &findingBuilder{same: map[*Check]map[string]*sameTarget{}}
+	fb := &findingBuilder{same: map[*Check]map[string]*sameTarget{}, sharded: in.Sharded}
 	x.OnRecord = fb.record
 	res, err := x.Run(ctx)
 	if err != nil {
@@ -150,10 +150,11 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 	fb.findings = append(x.Findings, fb.findings...)
 	// Findings come in target order (then check order for expect_same), so
 	// they are deterministic; the report sorts them by location.
-	fb.expectSame(res)
+	pending := fb.expectSame(res)
 	out.Findings = fb.findings
 	res.shard = &shardContext{targets: names, checks: a.checks}
-	dropPassingFacts(res)
+	res.shard.setPending(pending)
+	dropPassingFacts(res, in.Sharded)
 	out.Section = res
 	return out, nil
 }
@@ -165,15 +166,33 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 // MB on the 10,000-object benchmark corpus) and say nothing the objects do
 // not. Facts stay where they explain something: targets that failed,
 // warned or erred. `plumb checks eval` keeps them all.
-func dropPassingFacts(res *Result) {
+//
+// Whether an expect_same value passed depends on the check's result over
+// every target, which a shard does not know: a sharded run keeps the facts
+// of checks with expect_same, and plumb merge drops them once it knows.
+func dropPassingFacts(res *Result, sharded bool) {
 	for i := range res.CheckResults {
 		cr := &res.CheckResults[i]
+		passed := cr.Result == Passing
+		if sharded && hasSame(cr.ExpectationResults) {
+			passed = false
+		}
 		for _, a := range cr.AgentsCheckResults {
-			if agentPassed(a, cr.Result == Passing) {
+			if agentPassed(a, passed) {
 				a.Facts = nil
 			}
 		}
 	}
+}
+
+// hasSame reports whether a check compared values with expect_same.
+func hasSame(results []ExpectationResult) bool {
+	for _, er := range results {
+		if er.Type == ExpectSame {
+			return true
+		}
+	}
+	return false
 }
 
 // agentPassed reports whether every expectation passed on the target;
@@ -255,4 +274,7 @@ type findingBuilder struct {
 	// same keeps, per check with expect_same, where each target's value
 	// came from.
 	same map[*Check]map[string]*sameTarget
+	// sharded leaves the expect_same findings of checks over render
+	// targets to plumb merge (pending instead of findings).
+	sharded bool
 }

@@ -316,8 +316,10 @@ func (fb *findingBuilder) rememberSame(rec *Record, e *Expectation) {
 
 // expectSame reports the targets whose expect_same value differs from the
 // others: those outside the strict majority, or every target when no value
-// has one.
-func (fb *findingBuilder) expectSame(res *Result) {
+// has one. In a sharded run, the checks over render targets compare values
+// of every shard: their findings are returned pending instead, one per
+// target, for plumb merge to decide.
+func (fb *findingBuilder) expectSame(res *Result) []pendingSame {
 	type job struct {
 		check *Check
 		cr    *CheckResult
@@ -332,26 +334,31 @@ func (fb *findingBuilder) expectSame(res *Result) {
 		}
 	}
 	out := make([][]finding.Finding, len(jobs))
+	pend := make([][]pendingSame, len(jobs))
 	forEach(len(jobs), func(i int) {
-		for _, e := range jobs[i].check.Expectations {
-			if e.Type == ExpectSame {
-				out[i] = append(out[i], sameFindings(jobs[i].check, e, jobs[i].cr, fb.same[jobs[i].check])...)
+		j := jobs[i]
+		for _, e := range j.check.Expectations {
+			switch {
+			case e.Type != ExpectSame:
+			case fb.sharded && j.check.TargetType == TargetGroup:
+				pend[i] = append(pend[i], samePending(j.check, e, j.cr, fb.same[j.check])...)
+			default:
+				out[i] = append(out[i], sameFindings(j.check, e, j.cr, fb.same[j.check])...)
 			}
 		}
 	})
 	for _, fs := range out {
 		fb.findings = append(fb.findings, fs...)
 	}
+	var pending []pendingSame
+	for _, p := range pend {
+		pending = append(pending, p...)
+	}
+	return pending
 }
 
 func sameFindings(c *Check, e *Expectation, cr *CheckResult, byTarget map[string]*sameTarget) []finding.Finding {
-	type val struct {
-		agent string
-		value any
-	}
-	groups := map[string][]val{}
-	var order []string
-	total := 0
+	var values []sameValue
 	for _, a := range cr.AgentsCheckResults {
 		if a.IsError() || a.Status != StatusExecuted {
 			continue
@@ -360,13 +367,48 @@ func sameFindings(c *Check, e *Expectation, cr *CheckResult, byTarget map[string
 			if ev.Name != e.Name || ev.Error != nil {
 				continue
 			}
-			k := canonical(ev.ReturnValue)
-			if _, ok := groups[k]; !ok {
-				order = append(order, k)
-			}
-			groups[k] = append(groups[k], val{a.AgentID, ev.ReturnValue})
-			total++
+			v := ev.ReturnValue
+			values = append(values, sameValue{target: a.AgentID, key: canonical(v), show: func() string { return short(v) }})
 		}
+	}
+	var out []finding.Finding
+	for _, v := range sameVerdicts(e, values) {
+		if st := byTarget[v.target]; st != nil {
+			out = append(out, newFinding(st.rec, e, st.places[e.Name], c.Severity.Level(), e.Name, v.message))
+		}
+	}
+	return out
+}
+
+// sameValue is one target's value of an expect_same expectation.
+type sameValue struct {
+	target string
+	// key is the canonical encoding: targets with equal keys returned the
+	// same value.
+	key string
+	// show prints the value for a message (short).
+	show func() string
+}
+
+// sameVerdict is a target whose expect_same value differs from the others,
+// with the message of its finding.
+type sameVerdict struct {
+	target, message string
+}
+
+// sameVerdicts picks the targets an expect_same expectation reports — those
+// outside the strict majority, or every target when no value has one — and
+// words their messages. values are in target order, which decides the order
+// of values with equal counts. An unsharded run and plumb merge both decide
+// here, so their findings agree.
+func sameVerdicts(e *Expectation, values []sameValue) []sameVerdict {
+	groups := map[string][]sameValue{}
+	var order []string
+	for _, v := range values {
+		if _, ok := groups[v.key]; !ok {
+			order = append(order, v.key)
+		}
+		groups[v.key] = append(groups[v.key], v)
 	}
 	if len(groups) < 2 {
 		return nil
@@ -380,25 +422,22 @@ func sameFindings(c *Check, e *Expectation, cr *CheckResult, byTarget map[string
 	if e.FailureMessage != nil {
 		text = e.FailureMessage.Raw
 	}
-	var out []finding.Finding
+	total := len(values)
+	var out []sameVerdict
 	for _, k := range order {
 		if k == majority {
 			continue
 		}
+		var others []string
+		for _, ok := range order {
+			if ok != k {
+				others = append(others, fmt.Sprintf("%s (%d of %d)", groups[ok][0].show(), len(groups[ok]), total))
+			}
+		}
+		elsewhere := strings.Join(others, ", ")
 		for _, v := range groups[k] {
-			st := byTarget[v.agent]
-			if st == nil {
-				continue
-			}
-			var others []string
-			for _, ok := range order {
-				if ok == k {
-					continue
-				}
-				others = append(others, fmt.Sprintf("%s (%d of %d)", short(groups[ok][0].value), len(groups[ok]), total))
-			}
-			msg := fmt.Sprintf("%s: %s returns %s here, but %s elsewhere", text, e.Name, short(v.value), strings.Join(others, ", "))
-			out = append(out, newFinding(st.rec, e, st.places[e.Name], c.Severity.Level(), e.Name, msg))
+			msg := fmt.Sprintf("%s: %s returns %s here, but %s elsewhere", text, e.Name, v.show(), elsewhere)
+			out = append(out, sameVerdict{v.target, msg})
 		}
 	}
 	return out
