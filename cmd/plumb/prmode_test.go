@@ -171,28 +171,12 @@ func TestShardsMergeIntoTheUnshardedReport(t *testing.T) {
 }
 
 // TestDemoShardsMergeWithEveryEngine shards the demo repository with the
-// reference comparison and the KubeVirt validations on: their sections merge
-// back into the unsharded report byte for byte.
+// reference comparison and the KubeVirt validations on, and every default
+// check: their sections merge back into the unsharded report byte for byte.
 func TestDemoShardsMergeWithEveryEngine(t *testing.T) {
-	// Every default check but H10001 and H10002, whose expect_same compares
-	// render targets with each other (TestDemoShardsSplittingComparedEnvironments).
-	_, list, _ := plumb(t, "checks", "list", "--format", "json")
-	var entries []struct {
-		ID string `json:"id"`
-	}
-	if err := json.Unmarshal([]byte(list), &entries); err != nil {
-		t.Fatal(err)
-	}
-	var ids []string
-	for _, e := range entries {
-		if !strings.HasPrefix(e.ID, "H1000") {
-			ids = append(ids, e.ID)
-		}
-	}
-	args := []string{"check", "--root", "../..", "../../fixtures/demo", "--reference", "../../fixtures/reference", "--fail-on", "never", "--reproducible",
-		"--select", strings.Join(ids, ",")}
+	args := []string{"check", "--root", "../..", "../../fixtures/demo", "--reference", "../../fixtures/reference", "--fail-on", "never", "--reproducible"}
 	_, whole, _ := plumb(t, append(args, "--format", "json")...)
-	for _, section := range []string{`"compare": {`, `"kubevirt": {`, `"virtual_machines": [`, `"checks": {`, `"check_id": "C10001"`, `"inspection_rules": {`} {
+	for _, section := range []string{`"compare": {`, `"kubevirt": {`, `"virtual_machines": [`, `"checks": {`, `"check_id": "C10001"`, `"inspection_rules": {`, `"rule_id": "check/H10001"`} {
 		if !strings.Contains(whole, section) {
 			t.Fatalf("the unsharded report lacks %s", section)
 		}
