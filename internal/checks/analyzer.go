@@ -124,10 +124,12 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 			}
 		}
 	}
-	bound := boundOfTargets(indexes, envs)
-	bound.observeChecks(a.checks, a.custom)
-	bound = bound.finish()
-	x.Bound = &bound
+	hosts := make([]map[string]any, len(x.Targets))
+	for i, t := range x.Targets {
+		hosts[i] = t.Host
+	}
+	bounds := boundsOfTargets(indexes, hosts, envs).finish(a.checks, a.custom)
+	x.Bound, x.ObjectBound = &bounds.target, &bounds.object
 	ids := make([]string, 0, len(a.checks))
 	for _, c := range a.checks {
 		ids = append(ids, c.ID)
@@ -147,11 +149,18 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 	if err != nil {
 		return nil, err
 	}
-	fb.findings = append(x.Findings, fb.findings...)
 	// Findings come in target order (then check order for expect_same), so
 	// they are deterministic; the report sorts them by location.
-	pending := fb.expectSame(res)
-	out.Findings = fb.findings
+	same, pending := fb.expectSame(res)
+	n := len(same)
+	for _, fs := range x.FindingsByTarget {
+		n += len(fs)
+	}
+	out.Findings = make([]finding.Finding, 0, n)
+	for _, fs := range x.FindingsByTarget {
+		out.Findings = append(out.Findings, fs...)
+	}
+	out.Findings = append(out.Findings, same...)
 	res.shard = &shardContext{targets: names, checks: a.checks}
 	res.shard.setPending(pending)
 	dropPassingFacts(res, in.Sharded)
@@ -269,8 +278,7 @@ func stringsToAny(m map[string]string) map[string]any {
 // findingBuilder turns evaluated records into findings as they come.
 type findingBuilder struct {
 	// mu guards same, which workers fill concurrently.
-	mu       sync.Mutex
-	findings []finding.Finding
+	mu sync.Mutex
 	// same keeps, per check with expect_same, where each target's value
 	// came from.
 	same map[*Check]map[string]*sameTarget

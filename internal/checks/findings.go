@@ -32,9 +32,6 @@ type sameTarget struct {
 func (fb *findingBuilder) record(rec *Record, dst *[]finding.Finding) {
 	c := rec.Check
 	fs := *dst
-	if fs == nil {
-		fs = make([]finding.Finding, 0, 8)
-	}
 	defer func() { *dst = fs }()
 	if rec.Agent.IsError() {
 		for _, f := range rec.Facts {
@@ -117,16 +114,19 @@ func refine(out []finding.Finding, rec *Record, e *Expectation, k int) []finding
 			aligned = append(aligned, r)
 		}
 	}
+	// One facts map for every element: the aligned facts are set to the
+	// element in turn, the others stay whole. (The CEL map reads m as it
+	// is at each evaluation; its keys never change.)
 	m := make(map[string]any, len(rec.Facts))
+	for _, f := range rec.Facts {
+		m[f.Name] = f.g.value
+	}
+	act := &activation{facts: celMap(m), values: rec.act.values, env: rec.act.env, plan: rec.act.plan}
 	for i, it := range items {
-		for _, f := range rec.Facts {
-			m[f.Name] = f.g.value
-		}
 		for _, a := range aligned {
 			f := rec.Facts[a]
 			m[f.Name] = element(f.g, i)
 		}
-		act := &activation{facts: celMap(m), values: rec.act.values, env: rec.act.env, plan: rec.act.plan}
 		ev := evaluateExpectation(e, act)
 		if ev.Error != nil {
 			continue
@@ -319,7 +319,7 @@ func (fb *findingBuilder) rememberSame(rec *Record, e *Expectation) {
 // has one. In a sharded run, the checks over render targets compare values
 // of every shard: their findings are returned pending instead, one per
 // target, for plumb merge to decide.
-func (fb *findingBuilder) expectSame(res *Result) []pendingSame {
+func (fb *findingBuilder) expectSame(res *Result) ([]finding.Finding, []pendingSame) {
 	type job struct {
 		check *Check
 		cr    *CheckResult
@@ -347,14 +347,15 @@ func (fb *findingBuilder) expectSame(res *Result) []pendingSame {
 			}
 		}
 	})
+	var found []finding.Finding
 	for _, fs := range out {
-		fb.findings = append(fb.findings, fs...)
+		found = append(found, fs...)
 	}
 	var pending []pendingSame
 	for _, p := range pend {
 		pending = append(pending, p...)
 	}
-	return pending
+	return found, pending
 }
 
 func sameFindings(c *Check, e *Expectation, cr *CheckResult, byTarget map[string]*sameTarget) []finding.Finding {
