@@ -56,7 +56,7 @@ does; 2 when the reports are not the complete set of shards of one run.`,
 				}
 				in = append(in, report.ShardReport{Name: name, Report: r})
 			}
-			merged, err := report.Merge(in, pipeline.SectionMergers())
+			merged, err := pipeline.Merge(in)
 			if err != nil {
 				return err
 			}

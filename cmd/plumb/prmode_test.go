@@ -171,28 +171,12 @@ func TestShardsMergeIntoTheUnshardedReport(t *testing.T) {
 }
 
 // TestDemoShardsMergeWithEveryEngine shards the demo repository with the
-// reference comparison and the KubeVirt validations on: their sections merge
-// back into the unsharded report byte for byte.
+// reference comparison and the KubeVirt validations on, and every default
+// check: their sections merge back into the unsharded report byte for byte.
 func TestDemoShardsMergeWithEveryEngine(t *testing.T) {
-	// Every default check but H10001 and H10002, whose expect_same compares
-	// render targets with each other (TestDemoShardsSplittingComparedEnvironments).
-	_, list, _ := plumb(t, "checks", "list", "--format", "json")
-	var entries []struct {
-		ID string `json:"id"`
-	}
-	if err := json.Unmarshal([]byte(list), &entries); err != nil {
-		t.Fatal(err)
-	}
-	var ids []string
-	for _, e := range entries {
-		if !strings.HasPrefix(e.ID, "H1000") {
-			ids = append(ids, e.ID)
-		}
-	}
-	args := []string{"check", "--root", "../..", "../../fixtures/demo", "--reference", "../../fixtures/reference", "--fail-on", "never", "--reproducible",
-		"--select", strings.Join(ids, ",")}
+	args := []string{"check", "--root", "../..", "../../fixtures/demo", "--reference", "../../fixtures/reference", "--fail-on", "never", "--reproducible"}
 	_, whole, _ := plumb(t, append(args, "--format", "json")...)
-	for _, section := range []string{`"compare": {`, `"kubevirt": {`, `"virtual_machines": [`, `"checks": {`, `"check_id": "C10001"`, `"inspection_rules": {`} {
+	for _, section := range []string{`"compare": {`, `"kubevirt": {`, `"virtual_machines": [`, `"checks": {`, `"check_id": "C10001"`, `"inspection_rules": {`, `"rule_id": "check/H10001"`} {
 		if !strings.Contains(whole, section) {
 			t.Fatalf("the unsharded report lacks %s", section)
 		}
@@ -211,9 +195,10 @@ func TestDemoShardsMergeWithEveryEngine(t *testing.T) {
 
 // The demo's cart environments deploy different workloads (dev renames
 // them), so H10001 finds both: its findings count the targets returning each
-// value, which shards that split the two environments cannot know. Such
-// shards refuse to merge; shards that keep both environments together merge
-// into the unsharded report.
+// value, which no shard knows when the environments fall into different
+// shards. The shards leave those findings to merge, which decides them over
+// every shard's values: split or not, the merged report, and every format
+// written from it, is the unsharded run's.
 func TestDemoShardsSplittingComparedEnvironments(t *testing.T) {
 	args := []string{"check", "--root", "../..", "../../fixtures/demo", "--fail-on", "never", "--reproducible"}
 	_, whole, _ := plumb(t, append(args, "--format", "json")...)
@@ -222,34 +207,61 @@ func TestDemoShardsSplittingComparedEnvironments(t *testing.T) {
 	}
 	dev, prod := "fixtures/demo/cart/overlays/dev", "fixtures/demo/cart/overlays/prod"
 	dir := t.TempDir()
-	split, together := 0, 0
+	split := 0
 	for n := 2; n <= 6; n++ {
-		code, merged, errOut := mergeDemoShards(t, dir, args, n)
 		if shard.Of(dev, n) != shard.Of(prod, n) {
 			split++
-			if code != 2 || !strings.Contains(errOut, "check H10001: expect_same same_workloads returns different values on render targets of different shards") {
-				t.Errorf("%d shards split the environments: exit %d, %s", n, code, errOut)
-			}
-			continue
 		}
-		together++
+		code, merged, errOut := mergeDemoShards(t, dir, args, n)
 		if code != 0 || merged != whole {
-			t.Errorf("%d shards keep the environments together: exit %d %s\n%s", n, code, errOut, merged)
+			t.Errorf("%d shards: exit %d %s\n%s", n, code, errOut, firstLineDiff(merged, whole))
 		}
 	}
-	if split == 0 || together == 0 {
-		t.Fatalf("2..6 shards should both split and keep the environments (split %d, together %d)", split, together)
+	if split == 0 {
+		t.Fatal("2..6 shards should split the environments at least once")
 	}
+	// The demo split 3 ways, in every format.
+	files := shardFiles(dir, 3)
+	for _, format := range []string{"text", "sarif", "markdown"} {
+		_, want, _ := plumb(t, append(args, "--format", format)...)
+		code, got, errOut := plumb(t, append([]string{"merge", "--reproducible", "--fail-on", "never", "--format", format}, files...)...)
+		if code != 0 || got != want {
+			t.Errorf("%s from 3 merged shards: exit %d %s\n%s", format, code, errOut, firstLineDiff(got, want))
+		}
+	}
+	if _, text, _ := plumb(t, append([]string{"merge", "--format", "text"}, files...)...); !strings.Contains(text,
+		"The environments do not deploy the same workloads: same_workloads returns") {
+		t.Errorf("the merged text lacks the H10001 finding:\n%s", text)
+	}
+}
+
+// firstLineDiff shows where two reports first differ.
+func firstLineDiff(got, want string) string {
+	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < len(gl) && i < len(wl); i++ {
+		if gl[i] != wl[i] {
+			return fmt.Sprintf("line %d:\n got: %s\nwant: %s", i+1, gl[i], wl[i])
+		}
+	}
+	return fmt.Sprintf("%d lines, want %d", len(gl), len(wl))
+}
+
+// shardFiles names the JSON reports mergeDemoShards writes for n shards.
+func shardFiles(dir string, n int) []string {
+	var files []string
+	for i := 1; i <= n; i++ {
+		files = append(files, filepath.Join(dir, fmt.Sprintf("s%d-%d.json", n, i)))
+	}
+	return files
 }
 
 // mergeDemoShards runs check with args as n shards and merges their JSON
 // reports.
 func mergeDemoShards(t *testing.T, dir string, args []string, n int) (int, string, string) {
 	t.Helper()
-	var files []string
-	for i := 1; i <= n; i++ {
-		f := filepath.Join(dir, fmt.Sprintf("s%d-%d.json", n, i))
-		files = append(files, f)
+	files := shardFiles(dir, n)
+	for i, f := range files {
+		i++
 		if code, _, errOut := plumb(t, append(args, "--shard", fmt.Sprintf("%d/%d", i, n), "--format", "json="+f)...); code != 0 {
 			t.Fatalf("shard %d/%d: exit %d %s", i, n, code, errOut)
 		}

@@ -22,6 +22,10 @@ type Input struct {
 	// data that preprocess rules set for the objects of one target, such as
 	// the environment derived from an overlay's directory).
 	TargetEnv map[string]map[string]any
+	// Sharded is set when the run checks one share of the render targets
+	// (--shard): findings that compare targets with each other cannot be
+	// decided by one shard and are left to plumb merge.
+	Sharded bool
 }
 
 // EnvFor returns the environment of one render target: Env with the

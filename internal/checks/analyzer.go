@@ -124,10 +124,12 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 			}
 		}
 	}
-	bound := boundOfTargets(indexes, envs)
-	bound.observeChecks(a.checks, a.custom)
-	bound = bound.finish()
-	x.Bound = &bound
+	hosts := make([]map[string]any, len(x.Targets))
+	for i, t := range x.Targets {
+		hosts[i] = t.Host
+	}
+	bounds := boundsOfTargets(indexes, hosts, envs).finish(a.checks, a.custom)
+	x.Bound, x.ObjectBound = &bounds.target, &bounds.object
 	ids := make([]string, 0, len(a.checks))
 	for _, c := range a.checks {
 		ids = append(ids, c.ID)
@@ -142,20 +144,28 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 		return facts, true
 	}
 	x.DropPassingFacts = true
-	fb := &findingBuilder{same: map[*Check]map[string]*sameTarget{}}
+	fb := &findingBuilder{same: map[*Check]map[string]*sameTarget{}, sharded: in.Sharded}
 	x.OnRecord = fb.record
 	res, err := x.Run(ctx)
 	if err != nil {
 		return nil, err
 	}
-	fb.findings = append(x.Findings, fb.findings...)
-	fb.findings = append(fb.findings, costLimitFindings(a.checks, x.plan)...)
 	// Findings come in target order (then check order for expect_same), so
 	// they are deterministic; the report sorts them by location.
-	fb.expectSame(res)
-	out.Findings = fb.findings
+	same, pending := fb.expectSame(res)
+	n := len(same)
+	for _, fs := range x.FindingsByTarget {
+		n += len(fs)
+	}
+	out.Findings = make([]finding.Finding, 0, n)
+	for _, fs := range x.FindingsByTarget {
+		out.Findings = append(out.Findings, fs...)
+	}
+	out.Findings = append(out.Findings, same...)
+	out.Findings = append(out.Findings, costLimitFindings(a.checks, x.plan)...)
 	res.shard = &shardContext{targets: names, checks: a.checks}
-	dropPassingFacts(res)
+	res.shard.setPending(pending)
+	dropPassingFacts(res, in.Sharded)
 	out.Section = res
 	return out, nil
 }
@@ -168,15 +178,33 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 // MB on the 10,000-object benchmark corpus) and say nothing the objects do
 // not. Facts stay where they explain something: targets that failed,
 // warned or erred. `plumb checks eval` keeps them all.
-func dropPassingFacts(res *Result) {
+//
+// Whether an expect_same value passed depends on the check's result over
+// every target, which a shard does not know: a sharded run keeps the facts
+// of checks with expect_same, and plumb merge drops them once it knows.
+func dropPassingFacts(res *Result, sharded bool) {
 	for i := range res.CheckResults {
 		cr := &res.CheckResults[i]
+		passed := cr.Result == Passing
+		if sharded && hasSame(cr.ExpectationResults) {
+			passed = false
+		}
 		for _, a := range cr.AgentsCheckResults {
-			if agentPassed(a, cr.Result == Passing) {
+			if agentPassed(a, passed) {
 				a.Facts = nil
 			}
 		}
 	}
+}
+
+// hasSame reports whether a check compared values with expect_same.
+func hasSame(results []ExpectationResult) bool {
+	for _, er := range results {
+		if er.Type == ExpectSame {
+			return true
+		}
+	}
+	return false
 }
 
 // agentPassed reports whether every expectation passed on the target;
@@ -253,9 +281,11 @@ func stringsToAny(m map[string]string) map[string]any {
 // findingBuilder turns evaluated records into findings as they come.
 type findingBuilder struct {
 	// mu guards same, which workers fill concurrently.
-	mu       sync.Mutex
-	findings []finding.Finding
+	mu sync.Mutex
 	// same keeps, per check with expect_same, where each target's value
 	// came from.
 	same map[*Check]map[string]*sameTarget
+	// sharded leaves the expect_same findings of checks over render
+	// targets to plumb merge (pending instead of findings).
+	sharded bool
 }

@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/google/cel-go/checker"
@@ -70,18 +71,46 @@ func (b *sizeBound) finish() sizeBound {
 	return *b
 }
 
-// boundOfTargets computes the bound of an analysis: every object, the
-// number of objects of the largest render target, and the env.
-func boundOfTargets(idx []*targetIndex, envs []map[string]any) sizeBound {
-	var b sizeBound
+// runBounds are the size bounds of one analysis. An object check whose
+// expression reads only facts gathered from one object (its containers, a
+// field, a ConfigMap file; not objects@v1) sees nothing larger than the
+// largest object, its attributes, the env and the checks' values: object
+// bounds those. Other expressions may read every object of a render target:
+// target adds the number of objects of the largest one. Telling the two
+// apart keeps expressions over containers untracked in repositories whose
+// render targets hold thousands of objects.
+type runBounds struct {
+	object, target sizeBound
+}
+
+// boundsOfTargets computes the bounds of an analysis: every object as
+// gatherers see it (Secret values masked), every target's attributes
+// (exclude's host), the env, and for target the number of objects of the
+// largest render target and of render targets.
+func boundsOfTargets(idx []*targetIndex, hosts []map[string]any, envs []map[string]any) runBounds {
+	var b runBounds
 	for _, t := range idx {
-		b.lists = max(b.lists, uint64(len(t.objects)), uint64(len(idx)))
+		b.target.lists = max(b.target.lists, uint64(len(t.objects)), uint64(len(idx)))
 		for _, o := range t.objects {
-			b.observe(o.Content)
+			b.object.observe(t.content(o))
 		}
 	}
+	for _, h := range hosts {
+		b.object.observe(h)
+	}
 	for _, e := range envs {
-		b.observe(e)
+		b.object.observe(e)
+	}
+	b.target.lists = max(b.target.lists, b.object.lists)
+	b.target.strings = b.object.strings
+	return b
+}
+
+// finish completes both bounds with the checks' values (finish).
+func (b runBounds) finish(checks []*Check, custom Customizations) runBounds {
+	for _, s := range []*sizeBound{&b.object, &b.target} {
+		s.observeChecks(checks, custom)
+		*s = s.finish()
 	}
 	return b
 }
@@ -115,10 +144,12 @@ func (p *costPlan) wasStopped(e *Expr) bool {
 	return ok
 }
 
-func newCostPlan(checks []*Check, b sizeBound) *costPlan {
+// newCostPlan estimates every expression of the checks within b, or within
+// object (when set) for the expressions of object checks that read only
+// facts of one object (readsOneObject).
+func newCostPlan(checks []*Check, b sizeBound, object *sizeBound) *costPlan {
 	p := &costPlan{fast: map[*Expr]bool{}}
-	est := boundEstimator{b}
-	try := func(e *Expr) {
+	try := func(c *Check, e *Expr) {
 		if e == nil || !e.Compiled() || e.fast == nil {
 			return
 		}
@@ -126,34 +157,93 @@ func newCostPlan(checks []*Check, b sizeBound) *costPlan {
 		if err != nil {
 			return
 		}
-		c, err := env.EstimateCost(e.ast, est)
-		if err == nil && c.Max <= CostLimit {
+		est := boundEstimator{fallback: b, object: b, target: b}
+		if object != nil {
+			est.object, est.many = *object, manyObjectFacts(c)
+			if readsOneObject(c, e) {
+				est.fallback = *object
+			}
+		}
+		cost, err := env.EstimateCost(e.ast, est)
+		if err == nil && cost.Max <= CostLimit {
 			p.fast[e] = true
 		}
 	}
 	for _, c := range checks {
-		c.eachExpr(func(e *Expr, _ string) { try(e) })
+		c.eachExpr(func(e *Expr, _ string) { try(c, e) })
 	}
 	return p
 }
 
+// readsOneObject reports whether an expression of an object check reads
+// nothing larger than one object: every fact it refers to is gathered from
+// a single object (a reference to facts as a whole counts as all of them).
+func readsOneObject(c *Check, e *Expr) bool {
+	if c.TargetType != TargetObject {
+		return false
+	}
+	for _, r := range factReferences(e.ast, c.Facts) {
+		if !c.Facts[r].oneObject {
+			return false
+		}
+	}
+	return true
+}
+
 // boundEstimator gives cel-go's cost estimator the size bound for every
-// value whose size CEL does not know.
+// value whose size CEL does not know. cel-go traces most values to the
+// variable they were read from (a field path through facts, values, env,
+// with @items, @keys and @values for elements): those are within one object
+// (or the env, the values, an object's attributes) unless they are a fact
+// holding several objects (objects@v1) as a whole. Values it cannot trace
+// (the result of an optional field selection, orValue) get fallback: the
+// object bound when the whole expression reads only one object, the target
+// bound otherwise.
 type boundEstimator struct {
-	b sizeBound
+	fallback, object, target sizeBound
+	// many are the facts whose values hold several objects.
+	many map[string]bool
+}
+
+func (e boundEstimator) boundOf(path []string) sizeBound {
+	switch {
+	case len(path) == 0:
+		return e.fallback
+	case path[0] != "facts" || len(path) != 2:
+		return e.object
+	case e.many[path[1]], strings.HasPrefix(path[1], "@") && len(e.many) > 0:
+		// The fact itself, or one chosen dynamically (facts[name]).
+		return e.target
+	}
+	return e.object
 }
 
 func (e boundEstimator) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
-	limit := max(e.b.lists, e.b.strings)
+	b := e.boundOf(n.Path())
+	limit := max(b.lists, b.strings)
 	if t := n.Type(); t != nil {
 		switch t.Kind() {
 		case types.StringKind, types.BytesKind:
-			limit = e.b.strings
+			limit = b.strings
 		case types.ListKind, types.MapKind:
-			limit = e.b.lists
+			limit = b.lists
 		}
 	}
 	return &checker.SizeEstimate{Min: 0, Max: limit}
+}
+
+// manyObjectFacts lists the facts of a check that hold several objects.
+func manyObjectFacts(c *Check) map[string]bool {
+	var out map[string]bool
+	for _, f := range c.Facts {
+		if !f.oneObject {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[f.Name] = true
+		}
+	}
+	return out
 }
 
 func (boundEstimator) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {

@@ -76,11 +76,11 @@ type Execution struct {
 	// the check's result).
 	Gather func(t *Target, c *Check) (facts []GatheredFact, present bool)
 	// OnRecord, when set, sees every evaluated pair (concurrently) and
-	// appends the findings about it to dst; Run collects them in target
-	// order.
+	// appends the findings about it to dst; Run collects them by target.
 	OnRecord func(rec *Record, dst *[]finding.Finding)
-	// Findings are what OnRecord returned, after Run.
-	Findings []finding.Finding
+	// FindingsByTarget are what OnRecord returned, in target order, after
+	// Run (the caller puts them together once, with its own).
+	FindingsByTarget [][]finding.Finding
 	// DropPassingFacts leaves the facts out of the result of every target
 	// that passed its check (dropPassingFacts), as soon as that is known.
 	DropPassingFacts bool
@@ -88,6 +88,9 @@ type Execution struct {
 	// read in this execution; expressions that provably stay under the
 	// cost limit then run without cost tracking.
 	Bound *sizeBound
+	// ObjectBound, when set, bounds what the expressions of object checks
+	// that read only facts of one object can see (runBounds).
+	ObjectBound *sizeBound
 
 	plan *costPlan
 
@@ -131,7 +134,7 @@ func (x *Execution) Run(ctx context.Context) (*Result, error) {
 				}
 			}
 		}
-		x.plan = newCostPlan(checks, *x.Bound)
+		x.plan = newCostPlan(checks, *x.Bound, x.ObjectBound)
 	}
 	perTarget := make([]targetResult, len(x.Targets))
 	forEach(len(x.Targets), func(i int) {
@@ -155,13 +158,11 @@ func (x *Execution) Run(ctx context.Context) (*Result, error) {
 			counts[pr.check]++
 		}
 	}
-	nFindings := 0
+	x.FindingsByTarget = make([][]finding.Finding, 0, len(perTarget))
 	for _, tr := range perTarget {
-		nFindings += len(tr.findings)
-	}
-	x.Findings = make([]finding.Finding, 0, nFindings)
-	for _, tr := range perTarget {
-		x.Findings = append(x.Findings, tr.findings...)
+		if len(tr.findings) > 0 {
+			x.FindingsByTarget = append(x.FindingsByTarget, tr.findings)
+		}
 		for _, pr := range tr.pairs {
 			b := buckets[pr.check]
 			if b == nil {
@@ -223,6 +224,11 @@ func (x *Execution) runTarget(t *Target) targetResult {
 	// scratch holds the facts of one evaluation: the map is used only
 	// while the pair is evaluated and its findings built.
 	scratch := make(map[string]any, 8)
+	// The target's findings grow in a buffer kept from target to target
+	// and are copied out once, at their size: a workload that fails half
+	// the checks has a few dozen findings, each one a large struct.
+	buf := findingBuffers.Get().(*[]finding.Finding)
+	found := (*buf)[:0]
 	for _, c := range t.Checks {
 		if c.excludes(t, x.plan) {
 			src := c.Exclude.Source
@@ -240,14 +246,26 @@ func (x *Execution) runTarget(t *Target) targetResult {
 		rec := x.evaluate(c, t, facts, scratch)
 		out.pairs = append(out.pairs, pairResult{check: c, agent: rec.Agent})
 		if x.OnRecord != nil {
-			x.OnRecord(rec, &out.findings)
+			x.OnRecord(rec, &found)
 		}
 		if x.DropPassingFacts && agentPassed(rec.Agent, false) {
 			rec.Agent.Facts = nil // see dropPassingFacts; freed as early as possible
 		}
 	}
+	if len(found) > 0 {
+		out.findings = slices.Clone(found)
+	}
+	clear(found) // the pool must not keep the messages alive
+	*buf = found[:0]
+	findingBuffers.Put(buf)
 	return out
 }
+
+// findingBuffers are the buffers runTarget collects findings in.
+var findingBuffers = sync.Pool{New: func() any {
+	b := make([]finding.Finding, 0, 32)
+	return &b
+}}
 
 // excludes evaluates exclude: only a literal true excludes the target; a
 // false, a non-boolean or an error keeps it (Wanda logs a warning).

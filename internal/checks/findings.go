@@ -32,9 +32,6 @@ type sameTarget struct {
 func (fb *findingBuilder) record(rec *Record, dst *[]finding.Finding) {
 	c := rec.Check
 	fs := *dst
-	if fs == nil {
-		fs = make([]finding.Finding, 0, 8)
-	}
 	defer func() { *dst = fs }()
 	if rec.Agent.IsError() {
 		for _, f := range rec.Facts {
@@ -117,16 +114,19 @@ func refine(out []finding.Finding, rec *Record, e *Expectation, k int) []finding
 			aligned = append(aligned, r)
 		}
 	}
+	// One facts map for every element: the aligned facts are set to the
+	// element in turn, the others stay whole. (The CEL map reads m as it
+	// is at each evaluation; its keys never change.)
 	m := make(map[string]any, len(rec.Facts))
+	for _, f := range rec.Facts {
+		m[f.Name] = f.g.value
+	}
+	act := &activation{facts: celMap(m), values: rec.act.values, env: rec.act.env, plan: rec.act.plan}
 	for i, it := range items {
-		for _, f := range rec.Facts {
-			m[f.Name] = f.g.value
-		}
 		for _, a := range aligned {
 			f := rec.Facts[a]
 			m[f.Name] = element(f.g, i)
 		}
-		act := &activation{facts: celMap(m), values: rec.act.values, env: rec.act.env, plan: rec.act.plan}
 		ev := evaluateExpectation(e, act)
 		if ev.Error != nil {
 			continue
@@ -316,8 +316,10 @@ func (fb *findingBuilder) rememberSame(rec *Record, e *Expectation) {
 
 // expectSame reports the targets whose expect_same value differs from the
 // others: those outside the strict majority, or every target when no value
-// has one.
-func (fb *findingBuilder) expectSame(res *Result) {
+// has one. In a sharded run, the checks over render targets compare values
+// of every shard: their findings are returned pending instead, one per
+// target, for plumb merge to decide.
+func (fb *findingBuilder) expectSame(res *Result) ([]finding.Finding, []pendingSame) {
 	type job struct {
 		check *Check
 		cr    *CheckResult
@@ -332,26 +334,32 @@ func (fb *findingBuilder) expectSame(res *Result) {
 		}
 	}
 	out := make([][]finding.Finding, len(jobs))
+	pend := make([][]pendingSame, len(jobs))
 	forEach(len(jobs), func(i int) {
-		for _, e := range jobs[i].check.Expectations {
-			if e.Type == ExpectSame {
-				out[i] = append(out[i], sameFindings(jobs[i].check, e, jobs[i].cr, fb.same[jobs[i].check])...)
+		j := jobs[i]
+		for _, e := range j.check.Expectations {
+			switch {
+			case e.Type != ExpectSame:
+			case fb.sharded && j.check.TargetType == TargetGroup:
+				pend[i] = append(pend[i], samePending(j.check, e, j.cr, fb.same[j.check])...)
+			default:
+				out[i] = append(out[i], sameFindings(j.check, e, j.cr, fb.same[j.check])...)
 			}
 		}
 	})
+	var found []finding.Finding
 	for _, fs := range out {
-		fb.findings = append(fb.findings, fs...)
+		found = append(found, fs...)
 	}
+	var pending []pendingSame
+	for _, p := range pend {
+		pending = append(pending, p...)
+	}
+	return found, pending
 }
 
 func sameFindings(c *Check, e *Expectation, cr *CheckResult, byTarget map[string]*sameTarget) []finding.Finding {
-	type val struct {
-		agent string
-		value any
-	}
-	groups := map[string][]val{}
-	var order []string
-	total := 0
+	var values []sameValue
 	for _, a := range cr.AgentsCheckResults {
 		if a.IsError() || a.Status != StatusExecuted {
 			continue
@@ -360,13 +368,48 @@ func sameFindings(c *Check, e *Expectation, cr *CheckResult, byTarget map[string
 			if ev.Name != e.Name || ev.Error != nil {
 				continue
 			}
-			k := canonical(ev.ReturnValue)
-			if _, ok := groups[k]; !ok {
-				order = append(order, k)
-			}
-			groups[k] = append(groups[k], val{a.AgentID, ev.ReturnValue})
-			total++
+			v := ev.ReturnValue
+			values = append(values, sameValue{target: a.AgentID, key: canonical(v), show: func() string { return short(v) }})
 		}
+	}
+	var out []finding.Finding
+	for _, v := range sameVerdicts(e, values) {
+		if st := byTarget[v.target]; st != nil {
+			out = append(out, newFinding(st.rec, e, st.places[e.Name], c.Severity.Level(), e.Name, v.message))
+		}
+	}
+	return out
+}
+
+// sameValue is one target's value of an expect_same expectation.
+type sameValue struct {
+	target string
+	// key is the canonical encoding: targets with equal keys returned the
+	// same value.
+	key string
+	// show prints the value for a message (short).
+	show func() string
+}
+
+// sameVerdict is a target whose expect_same value differs from the others,
+// with the message of its finding.
+type sameVerdict struct {
+	target, message string
+}
+
+// sameVerdicts picks the targets an expect_same expectation reports — those
+// outside the strict majority, or every target when no value has one — and
+// words their messages. values are in target order, which decides the order
+// of values with equal counts. An unsharded run and plumb merge both decide
+// here, so their findings agree.
+func sameVerdicts(e *Expectation, values []sameValue) []sameVerdict {
+	groups := map[string][]sameValue{}
+	var order []string
+	for _, v := range values {
+		if _, ok := groups[v.key]; !ok {
+			order = append(order, v.key)
+		}
+		groups[v.key] = append(groups[v.key], v)
 	}
 	if len(groups) < 2 {
 		return nil
@@ -380,25 +423,22 @@ func sameFindings(c *Check, e *Expectation, cr *CheckResult, byTarget map[string
 	if e.FailureMessage != nil {
 		text = e.FailureMessage.Raw
 	}
-	var out []finding.Finding
+	total := len(values)
+	var out []sameVerdict
 	for _, k := range order {
 		if k == majority {
 			continue
 		}
+		var others []string
+		for _, ok := range order {
+			if ok != k {
+				others = append(others, fmt.Sprintf("%s (%d of %d)", groups[ok][0].show(), len(groups[ok]), total))
+			}
+		}
+		elsewhere := strings.Join(others, ", ")
 		for _, v := range groups[k] {
-			st := byTarget[v.agent]
-			if st == nil {
-				continue
-			}
-			var others []string
-			for _, ok := range order {
-				if ok == k {
-					continue
-				}
-				others = append(others, fmt.Sprintf("%s (%d of %d)", short(groups[ok][0].value), len(groups[ok]), total))
-			}
-			msg := fmt.Sprintf("%s: %s returns %s here, but %s elsewhere", text, e.Name, short(v.value), strings.Join(others, ", "))
-			out = append(out, newFinding(st.rec, e, st.places[e.Name], c.Severity.Level(), e.Name, msg))
+			msg := fmt.Sprintf("%s: %s returns %s here, but %s elsewhere", text, e.Name, v.show(), elsewhere)
+			out = append(out, sameVerdict{v.target, msg})
 		}
 	}
 	return out

@@ -191,7 +191,7 @@ const selectorDoc = "a selector: comma-separated kind=A|B, apiVersion=, namespac
 	"name= (or $name), label:key[=value], annotation:key[=value]"
 
 var objectsGatherer = &gathererDef{
-	name: "objects", version: 1, group: true,
+	name: "objects", version: 1, group: true, manyObjects: true,
 	Summary: "The objects of the same render target that match a selector, sorted by kind, namespace and name " +
 		"(Secret values redacted). With field=PATH each object is replaced by that field (null when absent).",
 	Argument: selectorDoc + "; optionally a last term field=PATH",

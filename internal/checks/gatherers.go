@@ -83,6 +83,10 @@ type gathererDef struct {
 	// group is set when the gatherer works on group targets as well as on
 	// object targets.
 	group bool
+	// manyObjects is set when the value holds several objects of the
+	// render target (its size is bounded by the target's, not by one
+	// object's).
+	manyObjects bool
 	// objectOnly gatherers read one object; group gatherers read the render
 	// target.
 	prepare func(arg string, tt TargetType) (gatherFunc, error)
@@ -180,5 +184,6 @@ func prepareFact(f *Fact, tt TargetType) error {
 	}
 	f.gather = g
 	f.key = fmt.Sprintf("%s@v%d\x00%s\x00%s", d.name, d.version, tt, f.Argument)
+	f.oneObject = tt == TargetObject && !d.manyObjects
 	return nil
 }

@@ -198,6 +198,9 @@ type Fact struct {
 	// key identifies the gatherer and argument (facts with equal keys
 	// gather the same value).
 	key string
+	// oneObject is set when the value is read from a single object, so
+	// that its size is bounded by that object's (see runBounds).
+	oneObject bool
 }
 
 // Value is a named value with a default and env-dependent conditions.

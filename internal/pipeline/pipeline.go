@@ -215,6 +215,7 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 	engines, setup := newEngines(ctx, cfg, engineFS)
 	rep.Findings = append(rep.Findings, setup...)
 	in := analyzerInput(rendered, cfg.Checks.Env)
+	in.Sharded = cfg.Shard.Enabled()
 	outs, errs := analyze(ctx, engines, in)
 	for _, o := range outs {
 		rep.Findings = append(rep.Findings, o.out.Findings...)
@@ -232,6 +233,7 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 		}
 	}
 	applySuppressions(cfg, rep, rendered.Render.Targets)
+	errs = append(errs, settlePending(cfg, rep, rendered)...)
 	return &Result{Report: rep, Errors: errs, Rules: rendered.Rules}
 }
 

@@ -152,16 +152,22 @@ func classify(head, base []finding.Finding) []finding.Finding {
 // applySuppressions marks the findings that annotations or .plumb.yaml
 // accept, adds the notes about suppressions and the suppressions section.
 func applySuppressions(cfg *config.Config, rep *report.Report, targets []*render.Target) {
-	now := time.Now
-	if cfg.Now != nil {
-		now = cfg.Now
-	}
-	res := suppress.Apply(rep.Findings, targets, suppress.Options{Config: cfg.Suppressions, ConfigFile: cfg.File, Today: now()})
+	res := suppress.Apply(rep.Findings, targets, suppressOptions(cfg))
 	rep.Findings = res.Findings
 	rep.Rules = append(rep.Rules, suppress.Rules()...)
 	if res.Section != nil {
 		rep.Sections[suppress.SectionName] = res.Section
 	}
+}
+
+// suppressOptions are the suppressions of the configuration, read against
+// today's date (cfg.Now in tests).
+func suppressOptions(cfg *config.Config) suppress.Options {
+	now := time.Now
+	if cfg.Now != nil {
+		now = cfg.Now
+	}
+	return suppress.Options{Config: cfg.Suppressions, ConfigFile: cfg.File, Today: now()}
 }
 
 // shardSections replaces the sections that write more into a shard report

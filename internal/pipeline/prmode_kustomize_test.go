@@ -226,7 +226,7 @@ func TestKustomizeShardsMerge(t *testing.T) {
 			}
 			parts = append(parts, report.ShardReport{Name: fmt.Sprint(i), Report: read})
 		}
-		merged, err := report.Merge(parts, SectionMergers())
+		merged, err := Merge(parts)
 		if err != nil {
 			t.Fatal(err)
 		}

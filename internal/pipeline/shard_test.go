@@ -96,7 +96,7 @@ func TestShardedRunsMergeIntoTheUnshardedReport(t *testing.T) {
 				}
 				// Any order of the files.
 				parts[0], parts[len(parts)-1] = parts[len(parts)-1], parts[0]
-				merged, err := report.Merge(parts, SectionMergers())
+				merged, err := Merge(parts)
 				if err != nil {
 					t.Fatalf("%d shards: %v", n, err)
 				}
@@ -149,7 +149,7 @@ func TestMergeRefusesIncompleteOrForeignShards(t *testing.T) {
 		{"other bases", []report.ShardReport{run("--shard", "1/3", "--base-ref", base), run("--shard", "2/3", "--base-ref", head), run("--shard", "3/3", "--base-ref", base)},
 			"was compared with base commit " + base + " but shard [--shard 2/3 --base-ref " + head + "] was compared with base commit " + head},
 	} {
-		_, err := report.Merge(c.parts, SectionMergers())
+		_, err := Merge(c.parts)
 		if err == nil || !bytes.Contains([]byte(err.Error()), []byte(c.want)) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}

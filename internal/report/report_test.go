@@ -177,7 +177,7 @@ func TestTextPrintsRepositoryTextInert(t *testing.T) {
 		"./::set-output name=approved::true.yaml:1:1: error: m [rule/x]",
 		"./##[add-mask]x.yaml:1:1: error: m [rule/x]",
 		`a ::add-mask::b.yaml:1:1: error: red \x1b[31mtext\x9b ::warning::x [rule/x]`,
-		"dup.yaml:1:1: error: same [rule/x] (target one ::set-output name=t::1)",
+		"dup.yaml:1:1: error: same [rule/x] (targets one ::set-output name=t::1, two)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text lacks %q:\n%s", want, out)

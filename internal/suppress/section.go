@@ -58,3 +58,15 @@ func (Section) MergeShards(parts []json.RawMessage) (any, error) {
 	}
 	return out, nil
 }
+
+// MarkUsed marks the configured suppressions of the given indexes used:
+// plumb merge reports findings that select them.
+func (s *Section) MarkUsed(indexes []int) error {
+	for _, i := range indexes {
+		if i < 0 || i >= len(s.Config) {
+			return fmt.Errorf("a finding selects configured suppression #%d, but there are %d", i+1, len(s.Config))
+		}
+		s.Config[i].Used = true
+	}
+	return nil
+}

@@ -64,24 +64,7 @@ func Apply(fs []finding.Finding, targets []*render.Target, opts Options) Result 
 		if f.InputError || f.Suppressed != nil {
 			continue
 		}
-		var candidates []*suppression
-		if !f.Object.IsZero() {
-			for _, s := range objects[f.Object] {
-				if pats := s.matchingPatterns(f.RuleID); len(pats) > 0 {
-					for _, p := range pats {
-						s.used[p]++
-					}
-					candidates = append(candidates, s)
-				}
-			}
-		}
-		for _, s := range cfg {
-			if s.matchConfig(f) {
-				s.used[""]++
-				candidates = append(candidates, s)
-			}
-		}
-		apply(f, candidates, today)
+		apply(f, candidates(f, objects, cfg, true), today)
 	}
 
 	for _, list := range objects {
@@ -101,6 +84,60 @@ func Apply(fs []finding.Finding, targets []*render.Target, opts Options) Result 
 	}
 	finding.Sort(notes)
 	return Result{Findings: append(fs, notes...), Section: sec}
+}
+
+// Pending suppresses findings that a sharded run does not report yet (plumb
+// merge decides whether they exist) as Apply would, but without counting
+// them as uses: it returns, for each finding, the indexes of the configured
+// suppressions that select it, which plumb merge marks used for the
+// findings it reports. Annotations that select a pending finding do not
+// learn of it (only an object with an empty id could match the render
+// target of a pending finding).
+func Pending(fs []finding.Finding, targets []*render.Target, opts Options) [][]int {
+	today := opts.Today.UTC().Format(config.DateLayout)
+	objects, _ := annotationSuppressions(targets)
+	cfg := configSuppressions(opts.Config, opts.ConfigFile)
+	uses := make([][]int, len(fs))
+	for i := range fs {
+		f := &fs[i]
+		if f.InputError || f.Suppressed != nil {
+			continue
+		}
+		for j, s := range cfg {
+			if s.matchConfig(f) {
+				uses[i] = append(uses[i], j)
+			}
+		}
+		apply(f, candidates(f, objects, cfg, false), today)
+	}
+	return uses
+}
+
+// candidates lists the suppressions that select f: its object's
+// annotations, then the configured ones. count records the uses.
+func candidates(f *finding.Finding, objects map[manifest.ObjectID][]*suppression, cfg []*suppression, count bool) []*suppression {
+	var out []*suppression
+	if !f.Object.IsZero() {
+		for _, s := range objects[f.Object] {
+			if pats := s.matchingPatterns(f.RuleID); len(pats) > 0 {
+				if count {
+					for _, p := range pats {
+						s.used[p]++
+					}
+				}
+				out = append(out, s)
+			}
+		}
+	}
+	for _, s := range cfg {
+		if s.matchConfig(f) {
+			if count {
+				s.used[""]++
+			}
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // apply suppresses f with the first candidate still in force; when every
