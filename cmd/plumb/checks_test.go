@@ -45,7 +45,7 @@ func TestChecksSectionIsTheWandaResult(t *testing.T) {
 			} `json:"check_results"`
 			Timeout []string `json:"timeout"`
 		} `json:"checks"`
-		Rules []struct{ ID string } `json:"rules"`
+		Rules []struct{ ID string } `json:"rule_descriptors"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)

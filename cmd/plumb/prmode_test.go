@@ -176,7 +176,7 @@ func TestShardsMergeIntoTheUnshardedReport(t *testing.T) {
 func TestDemoShardsMergeWithEveryEngine(t *testing.T) {
 	args := []string{"check", "--root", "../..", "../../fixtures/demo", "--reference", "../../fixtures/reference", "--fail-on", "never", "--reproducible"}
 	_, whole, _ := plumb(t, append(args, "--format", "json")...)
-	for _, section := range []string{`"compare": {`, `"kubevirt": {`, `"virtual_machines": [`, `"checks": {`, `"check_id": "C10001"`, `"inspection_rules": {`, `"rule_id": "check/H10001"`} {
+	for _, section := range []string{`"compare": {`, `"kubevirt": {`, `"virtual_machines": [`, `"checks": {`, `"check_id": "C10001"`, `"rules": {`, `"rule_id": "check/H10001"`} {
 		if !strings.Contains(whole, section) {
 			t.Fatalf("the unsharded report lacks %s", section)
 		}

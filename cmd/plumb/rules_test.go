@@ -144,7 +144,7 @@ func TestCheckExplainAndSection(t *testing.T) {
 				} `json:"rules"`
 				PluginData map[string]any `json:"plugin_data"`
 			} `json:"objects"`
-		} `json:"inspection_rules"`
+		} `json:"rules"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)

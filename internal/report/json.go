@@ -13,7 +13,8 @@ import (
 
 // JSON writes the report as one JSON object with the keys of the DESIGN.md
 // contract in a fixed order — version, findings, summary, objects, targets,
-// rules, duration_ms — followed by the engine sections sorted by name.
+// rule_descriptors, duration_ms — followed by the engine sections sorted by
+// name (checks, compare, kubevirt, rules, ...).
 type JSON struct{}
 
 // Write implements Sink. Each section is encoded and written in turn, so
@@ -71,7 +72,7 @@ func writeJSON(w jsonWriter, r *Report) error {
 		{"summary", r.Summarize()},
 		{"objects", objects},
 		{"targets", targets},
-		{"rules", rules},
+		{"rule_descriptors", rules},
 		{"duration_ms", r.DurationMS},
 	}
 	names := make([]string, 0, len(r.Sections))
@@ -132,7 +133,7 @@ func ReadJSON(data []byte) (*Report, error) {
 		into any
 	}{
 		{"version", &r.Version}, {"findings", &r.Findings}, {"objects", &r.Objects},
-		{"targets", &r.Targets}, {"rules", &r.Rules}, {"duration_ms", &r.DurationMS},
+		{"targets", &r.Targets}, {"rule_descriptors", &r.Rules}, {"duration_ms", &r.DurationMS},
 	} {
 		if err := decode(d.key, d.into); err != nil {
 			return nil, err

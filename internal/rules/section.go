@@ -9,10 +9,9 @@ import (
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
-// SectionName is the key of the rules section in the JSON report. The
-// report's top-level "rules" key already lists rule descriptors, so the
-// per-object section is "inspection_rules".
-const SectionName = "inspection_rules"
+// SectionName is the key of the rules section in the JSON report (DESIGN.md's
+// contract; the rule descriptors are "rule_descriptors").
+const SectionName = "rules"
 
 // Section is the JSON report section: the rules that were loaded and, per
 // document and object, what they did.
