@@ -3,11 +3,10 @@ package checks
 import (
 	"context"
 	"runtime"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/plumb-ci/plumb/internal/analyzer"
+	"github.com/plumb-ci/plumb/internal/bench"
 	"github.com/plumb-ci/plumb/internal/render"
 )
 
@@ -31,7 +30,7 @@ func benchCatalog(b *testing.B, targets []*render.Target) {
 	in := &analyzer.Input{Targets: targets, Env: map[string]any{"environment": "prod"}}
 	a := NewAnalyzer(checks, nil)
 	b.ResetTimer()
-	cpu0 := processCPU()
+	cpu0 := bench.CPUTime()
 	pairs, findings := 0, 0
 	for i := 0; i < b.N; i++ {
 		out, err := a.Analyze(context.Background(), in)
@@ -44,7 +43,7 @@ func benchCatalog(b *testing.B, targets []*render.Target) {
 		}
 	}
 	b.StopTimer()
-	cpu := (processCPU() - cpu0).Seconds() / float64(b.N)
+	cpu := (bench.CPUTime() - cpu0).Seconds() / float64(b.N)
 	sec := b.Elapsed().Seconds() / float64(b.N)
 	// CPU seconds do not depend on what else runs on the machine; divided
 	// over the cores they give the throughput on an otherwise idle machine.
@@ -54,15 +53,6 @@ func benchCatalog(b *testing.B, targets []*render.Target) {
 	b.ReportMetric(float64(findings), "findings/op")
 	b.ReportMetric(float64(pairs)/sec, "evaluations/s")
 	b.ReportMetric(10_000/sec, "objects/s")
-}
-
-// processCPU is the user+system CPU time of the process so far.
-func processCPU() time.Duration {
-	var r syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &r); err != nil {
-		return 0
-	}
-	return time.Duration(r.Utime.Nano() + r.Stime.Nano())
 }
 
 // BenchmarkLoadDefaultCatalog measures reading, linting and compiling the

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plumb-ci/plumb/internal/bench"
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
@@ -21,7 +22,7 @@ func BenchmarkRANConforming(b *testing.B) {
 	ref := loadRAN(b)
 	inputs := ranInputs(b, ref)
 	b.ResetTimer()
-	start := processCPUTime()
+	start := bench.CPUTime()
 	for b.Loop() {
 		res := ref.Compare(context.Background(), inputs, Options{})
 		if res.NumDiffCRs != 0 {
@@ -33,14 +34,14 @@ func BenchmarkRANConforming(b *testing.B) {
 }
 
 func reportCPU(b *testing.B, start time.Duration) {
-	b.ReportMetric((processCPUTime()-start).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((bench.CPUTime()-start).Seconds()/float64(b.N), "cpu-s/op")
 }
 
 func BenchmarkRANLoadAndCompare(b *testing.B) {
 	dir := ranDir(b)
 	inputs := ranInputs(b, loadRAN(b))
 	b.ResetTimer()
-	start := processCPUTime()
+	start := bench.CPUTime()
 	for b.Loop() {
 		ref, ps := LoadPath(dir+"/metadata.yaml", "ran")
 		if ref == nil {
@@ -146,7 +147,7 @@ func Benchmark10kInputs100Templates(b *testing.B) {
 	ref := syntheticReference(b, 100)
 	inputs := syntheticInputs(b, 10_000, 100)
 	b.ResetTimer()
-	start := processCPUTime()
+	start := bench.CPUTime()
 	for b.Loop() {
 		res := ref.Compare(context.Background(), inputs, Options{})
 		if len(res.Compared) != 10_000 || res.NumDiffCRs != 1000 {

@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/plumb-ci/plumb/internal/analyzer"
+	"github.com/plumb-ci/plumb/internal/bench"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
 )
@@ -125,7 +124,7 @@ func BenchmarkValidate5000VMs(b *testing.B) {
 			// Collect the setup's garbage (5,000 parsed VMs) now, so that
 			// neither the timer nor the CPU time pays for it.
 			runtime.GC()
-			cpu0 := cpuTime()
+			cpu0 := bench.CPUTime()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				out, err := a.Analyze(context.Background(), in)
@@ -140,16 +139,7 @@ func BenchmarkValidate5000VMs(b *testing.B) {
 			// CPU time is what the 2-core budget is made of, and unlike
 			// wall time it does not grow when other processes share the
 			// machine.
-			b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((bench.CPUTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 		})
 	}
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -7,9 +7,9 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/plumb-ci/plumb/internal/bench"
 )
 
 // benchObject renders one realistic object (a Deployment, a Service or a
@@ -124,7 +124,7 @@ func BenchmarkLoad(b *testing.B) {
 			runtime.GC()
 			resetPeakRSS()
 			b.ResetTimer()
-			cpu := cpuTime()
+			cpu := bench.CPUTime()
 			for b.Loop() {
 				set := Load(fsys, []string{"."}, LoadOptions{})
 				count := 0
@@ -139,21 +139,12 @@ func BenchmarkLoad(b *testing.B) {
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "objects/s")
 			// On a shared machine wall time depends on the other jobs; the
 			// CPU time does much less.
-			b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
+			b.ReportMetric((bench.CPUTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 			if mb, ok := peakRSSMB(); ok {
 				b.ReportMetric(mb, "peak-RSS-MB")
 			}
 		})
 	}
-}
-
-// cpuTime is the CPU time (user and system) this process used so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // resetPeakRSS resets the kernel's resident-set high-water mark of this

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/plumb-ci/plumb/internal/bench"
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/gitrev/gittest"
 )
@@ -147,25 +147,16 @@ func BenchmarkPullRequestMode(b *testing.B) {
 	b.Run("ratio", func(b *testing.B) {
 		var s, p, sCPU, pCPU time.Duration
 		for b.Loop() {
-			c := cpuTime()
+			c := bench.CPUTime()
 			s += run(single)
-			sCPU += cpuTime() - c
-			c = cpuTime()
+			sCPU += bench.CPUTime() - c
+			c = bench.CPUTime()
 			p += run(pr)
-			pCPU += cpuTime() - c
+			pCPU += bench.CPUTime() - c
 		}
 		b.ReportMetric(float64(p)/float64(s), "x-single")
 		b.ReportMetric(float64(pCPU)/float64(sCPU), "x-single-cpu")
 	})
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // benchKustomizeRepo commits 10 bases of 50 objects and 200 overlays (each
@@ -229,12 +220,12 @@ func BenchmarkPullRequestModeKustomize(b *testing.B) {
 	b.Run("ratio", func(b *testing.B) {
 		var s, p, sCPU, pCPU time.Duration
 		for b.Loop() {
-			c := cpuTime()
+			c := bench.CPUTime()
 			s += run(single)
-			sCPU += cpuTime() - c
-			c = cpuTime()
+			sCPU += bench.CPUTime() - c
+			c = bench.CPUTime()
 			p += run(pr)
-			pCPU += cpuTime() - c
+			pCPU += bench.CPUTime() - c
 		}
 		b.ReportMetric(float64(s.Milliseconds())/float64(b.N), "single-ms")
 		b.ReportMetric(float64(p.Milliseconds())/float64(b.N), "pr-ms")

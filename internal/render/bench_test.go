@@ -9,13 +9,13 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/plumb-ci/plumb/internal/bench"
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
@@ -174,7 +174,7 @@ func BenchmarkRender(b *testing.B) {
 			defer debug.SetGCPercent(debug.SetGCPercent(gc))
 			runtime.GC()
 			b.ResetTimer()
-			start, cpu := time.Now(), cpuTime()
+			start, cpu := time.Now(), bench.CPUTime()
 			objects := 0
 			for i := 0; i < b.N; i++ {
 				res := Render(context.Background(), root.FS(), set, Options{})
@@ -192,7 +192,7 @@ func BenchmarkRender(b *testing.B) {
 				b.Fatalf("%d objects", objects)
 			}
 			b.ReportMetric(float64(objects)/time.Since(start).Seconds(), "objects/s")
-			b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
+			b.ReportMetric((bench.CPUTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 		})
 	}
 }
@@ -214,12 +214,12 @@ func BenchmarkKrusty(b *testing.B) {
 			defer debug.SetGCPercent(debug.SetGCPercent(c.gc))
 			runtime.GC()
 			b.ResetTimer()
-			start, cpu := time.Now(), cpuTime()
+			start, cpu := time.Now(), bench.CPUTime()
 			for i := 0; i < b.N; i++ {
 				krustyAll(b, dir, c.print)
 			}
 			b.ReportMetric(float64(b.N*benchOverlays*benchObjects)/time.Since(start).Seconds(), "objects/s")
-			b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
+			b.ReportMetric((bench.CPUTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 		})
 	}
 }
@@ -252,14 +252,4 @@ func krustyAll(b *testing.B, dir string, print bool) {
 	if err := <-errs; err != nil {
 		b.Fatal(err)
 	}
-}
-
-// cpuTime is the CPU time the process used so far: on a shared machine it
-// compares two benchmarks better than wall time does.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

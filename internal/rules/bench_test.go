@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plumb-ci/plumb/internal/bench"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
 	"github.com/plumb-ci/plumb/reference"
@@ -156,14 +157,14 @@ func BenchmarkRules(b *testing.B) {
 			docs = append(docs, docsOf(&c)...)
 		}
 		b.StartTimer()
-		start := processCPUTime()
+		start := bench.CPUTime()
 		run := engine.NewRun()
 		run.Early(docs)
 		run.Preprocess(targets)
 		run.Main(targets, nil)
 		findings = len(run.Findings())
 		_ = run.Section()
-		cpu += processCPUTime() - start
+		cpu += bench.CPUTime() - start
 	}
 	b.StopTimer()
 	// CPU seconds per operation (both cores added up): unlike ns/op it
