@@ -263,3 +263,39 @@ func TestChecksEval(t *testing.T) {
 		t.Errorf("no --facts: exit %d", code)
 	}
 }
+
+// The default catalog's environment checks take fake facts of the shape
+// objects@v1 gathers (each object's metadata.name is then the name written
+// in its manifest): an author can unit-test a difference between
+// environments without rendering anything.
+func TestChecksEvalEnvironmentChecks(t *testing.T) {
+	facts := filepath.Join(t.TempDir(), "facts.yaml")
+	if err := os.WriteFile(facts, []byte(`targets: {dev: overlays/dev, staging: overlays/staging, prod: overlays/prod}
+env: {environment: any}
+facts:
+  H10001:
+    workloads:
+      dev: [{kind: Deployment, metadata: {name: cart}}]
+      staging: [{kind: Deployment, metadata: {name: cart}}]
+      prod: [{kind: Deployment, metadata: {name: cart}}, {kind: CronJob, metadata: {name: report}}]
+  H10002:
+    configmaps:
+      dev: [{kind: ConfigMap, metadata: {name: settings}, data: {A: "1"}}]
+      staging: [{kind: ConfigMap, metadata: {name: settings-5f6g7h8k9m}, data: {A: "2"}}]
+      prod: [{kind: ConfigMap, metadata: {name: settings}, data: {A: "3"}}]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := plumb(t, "checks", "eval", "--facts", facts, "--format", "text")
+	for _, want := range []string{
+		"H10001 warning",
+		`overlays/prod: same_workloads = ["CronJob/report","Deployment/cart"]`,
+		`overlays/dev: same_workloads = ["Deployment/cart"]`,
+		"H10002 passing",
+		`overlays/staging: same_keys = ["settings:A"]`,
+	} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("eval: exit %d, output lacks %q:\n%s%s", code, want, out, errOut)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -176,14 +177,14 @@ func TestShardsMergeIntoTheUnshardedReport(t *testing.T) {
 func TestDemoShardsMergeWithEveryEngine(t *testing.T) {
 	args := []string{"check", "--root", "../..", "../../fixtures/demo", "--reference", "../../fixtures/reference", "--fail-on", "never", "--reproducible"}
 	_, whole, _ := plumb(t, append(args, "--format", "json")...)
-	for _, section := range []string{`"compare": {`, `"kubevirt": {`, `"virtual_machines": [`, `"checks": {`, `"check_id": "C10001"`, `"rules": {`, `"rule_id": "check/H10001"`} {
+	for _, section := range []string{`"compare": {`, `"kubevirt": {`, `"virtual_machines": [`, `"checks": {`, `"check_id": "C10001"`, `"check_id": "H10001"`, `"rules": {`} {
 		if !strings.Contains(whole, section) {
 			t.Fatalf("the unsharded report lacks %s", section)
 		}
 	}
 	dir := t.TempDir()
 	for _, n := range []int{2, 3, 4} {
-		code, merged, errOut := mergeDemoShards(t, dir, args, n)
+		code, merged, errOut := mergeShards(t, dir, args, n)
 		if code != 0 {
 			t.Fatalf("merge of %d: exit %d %s", n, code, errOut)
 		}
@@ -193,26 +194,53 @@ func TestDemoShardsMergeWithEveryEngine(t *testing.T) {
 	}
 }
 
-// The demo's cart environments deploy different workloads (dev renames
-// them), so H10001 finds both: its findings count the targets returning each
-// value, which no shard knows when the environments fall into different
-// shards. The shards leave those findings to merge, which decides them over
-// every shard's values: split or not, the merged report, and every format
-// written from it, is the unsharded run's.
-func TestDemoShardsSplittingComparedEnvironments(t *testing.T) {
-	args := []string{"check", "--root", "../..", "../../fixtures/demo", "--fail-on", "never", "--reproducible"}
-	_, whole, _ := plumb(t, append(args, "--format", "json")...)
-	if !strings.Contains(whole, `"rule_id": "check/H10001"`) {
-		t.Fatal("the unsharded report has no H10001 finding")
+// The demo's cart environments deploy the same workload under two names
+// (the dev overlay's namePrefix makes it dev-cart): the checks that compare
+// environments compare the names written in the manifests and find nothing.
+func TestDemoEnvironmentsDoNotDifferByNamePrefix(t *testing.T) {
+	_, out, _ := plumb(t, "check", "--root", "../..", "../../fixtures/demo", "--fail-on", "never", "--format", "json", "--reproducible")
+	if !strings.Contains(out, `"check_id": "H10001"`) {
+		t.Fatal("H10001 did not run on the demo's environments")
 	}
-	dev, prod := "fixtures/demo/cart/overlays/dev", "fixtures/demo/cart/overlays/prod"
+	if strings.Contains(out, `"rule_id": "check/H10001"`) {
+		t.Errorf("the demo's environments differ only by the dev namePrefix, yet H10001 reports them:\n%s", out)
+	}
+}
+
+// testdata/environments deploys one app in three environments that name
+// their objects differently (namePrefix, nameSuffix) and really differ in
+// production (a CronJob, a ConfigMap key): H10001 and H10002 report
+// production only. Their findings count the targets returning each value,
+// which no shard knows when the environments fall into different shards.
+// The shards leave those findings to merge, which decides them over every
+// shard's values: split or not, the merged report, and every format
+// written from it, is the unsharded run's.
+func TestShardsSplittingComparedEnvironments(t *testing.T) {
+	const repo = "testdata/environments/shop/overlays/"
+	args := []string{"check", "testdata/environments", "--fail-on", "never", "--reproducible"}
+	_, text, _ := plumb(t, append(args, "--format", "text")...)
+	var compared []string
+	for _, line := range strings.Split(text, "\n") {
+		if strings.Contains(line, "[check/H1000") {
+			compared = append(compared, line)
+		}
+	}
+	want := []string{
+		`testdata/environments/shop/base/kustomization.yaml:4:5: warning: The environments do not configure the same ConfigMap keys: same_keys returns ["settings:FEATURE_X,FEATURE_Y,LOG_LEVEL"] here, but ["settings:FEATURE_X,LOG_LEVEL"] (2 of 3) elsewhere [check/H10002]`,
+		`testdata/environments/shop/overlays/prod/report.yaml:1:1: warning: The environments do not deploy the same workloads: same_workloads returns ["CronJob/report","Deployment/shop"] here, but ["Deployment/shop"] (2 of 3) elsewhere [check/H10001]`,
+	}
+	if !slices.Equal(compared, want) {
+		t.Fatalf("findings of the environment checks:\n%s\nwant:\n%s", strings.Join(compared, "\n"), strings.Join(want, "\n"))
+	}
+	_, whole, _ := plumb(t, append(args, "--format", "json")...)
+	dev, prod := repo+"dev", repo+"prod"
 	dir := t.TempDir()
 	split := 0
 	for n := 2; n <= 6; n++ {
 		if shard.Of(dev, n) != shard.Of(prod, n) {
 			split++
 		}
-		code, merged, errOut := mergeDemoShards(t, dir, args, n)
+		code, merged, errOut := mergeShards(t, dir, args, n)
 		if code != 0 || merged != whole {
 			t.Errorf("%d shards: exit %d %s\n%s", n, code, errOut, firstLineDiff(merged, whole))
 		}
@@ -220,7 +248,7 @@ func TestDemoShardsSplittingComparedEnvironments(t *testing.T) {
 	if split == 0 {
 		t.Fatal("2..6 shards should split the environments at least once")
 	}
-	// The demo split 3 ways, in every format.
+	// Split 3 ways, in every format.
 	files := shardFiles(dir, 3)
 	for _, format := range []string{"text", "sarif", "markdown"} {
 		_, want, _ := plumb(t, append(args, "--format", format)...)
@@ -229,9 +257,8 @@ func TestDemoShardsSplittingComparedEnvironments(t *testing.T) {
 			t.Errorf("%s from 3 merged shards: exit %d %s\n%s", format, code, errOut, firstLineDiff(got, want))
 		}
 	}
-	if _, text, _ := plumb(t, append([]string{"merge", "--format", "text"}, files...)...); !strings.Contains(text,
-		"The environments do not deploy the same workloads: same_workloads returns") {
-		t.Errorf("the merged text lacks the H10001 finding:\n%s", text)
+	if _, merged, _ := plumb(t, append([]string{"merge", "--format", "text"}, files...)...); !strings.Contains(merged, want[1]) {
+		t.Errorf("the merged text lacks the H10001 finding:\n%s", merged)
 	}
 }
 
@@ -246,7 +273,7 @@ func firstLineDiff(got, want string) string {
 	return fmt.Sprintf("%d lines, want %d", len(gl), len(wl))
 }
 
-// shardFiles names the JSON reports mergeDemoShards writes for n shards.
+// shardFiles names the JSON reports mergeShards writes for n shards.
 func shardFiles(dir string, n int) []string {
 	var files []string
 	for i := 1; i <= n; i++ {
@@ -255,9 +282,9 @@ func shardFiles(dir string, n int) []string {
 	return files
 }
 
-// mergeDemoShards runs check with args as n shards and merges their JSON
+// mergeShards runs check with args as n shards and merges their JSON
 // reports.
-func mergeDemoShards(t *testing.T, dir string, args []string, n int) (int, string, string) {
+func mergeShards(t *testing.T, dir string, args []string, n int) (int, string, string) {
 	t.Helper()
 	files := shardFiles(dir, n)
 	for i, f := range files {

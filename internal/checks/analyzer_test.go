@@ -232,6 +232,27 @@ expectations:
 	}
 }
 
+// H10002 in plain files (kustomize output committed to the repository):
+// a trailing kustomize hash is not part of the name, but a name that only
+// looks like one to a loose pattern ("-production", ten letters) is.
+func TestConfigMapNamesInPlainFiles(t *testing.T) {
+	check := defaultCatalog(t).Get("H10002")
+	cm := func(name string) string {
+		return fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s}\ndata: {A: v}\n", name)
+	}
+	files := map[string]string{
+		"dev/cm.yaml":     cm("app-config-5f6g7h8k9m"),
+		"staging/cm.yaml": cm("app-config-production"),
+		"prod/cm.yaml":    cm("app-config"),
+	}
+	te := map[string]map[string]any{"dev": {"environment": "dev"}, "staging": {"environment": "staging"}, "prod": {"environment": "prod"}}
+	_, fs := analyze(t, []*Check{check}, nil, &analyzer.Input{Targets: renderFiles(t, files), TargetEnv: te})
+	want := `The environments do not configure the same ConfigMap keys: same_keys returns ["app-config-production:A"] here, but ["app-config:A"] (2 of 3) elsewhere`
+	if len(fs) != 1 || fs[0].Object.Target != "staging" || fs[0].Message != want {
+		t.Errorf("findings:\n%s", findingList(fs))
+	}
+}
+
 func TestValuesFollowTheTargetEnv(t *testing.T) {
 	cat := defaultCatalog(t)
 	deploy := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 2\n"

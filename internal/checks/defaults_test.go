@@ -262,7 +262,7 @@ func TestDefaultCatalogExercisesTheFormat(t *testing.T) {
 	}
 	for lib, marker := range map[string]string{
 		"Strings": ".join(", "Lists": ".flatten()", "Sets": "sets.intersects(", "Math": "math.greatest(",
-		"Bindings": "cel.bind(", "TwoVarComprehensions": ".all(i, request,", "Regex": "regex.extract(", "optional types": ".orValue(",
+		"Bindings": "cel.bind(", "TwoVarComprehensions": ".all(i, request,", "Regex": "regex.replace(", "optional types": ".orValue(",
 	} {
 		if !strings.Contains(all.String(), marker) {
 			t.Errorf("no default check uses the %s library (%s)", lib, marker)

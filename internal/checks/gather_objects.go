@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -10,12 +11,14 @@ import (
 
 // selector picks objects of the render target:
 //
-//	kind=Deployment|StatefulSet,namespace=$namespace,label:app=web,annotation:team,field=metadata.name
+//	kind=Deployment|StatefulSet,namespace=$namespace,label:app=web,annotation:team,names=source,field=metadata.name
 //
 // Terms are comma-separated and all must hold. $namespace and $name stand
-// for the target object's namespace and name (object checks only). field=
-// (last, it takes the rest of the argument) projects each object to one
-// field, as manifest@v1 paths do.
+// for the target object's namespace and name (object checks only). Two
+// terms shape what objects@v1 returns rather than which objects it picks:
+// names=source gives each object the name written in its source (see
+// manifest.Object.SourceName), and field= (last, it takes the rest of the
+// argument) projects each object to one field, as manifest@v1 paths do.
 type selector struct {
 	raw         string
 	kinds       []string
@@ -25,6 +28,9 @@ type selector struct {
 	labels      []selTerm
 	annotations []selTerm
 	field       *fieldPath
+	// sourceNames: returned objects carry their name as written in the
+	// source, so that environments that prefix or suffix names compare.
+	sourceNames bool
 }
 
 type selTerm struct {
@@ -32,7 +38,9 @@ type selTerm struct {
 	hasValue   bool
 }
 
-func parseSelector(arg string, tt TargetType, allowField bool) (*selector, error) {
+// parseSelector reads a selector; returnsObjects allows the terms that shape
+// returned objects (objects@v1's, not count@v1's).
+func parseSelector(arg string, tt TargetType, returnsObjects bool) (*selector, error) {
 	s := &selector{raw: arg}
 	rest := strings.TrimSpace(arg)
 	for rest != "" {
@@ -57,7 +65,7 @@ func parseSelector(arg string, tt TargetType, allowField bool) (*selector, error
 		}
 		key, value, ok := strings.Cut(term, "=")
 		if !ok {
-			return nil, fmt.Errorf("selector term %q: want key=value (kind, apiVersion, namespace, name, field), label:key[=value] or annotation:key[=value]", term)
+			return nil, fmt.Errorf("selector term %q: want key=value (kind, apiVersion, namespace, name, names, field), label:key[=value] or annotation:key[=value]", term)
 		}
 		value = strings.TrimSpace(value)
 		switch strings.TrimSpace(key) {
@@ -73,8 +81,20 @@ func parseSelector(arg string, tt TargetType, allowField bool) (*selector, error
 			s.namespace = value
 		case "name":
 			s.name = value
+		case "names":
+			if !returnsObjects {
+				return nil, fmt.Errorf("selector term %q: names= shapes the returned objects and only objects@v1 takes it", term)
+			}
+			switch value {
+			case "source":
+				s.sourceNames = true
+			case "rendered":
+				s.sourceNames = false
+			default:
+				return nil, fmt.Errorf("selector term %q: want names=source (the names written in the manifests, before kustomize's namePrefix, nameSuffix and hash) or names=rendered (the default)", term)
+			}
 		case "field":
-			if !allowField {
+			if !returnsObjects {
 				return nil, fmt.Errorf("selector term %q: field= projects objects and only objects@v1 takes it", term)
 			}
 			fp, err := parseFieldPath(value)
@@ -86,7 +106,7 @@ func parseSelector(arg string, tt TargetType, allowField bool) (*selector, error
 			}
 			s.field = fp
 		default:
-			return nil, fmt.Errorf("selector term %q: unknown key %q (want kind, apiVersion, namespace, name, field, label:, annotation:)", term, key)
+			return nil, fmt.Errorf("selector term %q: unknown key %q (want kind, apiVersion, namespace, name, names, field, label:, annotation:)", term, key)
 		}
 	}
 	for _, v := range []string{s.namespace, s.name} {
@@ -155,6 +175,9 @@ func (s *selector) sel(t *targetIndex, self *manifest.Object) *selection {
 	out.items = make([]item, len(out.objects))
 	for i, o := range out.objects {
 		content := t.content(o)
+		if s.sourceNames {
+			content = withWrittenName(content, o)
+		}
 		out.values[i] = content
 		out.items[i] = item{key: i, at: objectOrigin(o)}
 		if s.field != nil {
@@ -177,6 +200,21 @@ func (s *selector) sel(t *targetIndex, self *manifest.Object) *selection {
 	return actual.(*selection)
 }
 
+// withWrittenName returns content with metadata.name replaced by the name
+// the object has in its source; the content itself is left alone (it is
+// shared with every other check).
+func withWrittenName(content map[string]any, o *manifest.Object) map[string]any {
+	md, ok := content["metadata"].(map[string]any)
+	if o.SourceName == "" || !ok {
+		return content
+	}
+	out := maps.Clone(content)
+	omd := maps.Clone(md)
+	omd["name"] = o.SourceName
+	out["metadata"] = omd
+	return out
+}
+
 func termsMatch(terms []selTerm, m map[string]string) bool {
 	for _, t := range terms {
 		v, ok := m[t.key]
@@ -193,8 +231,11 @@ const selectorDoc = "a selector: comma-separated kind=A|B, apiVersion=, namespac
 var objectsGatherer = &gathererDef{
 	name: "objects", version: 1, group: true, manyObjects: true,
 	Summary: "The objects of the same render target that match a selector, sorted by kind, namespace and name " +
-		"(Secret values redacted). With field=PATH each object is replaced by that field (null when absent).",
-	Argument: selectorDoc + "; optionally a last term field=PATH",
+		"(Secret values redacted). With names=source each object's metadata.name is the name written in its " +
+		"manifest (before kustomize's namePrefix, nameSuffix, renaming patches and generator hash), so that " +
+		"environments compare; the selector's name= still matches the rendered name. " +
+		"With field=PATH each object is replaced by that field (null when absent).",
+	Argument: selectorDoc + "; optionally names=source and a last term field=PATH",
 	prepare: func(arg string, tt TargetType) (gatherFunc, error) {
 		s, err := parseSelector(arg, tt, true)
 		if err != nil {

@@ -373,6 +373,53 @@ func TestObjectsAndCountGatherers(t *testing.T) {
 	}
 }
 
+// names=source: objects@v1 returns each object with the name written in its
+// manifest (kustomize's namePrefix, nameSuffix and generator hash undone),
+// while the selector's name= still matches the rendered name and the
+// objects themselves, shared with every other check, keep theirs.
+func TestObjectsGathererSourceNames(t *testing.T) {
+	targets := renderFiles(t, map[string]string{
+		"base/kustomization.yaml": "resources: [web.yaml]\nconfigMapGenerator:\n  - name: settings\n    literals: [a=1]\n",
+		"base/web.yaml":           "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n",
+		"dev/kustomization.yaml":  "namePrefix: dev-\nnameSuffix: -x\nresources: [../base]\n",
+	})
+	metaNames := func(g gathered) []string {
+		var out []string
+		for _, v := range g.value.([]any) {
+			out = append(out, v.(map[string]any)["metadata"].(map[string]any)["name"].(string))
+		}
+		return out
+	}
+	rendered := metaNames(gatherOn(t, targets, "objects@v1", "kind=Deployment|ConfigMap", TargetGroup, ""))
+	if len(rendered) != 2 || !strings.HasPrefix(rendered[0], "dev-settings-x-") || rendered[1] != "dev-web-x" {
+		t.Fatalf("rendered names = %v", rendered)
+	}
+	if got := metaNames(gatherOn(t, targets, "objects@v1", "kind=Deployment|ConfigMap,names=source", TargetGroup, "")); !reflect.DeepEqual(got, []string{"settings", "web"}) {
+		t.Errorf("names=source = %v, want [settings web]", got)
+	}
+	g := gatherOn(t, targets, "objects@v1", "kind=Deployment,name=dev-web-x,names=source,field=metadata.name", TargetGroup, "")
+	if !reflect.DeepEqual(g.value, []any{"web"}) {
+		t.Errorf("name= with names=source and field= = %v, want [web]", g.value)
+	}
+	if got := metaNames(gatherOn(t, targets, "objects@v1", "kind=Deployment,names=rendered", TargetGroup, "")); !reflect.DeepEqual(got, []string{"dev-web-x"}) {
+		t.Errorf("names=rendered = %v", got)
+	}
+	for _, o := range targets[0].Objects {
+		if name := o.Content["metadata"].(map[string]any)["name"]; name != o.ID.Name {
+			t.Errorf("names=source changed the object itself: %v, id %s", name, o.ID.Name)
+		}
+	}
+	for _, bad := range []string{"names=written", "names="} {
+		err := prepareFact(&Fact{Gatherer: "objects@v1", Argument: bad}, TargetGroup)
+		if err == nil || !strings.Contains(err.Error(), "want names=source") {
+			t.Errorf("objects@v1 %q: %v", bad, err)
+		}
+	}
+	if err := prepareFact(&Fact{Gatherer: "count@v1", Argument: "names=source"}, TargetGroup); err == nil || !strings.Contains(err.Error(), "only objects@v1") {
+		t.Errorf("count@v1 names=source: %v", err)
+	}
+}
+
 func TestConfigMapFileGatherer(t *testing.T) {
 	targets := renderFiles(t, map[string]string{"app/o.yaml": objectsFixture})
 	for _, c := range []struct {

@@ -120,6 +120,23 @@ type Object struct {
 	// and comments for printing. Whoever changes Content after reading must
 	// set Node to nil (printing then falls back to Content).
 	Node *yaml.Node
+	// SourceName is the name the object has in the file it was read from,
+	// when that is not its name: kustomize's namePrefix and nameSuffix, a
+	// patch that renames it, and a generator's content hash change the
+	// name between the source and the rendered object. Checks that compare
+	// environments compare these names, since every overlay may name the
+	// same workload differently. Empty when the name is as written.
+	SourceName string
+}
+
+// WrittenName is the object's name as written in its source: SourceName
+// when rendering changed it, else the name itself (plain files, Template
+// objects after parameter substitution).
+func (o *Object) WrittenName() string {
+	if o.SourceName != "" {
+		return o.SourceName
+	}
+	return o.ID.Name
 }
 
 // Locate resolves a path through the object's provenance.

@@ -97,17 +97,26 @@ func (r *renderer) builtObject(k *kustomization, b builtResource, idx *recordInd
 	id := manifest.IDOf(content, k.Dir)
 	l := &layered{content: content}
 	rec := idx.take(id)
+	var written string
 	if rec != nil {
 		l.writers = expand(rec.writers, content)
 		l.start = rec.start
+		// The trace's first name is the one in the resource file or the
+		// generator entry: before prefixes, suffixes, renaming patches and
+		// the content hash.
+		written = rec.names[0]
 	} else {
-		r.originOnly(k, b, id, l)
+		written = r.originOnly(k, b, id, l)
 	}
-	return &manifest.Object{
+	obj := &manifest.Object{
 		ID:      id,
 		Content: content,
 		Origin:  &renderedOrigin{layered: l},
-	}, rec != nil, nil
+	}
+	if written != "" && written != id.Name {
+		obj.SourceName = written
+	}
+	return obj, rec != nil, nil
 }
 
 // decodeJSON reads krusty's JSON of one object into plumb's value types
@@ -148,16 +157,17 @@ func numbers(v any) any {
 
 // originOnly is the provenance of an object the trace could not follow (a
 // patch renamed it, a transformer plugin made it): its origin document when
-// krusty's origin annotation names one, else the kustomization.
-func (r *renderer) originOnly(k *kustomization, b builtResource, id manifest.ObjectID, l *layered) {
+// krusty's origin annotation names one, else the kustomization. It returns
+// the object's name in that document ("" when no document is found).
+func (r *renderer) originOnly(k *kustomization, b builtResource, id manifest.ObjectID, l *layered) string {
 	l.start = k.Doc.Start()
 	if b.origin == nil {
-		return
+		return ""
 	}
 	if b.origin.Repo != "" {
 		// From a remote base (--allow-remote): the entry that names it.
 		l.start = remoteEntry(k, b.origin.Repo)
-		return
+		return ""
 	}
 	if b.origin.ConfiguredIn != "" {
 		// A generator: its kustomization, or its plugin configuration file.
@@ -170,26 +180,51 @@ func (r *renderer) originOnly(k *kustomization, b builtResource, id manifest.Obj
 				l.start = docs[0].doc.Start()
 			}
 		}
-		return
+		return ""
 	}
 	file := originFile(k.Dir, b.origin.Path)
 	if file == "" {
-		return
+		return ""
 	}
+	// The origin annotation names the file, not the object: the object of
+	// the same kind whose name the rendered one contains (prefixes and
+	// suffixes), else the only object of that kind in the file (a JSON
+	// patch renamed it).
+	var sameKind []sourceObject
 	for _, sd := range r.docs.get(file) {
 		objs, _ := sd.doc.Objects("")
 		for _, o := range objs {
 			oid := manifest.IDOf(o.Content, "")
-			if oid.Kind == id.Kind && oid.Name != "" && strings.Contains(id.Name, oid.Name) {
-				l.start = sd.locate(o.Node, nil)
-				l.writers = []writer{&treeWriter{src: sd, root: o.Node, origin: true}}
-				return
+			if oid.Kind != id.Kind || oid.Name == "" {
+				continue
 			}
+			if strings.Contains(id.Name, oid.Name) {
+				return sourceObject{sd, o, oid.Name}.origin(l)
+			}
+			sameKind = append(sameKind, sourceObject{sd, o, oid.Name})
 		}
+	}
+	if len(sameKind) == 1 {
+		return sameKind[0].origin(l)
 	}
 	if docs := r.docs.get(file); len(docs) > 0 {
 		l.start = docs[0].doc.Start()
 	}
+	return ""
+}
+
+// sourceObject is an object of a resource file, with its name there.
+type sourceObject struct {
+	sd   *srcDoc
+	o    *manifest.Object
+	name string
+}
+
+// origin makes the object the provenance of l and returns its name.
+func (s sourceObject) origin(l *layered) string {
+	l.start = s.sd.locate(s.o.Node, nil)
+	l.writers = []writer{&treeWriter{src: s.sd, root: s.o.Node, origin: true}}
+	return s.name
 }
 
 // recordIndex finds the traced resource of an output object by its final

@@ -212,6 +212,9 @@ func TestUntracedObjects(t *testing.T) {
 	if manifest.FormatLocation(manifest.Location{File: loc.File, Line: loc.Line, Column: loc.Column}) != "cm.yaml:6:3" || !exact {
 		t.Errorf("renamed object: %+v %v", loc, exact)
 	}
+	if cm.WrittenName() != "cm" {
+		t.Errorf("renamed object: written name %q, want cm (its name in cm.yaml)", cm.WrittenName())
+	}
 	for _, o := range res.Objects() {
 		if strings.HasPrefix(o.ID.Name, "x-extra-") {
 			loc, _ := o.Locate(nil)

@@ -276,6 +276,10 @@ func (r *Run) replaceChanged() {
 			Origin:  newRuleProvenance(old.Origin, s.setPaths),
 			Doc:     old.Doc,
 		}
+		// A rule may rename the object; its name in the source stays.
+		if w := old.WrittenName(); w != nobj.ID.Name {
+			nobj.SourceName = w
+		}
 		s.obj, s.id = nobj, nobj.ID
 		s.owned = false // later writes (main phase) copy again
 		replaced[old] = nobj

@@ -117,8 +117,8 @@ func TestEarlyPhase(t *testing.T) {
 
 // Preprocess changes what the analyzers see: the object is replaced by a
 // changed copy (identity re-read, YAML node dropped, provenance of the
-// changed field at the rule's action); the original and any object sharing
-// its content stay as they were.
+// changed field at the rule's action, name in the source kept); the
+// original and any object sharing its content stay as they were.
 func TestPreprocessReplacesChangedObjects(t *testing.T) {
 	set := loadRules(t, `
 - uuid: rename
@@ -149,6 +149,11 @@ func TestPreprocessReplacesChangedObjects(t *testing.T) {
 	}
 	if v, _ := changed.Get(manifest.MustParsePath("spec.replicas")); v != int64(5) {
 		t.Errorf("replicas %v", v)
+	}
+	// The rule renamed it; its name in the source stays what the file says
+	// (checks that compare environments read it).
+	if changed.WrittenName() != "web" {
+		t.Errorf("written name after a rule renamed the object: %q, want web", changed.WrittenName())
 	}
 	if v, _ := orig.Get(manifest.MustParsePath("spec.replicas")); v != int64(2) || orig.ID.Name != "web" {
 		t.Errorf("the original changed: %v %v", v, orig.ID)
