@@ -94,14 +94,22 @@ spec:
           containers: [{name: job, image: "job:3"}]
 `
 	var targets []*render.Target
-	for _, name := range []string{"apps/web/overlays/prod", "apps/web/base", "clusters/eu-1", "envs/staging"} {
+	for _, name := range []string{"apps/web/overlays/prod", "apps/web/base", "clusters/eu-1", "envs/staging", "deploy/api/environments/dev"} {
 		targets = append(targets, target(t, name, pod))
 	}
 	run := runAll(t, withBuiltIns(t, ""), Options{}, targets...)
 	env := run.TargetEnv()
-	for name, want := range map[string]any{"apps/web/overlays/prod": "prod", "apps/web/base": nil, "clusters/eu-1": "eu-1", "envs/staging": "staging"} {
-		if env[name]["environment"] != want {
-			t.Errorf("%s: environment %v, want %v", name, env[name]["environment"], want)
+	// The application is the directory that holds the overlays directory
+	// ("." at the root); a target that is no overlay has neither.
+	for name, want := range map[string][2]any{
+		"apps/web/overlays/prod":      {"prod", "apps/web"},
+		"apps/web/base":               {nil, nil},
+		"clusters/eu-1":               {"eu-1", "."},
+		"envs/staging":                {"staging", "."},
+		"deploy/api/environments/dev": {"dev", "deploy/api"},
+	} {
+		if env[name]["environment"] != want[0] || env[name]["application"] != want[1] {
+			t.Errorf("%s: environment %v, application %v, want %v", name, env[name]["environment"], env[name]["application"], want)
 		}
 	}
 	if got := compactJSON(env["apps/web/base"]["images"]); got != `["busybox:1","app:2","job:3"]` {
@@ -118,13 +126,22 @@ spec:
 	tg := target(t, "apps/web/overlays/prod", pod)
 	run.Early(docsOf(tg))
 	run.Preprocess([]*render.Target{tg})
-	if env := run.TargetEnv()["apps/web/overlays/prod"]; env["environment"] != nil {
-		t.Errorf("the user's environment was overridden: %v", env)
+	if env := run.TargetEnv()["apps/web/overlays/prod"]; env["environment"] != nil || env["application"] != "apps/web" {
+		t.Errorf("the user's environment was overridden, or the application not set: %v", env)
 	}
-	// An environment set earlier (an early user rule) is kept.
-	set := withBuiltIns(t, "- {phase: early, actions: [{op: set-plugin-data, args: {path: environment, value: production}}]}\n")
+	// So is an application the user gave.
+	run = NewEngine(withBuiltIns(t, ""), Options{Env: map[string]any{"application": "shop"}}).NewRun()
+	tg = target(t, "apps/web/overlays/prod", pod)
+	run.Early(docsOf(tg))
+	run.Preprocess([]*render.Target{tg})
+	if env := run.TargetEnv()["apps/web/overlays/prod"]; env["application"] != nil || env["environment"] != "prod" {
+		t.Errorf("the user's application was overridden: %v", env)
+	}
+	// An environment and an application set earlier (an early user rule)
+	// are kept.
+	set := withBuiltIns(t, "- {phase: early, actions: [{op: set-plugin-data, args: {path: environment, value: production}}, {op: set-plugin-data, args: {path: application, value: web}}]}\n")
 	run = runAll(t, set, Options{}, target(t, "apps/web/overlays/prod", pod))
-	if run.TargetEnv()["apps/web/overlays/prod"]["environment"] != "production" {
+	if env := run.TargetEnv()["apps/web/overlays/prod"]; env["environment"] != "production" || env["application"] != "web" {
 		t.Errorf("env %v", run.TargetEnv())
 	}
 }

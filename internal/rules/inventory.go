@@ -17,7 +17,10 @@ import (
 //	                    kustomization (a kustomize file), private_keys (field
 //	                    paths holding a PEM private key)
 //	inventory[target]   the render target: name, kind, basename (last path
-//	                    element), parent (the element before it), objects
+//	                    element), parent (the element before it),
+//	                    grandparent_dir (the path of the directory that
+//	                    holds parent: apps/web for apps/web/overlays/prod,
+//	                    "." for overlays/dev), objects
 //	inventory[index]    kind → sorted names of the target's objects
 //	inventory[findings] main phase: the analyzers' findings on the object
 //	                    (rule_id, level, message, path)
@@ -221,7 +224,10 @@ func newTargetFacts(t *render.Target) *targetFacts {
 		"kind":     string(t.Kind),
 		"basename": path.Base(t.Name),
 		"parent":   path.Base(path.Dir(t.Name)),
-		"objects":  int64(len(t.Objects)),
+		// The directory an overlays/ directory sits in is the application
+		// whose environments the overlays are (plumb-application-from-overlay).
+		"grandparent_dir": path.Dir(path.Dir(t.Name)),
+		"objects":         int64(len(t.Objects)),
 	}}
 }
 
