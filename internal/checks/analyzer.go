@@ -185,12 +185,12 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 func dropPassingFacts(res *Result, sharded bool) {
 	for i := range res.CheckResults {
 		cr := &res.CheckResults[i]
-		passed := cr.Result == Passing
+		decided := cr
 		if sharded && hasSame(cr.ExpectationResults) {
-			passed = false
+			decided = nil
 		}
 		for _, a := range cr.AgentsCheckResults {
-			if agentPassed(a, passed) {
+			if agentPassed(a, decided) {
 				a.Facts = nil
 			}
 		}
@@ -208,8 +208,9 @@ func hasSame(results []ExpectationResult) bool {
 }
 
 // agentPassed reports whether every expectation passed on the target;
-// expect_same values pass when the check as a whole did.
-func agentPassed(a *AgentResult, checkPassed bool) bool {
+// an expect_same value passes when the check's result (nil: not known
+// yet) says the target's application agreed (CheckResult.samePassed).
+func agentPassed(a *AgentResult, cr *CheckResult) bool {
 	if a.IsError() || a.Status != StatusExecuted {
 		return false
 	}
@@ -227,7 +228,7 @@ func agentPassed(a *AgentResult, checkPassed bool) bool {
 				return false
 			}
 		default:
-			if !checkPassed {
+			if !cr.samePassed(a, e.Name) {
 				return false
 			}
 		}

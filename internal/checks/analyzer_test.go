@@ -214,6 +214,81 @@ func TestGroupExpectSameFindings(t *testing.T) {
 	}
 }
 
+// In a monorepo the environments of each application are compared with
+// each other only (env.application): web's agree although they deploy
+// other workloads than api's, api's prod is outside api's majority, and the
+// targets without an application are compared among themselves. The check
+// is one result, failed because one application differs; the facts of the
+// targets whose application agreed are dropped like those of any target
+// that passed.
+func TestGroupExpectSameWithinApplications(t *testing.T) {
+	check := defaultCatalog(t).Get("H10001")
+	deploy := func(name string) string {
+		return fmt.Sprintf("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: %s}\n---\n", name)
+	}
+	files := map[string]string{
+		"apps/web/overlays/dev/a.yaml":     deploy("web"),
+		"apps/web/overlays/prod/a.yaml":    deploy("web"),
+		"apps/api/overlays/dev/a.yaml":     deploy("api"),
+		"apps/api/overlays/staging/a.yaml": deploy("api"),
+		"apps/api/overlays/prod/a.yaml":    deploy("api") + deploy("migrate"),
+		"legacy/dev/a.yaml":                deploy("old"),
+		"legacy/prod/a.yaml":               deploy("old"),
+	}
+	te := map[string]map[string]any{
+		"legacy/dev": {"environment": "dev"}, "legacy/prod": {"environment": "prod"},
+	}
+	for _, app := range []string{"web", "api"} {
+		for _, e := range []string{"dev", "staging", "prod"} {
+			te["apps/"+app+"/overlays/"+e] = map[string]any{"environment": e, "application": "apps/" + app}
+		}
+	}
+	res, fs := analyze(t, []*Check{check}, nil, &analyzer.Input{Targets: renderFiles(t, files), TargetEnv: te})
+	var got []string
+	for _, f := range fs {
+		got = append(got, fmt.Sprintf("%s:%d %s %s", f.Location.File, f.Location.Line, f.Object.Target, f.Message))
+	}
+	want := []string{`apps/api/overlays/prod/a.yaml:1 apps/api/overlays/prod The environments do not deploy the same workloads: ` +
+		`same_workloads returns ["Deployment/api","Deployment/migrate"] here, but ["Deployment/api"] (2 of 3) elsewhere in application "apps/api"`}
+	if !slices.Equal(got, want) {
+		t.Fatalf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(res.CheckResults) != 1 {
+		t.Fatalf("results: %+v", res.CheckResults)
+	}
+	cr := res.CheckResults[0]
+	if cr.Result != Warning || len(cr.ExpectationResults) != 1 || cr.ExpectationResults[0].Result != false || len(cr.AgentsCheckResults) != 7 {
+		t.Errorf("check result %s, expectations %+v, %d targets", cr.Result, cr.ExpectationResults, len(cr.AgentsCheckResults))
+	}
+	var kept []string
+	for _, a := range cr.AgentsCheckResults {
+		if len(a.Facts) > 0 {
+			kept = append(kept, a.AgentID)
+		}
+	}
+	if want := []string{"apps/api/overlays/dev", "apps/api/overlays/prod", "apps/api/overlays/staging"}; !slices.Equal(kept, want) {
+		t.Errorf("facts kept for %v, want %v (api's, which differ)", kept, want)
+	}
+	// Every application agrees: the check passes and nothing is reported,
+	// though the applications deploy different workloads.
+	files["apps/api/overlays/prod/a.yaml"] = deploy("api")
+	res, fs = analyze(t, []*Check{check}, nil, &analyzer.Input{Targets: renderFiles(t, files), TargetEnv: te})
+	if len(fs) != 0 || res.CheckResults[0].Result != Passing || res.CheckResults[0].ExpectationResults[0].Result != true {
+		t.Errorf("agreeing applications: %+v\n%s", res.CheckResults[0].ExpectationResults, findingList(fs))
+	}
+	// One application for the whole repository (--env application=...,
+	// which the built-in rule then leaves alone): all seven are compared,
+	// and api's three outnumber web's two and legacy's two.
+	for _, v := range te {
+		delete(v, "application")
+	}
+	_, fs = analyze(t, []*Check{check}, nil, &analyzer.Input{Targets: renderFiles(t, files), TargetEnv: te, Env: map[string]any{"application": "all"}})
+	if len(fs) != 4 || fs[0].Message != `The environments do not deploy the same workloads: same_workloads returns ["Deployment/web"] here, `+
+		`but ["Deployment/api"] (3 of 7), ["Deployment/old"] (2 of 7) elsewhere in application "all"` {
+		t.Errorf("one application: %s", findingList(fs))
+	}
+}
+
 func TestGroupFindingsRelateTheObjects(t *testing.T) {
 	cat := catalogOf(t, map[string]string{"G1": `metadata: {target_type: group}
 facts:

@@ -221,6 +221,7 @@ func (x *Execution) runTarget(t *Target) targetResult {
 	}
 	var out targetResult
 	out.pairs = make([]pairResult, 0, len(t.Checks))
+	app := applicationOf(t.Env)
 	// scratch holds the facts of one evaluation: the map is used only
 	// while the pair is evaluated and its findings built.
 	scratch := make(map[string]any, 8)
@@ -244,11 +245,14 @@ func (x *Execution) runTarget(t *Target) targetResult {
 			continue
 		}
 		rec := x.evaluate(c, t, facts, scratch)
+		if c.comparedWithin() {
+			rec.Agent.application = app
+		}
 		out.pairs = append(out.pairs, pairResult{check: c, agent: rec.Agent})
 		if x.OnRecord != nil {
 			x.OnRecord(rec, &found)
 		}
-		if x.DropPassingFacts && agentPassed(rec.Agent, false) {
+		if x.DropPassingFacts && agentPassed(rec.Agent, nil) {
 			rec.Agent.Facts = nil // see dropPassingFacts; freed as early as possible
 		}
 	}
@@ -402,6 +406,9 @@ func aggregate(c *Check, agents []*AgentResult) CheckResult {
 			byName[e.Name] = make([]*Evaluation, 0, len(agents))
 		}
 	}
+	// appsOf holds, for each expect_same expectation, the application of
+	// each evaluation in byName (application.go).
+	appsOf := map[string][]string{}
 	anyError, anyTimeout := false, false
 	for _, a := range agents {
 		if a.IsError() {
@@ -412,6 +419,13 @@ func aggregate(c *Check, agents []*AgentResult) CheckResult {
 		for i := range a.Evaluations {
 			ev := &a.Evaluations[i]
 			byName[ev.Name] = append(byName[ev.Name], ev)
+			if ev.Type == ExpectSame {
+				app := ""
+				if c.comparedWithin() {
+					app = a.application
+				}
+				appsOf[ev.Name] = append(appsOf[ev.Name], app)
+			}
 		}
 	}
 	for n, evs := range byName {
@@ -445,12 +459,14 @@ func aggregate(c *Check, agents []*AgentResult) CheckResult {
 			}
 			er.Result = ok
 		case exp.Type == ExpectSame:
-			first := evs[0].sameKey()
-			ok := true
-			for _, ev := range evs[1:] {
-				ok = ok && ev.sameKey() == first
+			// One distinct value, within each application for the
+			// checks that compare within applications.
+			o := compareSame(evs, appsOf[name])
+			if cr.same == nil {
+				cr.same = map[string]*sameOutcome{}
 			}
-			er.Result = ok
+			cr.same[name] = o
+			er.Result = len(o.differing) == 0
 		case exp.Type == ExpectEnum:
 			out := Passing
 			for _, ev := range evs {

@@ -369,11 +369,11 @@ func sameFindings(c *Check, e *Expectation, cr *CheckResult, byTarget map[string
 				continue
 			}
 			v := ev.ReturnValue
-			values = append(values, sameValue{target: a.AgentID, key: canonical(v), show: func() string { return short(v) }})
+			values = append(values, sameValue{target: a.AgentID, application: a.application, key: canonical(v), show: func() string { return short(v) }})
 		}
 	}
 	var out []finding.Finding
-	for _, v := range sameVerdicts(e, values) {
+	for _, v := range sameVerdictsByApplication(e, values) {
 		if st := byTarget[v.target]; st != nil {
 			out = append(out, newFinding(st.rec, e, st.places[e.Name], c.Severity.Level(), e.Name, v.message))
 		}
@@ -384,6 +384,9 @@ func sameFindings(c *Check, e *Expectation, cr *CheckResult, byTarget map[string
 // sameValue is one target's value of an expect_same expectation.
 type sameValue struct {
 	target string
+	// application is the target's application when the check compares
+	// within applications ("" otherwise, or when it has none).
+	application string
 	// key is the canonical encoding: targets with equal keys returned the
 	// same value.
 	key string
@@ -397,12 +400,13 @@ type sameVerdict struct {
 	target, message string
 }
 
-// sameVerdicts picks the targets an expect_same expectation reports — those
-// outside the strict majority, or every target when no value has one — and
-// words their messages. values are in target order, which decides the order
-// of values with equal counts. An unsharded run and plumb merge both decide
-// here, so their findings agree.
-func sameVerdicts(e *Expectation, values []sameValue) []sameVerdict {
+// sameVerdicts picks the targets of one application an expect_same
+// expectation reports — those outside the strict majority, or every target
+// when no value has one — and words their messages, which name the
+// application (when there is one) and count its targets only. values are in
+// target order, which decides the order of values with equal counts. An
+// unsharded run and plumb merge both decide here, so their findings agree.
+func sameVerdicts(e *Expectation, values []sameValue, application string) []sameVerdict {
 	groups := map[string][]sameValue{}
 	var order []string
 	for _, v := range values {
@@ -437,7 +441,7 @@ func sameVerdicts(e *Expectation, values []sameValue) []sameVerdict {
 		}
 		elsewhere := strings.Join(others, ", ")
 		for _, v := range groups[k] {
-			msg := fmt.Sprintf("%s: %s returns %s here, but %s elsewhere", text, e.Name, v.show(), elsewhere)
+			msg := fmt.Sprintf("%s: %s returns %s here, but %s elsewhere%s", text, e.Name, v.show(), elsewhere, inApplication(application))
 			out = append(out, sameVerdict{v.target, msg})
 		}
 	}

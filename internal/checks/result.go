@@ -27,6 +27,11 @@ type CheckResult struct {
 	Customized         bool                `json:"customized"`
 	AgentsCheckResults []*AgentResult      `json:"agents_check_results"`
 	ExpectationResults []ExpectationResult `json:"expectation_results"`
+
+	// same is how each expect_same expectation came out per application
+	// (application.go); nil when the check has none that every target
+	// evaluated without error.
+	same map[string]*sameOutcome
 }
 
 // Agent statuses and error types.
@@ -54,6 +59,11 @@ type AgentResult struct {
 	// AgentCheckError
 	ErrorType string
 	Message   string
+
+	// application is the target's application (env.application) for a
+	// check that compares expect_same values within applications; the
+	// Result does not show it (Wanda's shape), the shard merge data does.
+	application string
 }
 
 // IsError reports whether the entry is an AgentCheckError.

@@ -79,6 +79,9 @@ type SameValues struct {
 	CheckID     string            `json:"check_id"`
 	Expectation string            `json:"expectation"`
 	Values      map[string]string `json:"values"`
+	// Applications are the applications of the targets that have one, for
+	// a check that compares within applications (application.go).
+	Applications map[string]string `json:"applications,omitempty"`
 }
 
 // ShardSection returns the section a shard report writes: the Result with
@@ -118,6 +121,7 @@ func (r *Result) sameValues() []SameValues {
 	out := []SameValues{}
 	for _, cr := range r.CheckResults {
 		byName := map[string]map[string]string{}
+		apps := map[string]map[string]string{}
 		var names []string
 		for _, a := range cr.AgentsCheckResults {
 			if a.IsError() || a.Status != StatusExecuted {
@@ -133,11 +137,17 @@ func (r *Result) sameValues() []SameValues {
 					names = append(names, ev.Name)
 				}
 				byName[ev.Name][a.AgentID] = ev.sameKey()
+				if a.application != "" {
+					if apps[ev.Name] == nil {
+						apps[ev.Name] = map[string]string{}
+					}
+					apps[ev.Name][a.AgentID] = a.application
+				}
 			}
 		}
 		slices.Sort(names)
 		for _, n := range names {
-			out = append(out, SameValues{CheckID: cr.CheckID, Expectation: n, Values: byName[n]})
+			out = append(out, SameValues{CheckID: cr.CheckID, Expectation: n, Values: byName[n], Applications: apps[n]})
 		}
 	}
 	return out
@@ -303,12 +313,16 @@ func (sp *shardParts) read(i int, p json.RawMessage) error {
 // last.
 func (sp *shardParts) aggregate() (*mergedResult, error) {
 	// The exact values expect_same compared (JSON no longer tells 1 from
-	// 1.0), by check, expectation and target.
-	sameKeys := map[string]string{}
+	// 1.0), and the applications they were compared within, by check,
+	// expectation and target.
+	sameKeys, sameApps := map[string]string{}, map[string]string{}
 	for k, list := range sp.same {
 		for _, s := range list {
 			for agent, v := range s.values.Values {
 				sameKeys[sameKey(k, agent)] = v
+			}
+			for agent, a := range s.values.Applications {
+				sameApps[sameKey(k, agent)] = a
 			}
 		}
 	}
@@ -351,6 +365,9 @@ func (sp *shardParts) aggregate() (*mergedResult, error) {
 				ev := &e.agent.Evaluations[j]
 				if ev.Type == ExpectSame && ev.Error == nil {
 					ev.key = sameKeys[sameKey(id, ev.Name, e.agent.AgentID)]
+					// A target has one application (for all expect_same
+					// expectations of the check alike).
+					e.agent.application = sameApps[sameKey(id, ev.Name, e.agent.AgentID)]
 				}
 			}
 		}
@@ -360,7 +377,7 @@ func (sp *shardParts) aggregate() (*mergedResult, error) {
 			raw := e.raw
 			// The shards kept these facts: only now is it known whether
 			// the expect_same values passed (dropPassingFacts).
-			if hasSame(cr.ExpectationResults) && agentPassed(e.agent, cr.Result == Passing) {
+			if hasSame(cr.ExpectationResults) && agentPassed(e.agent, &cr) {
 				var err error
 				if raw, err = withoutFacts(raw); err != nil {
 					return nil, fmt.Errorf("check %s: target %s: %w", id, e.agent.AgentID, err)
@@ -405,13 +422,16 @@ func (sp *shardParts) decide(byExpectation map[string][]sameShard, pending pendi
 		if e == nil || e.Type != ExpectSame {
 			return nil, nil, fmt.Errorf("check %s has values of an expect_same expectation %s it does not declare", id, name)
 		}
-		values := map[string]string{}
+		values, apps := map[string]string{}, map[string]string{}
 		for _, s := range byExpectation[k] {
 			for t, v := range s.values.Values {
 				values[t] = v
 			}
+			for t, a := range s.values.Applications {
+				apps[t] = a
+			}
 		}
-		fs, u, err := decideSame(c, e, values, pending)
+		fs, u, err := decideSame(c, e, values, apps, pending)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -466,7 +486,7 @@ func (sp *shardParts) objectSameAcrossShards(byExpectation map[string][]sameShar
 
 // check rebuilds the part of a check aggregation reads.
 func (s ShardInfo) check(id string) *Check {
-	c := &Check{ID: id, Severity: s.Severity}
+	c := &Check{ID: id, Severity: s.Severity, TargetType: s.TargetType}
 	for _, e := range s.Expectations {
 		exp := &Expectation{Name: e.Name, Type: e.Type}
 		if e.FailureMessage != nil {

@@ -153,9 +153,10 @@ func (idx pendingIndex) add(shard int, list []SameFinding) error {
 }
 
 // decideSame decides one expect_same expectation over the values every
-// shard compared (by target), and returns the findings of the targets
-// outside the majority with the configured suppressions they select.
-func decideSame(c *Check, e *Expectation, values map[string]string, pending pendingIndex) ([]finding.Finding, []int, error) {
+// shard compared (by target) within each application (apps, by target),
+// and returns the findings of the targets outside the majority with the
+// configured suppressions they select.
+func decideSame(c *Check, e *Expectation, values, apps map[string]string, pending pendingIndex) ([]finding.Finding, []int, error) {
 	targets := make([]string, 0, len(values))
 	for t := range values {
 		targets = append(targets, t)
@@ -168,11 +169,11 @@ func decideSame(c *Check, e *Expectation, values map[string]string, pending pend
 		if p == nil {
 			return nil, nil, fmt.Errorf("check %s: expect_same %s: target %s has a value but no pending finding in its shard report", c.ID, e.Name, t)
 		}
-		list[i] = sameValue{target: t, key: values[t], show: func() string { return p.Value }}
+		list[i] = sameValue{target: t, application: apps[t], key: values[t], show: func() string { return p.Value }}
 	}
 	var out []finding.Finding
 	var uses []int
-	for _, v := range sameVerdicts(e, list) {
+	for _, v := range sameVerdictsByApplication(e, list) {
 		p := pending[sameKey(c.ID, e.Name, v.target)]
 		f := p.Finding
 		f.Message = v.message

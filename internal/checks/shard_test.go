@@ -56,7 +56,7 @@ func TestDecideSame(t *testing.T) {
 	// dev and qa return what prod and staging do not; staging's value
 	// prints like prod's (equal keys are equal values).
 	values := map[string]string{"prod": "k1", "staging": "k1", "dev": "k2", "qa": "k3"}
-	fs, uses, err := decideSame(c, c.Expectations[0], values, pending)
+	fs, uses, err := decideSame(c, c.Expectations[0], values, nil, pending)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestDecideSame(t *testing.T) {
 
 	// A value without its pending finding is a broken shard report.
 	values["web"] = "k1"
-	if _, _, err := decideSame(c, c.Expectations[0], values, pending); err == nil ||
+	if _, _, err := decideSame(c, c.Expectations[0], values, nil, pending); err == nil ||
 		err.Error() != "check G1: expect_same same: target web has a value but no pending finding in its shard report" {
 		t.Errorf("missing pending finding: %v", err)
 	}
@@ -85,6 +85,43 @@ func TestDecideSame(t *testing.T) {
 	if err := pending.add(5, []SameFinding{{CheckID: "G1", Expectation: "same", Target: "qa"}}); err == nil ||
 		err.Error() != "shard 6: check G1: target qa has a pending expect_same finding in two shards" {
 		t.Errorf("duplicate: %v", err)
+	}
+}
+
+// Within applications, merge compares the environments of each application
+// alone: web's agree (though they differ from api's), api's qa is outside
+// api's majority, and a target without an application is compared with the
+// others without one.
+func TestDecideSameWithinApplications(t *testing.T) {
+	c := &Check{ID: "G1", TargetType: TargetGroup, Expectations: []*Expectation{{Name: "same", Type: ExpectSame, FailureMessage: &Message{Raw: "Differ"}}}}
+	pending := pendingIndex{}
+	values := map[string]string{}
+	apps := map[string]string{}
+	for i, tv := range [][3]string{
+		{"apps/api/overlays/dev", "apps/api", "a"}, {"apps/api/overlays/prod", "apps/api", "a"}, {"apps/api/overlays/qa", "apps/api", "b"},
+		{"apps/web/overlays/dev", "apps/web", "w"}, {"apps/web/overlays/prod", "apps/web", "w"},
+		{"legacy", "", "l"},
+	} {
+		target := tv[0]
+		values[target] = tv[2]
+		if tv[1] != "" {
+			apps[target] = tv[1]
+		}
+		pending.add(i, []SameFinding{{CheckID: "G1", Expectation: "same", Target: target, Value: tv[2],
+			Finding: finding.Finding{RuleID: "check/G1", Object: finding.ObjectID{Target: target}}, ConfigSuppressions: []int{i}}})
+	}
+	fs, uses, err := decideSame(c, c.Expectations[0], values, apps, pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 1 || fs[0].Object.Target != "apps/api/overlays/qa" ||
+		fs[0].Message != `Differ: same returns b here, but a (2 of 3) elsewhere in application "apps/api"` || !slices.Equal(uses, []int{2}) {
+		t.Errorf("findings %+v, uses %v", fs, uses)
+	}
+	// Without applications, every environment is compared with every
+	// other: no value has a majority and all six are reported.
+	if fs, _, _ := decideSame(c, c.Expectations[0], values, nil, pending); len(fs) != 6 {
+		t.Errorf("without applications: %d findings", len(fs))
 	}
 }
 
