@@ -226,8 +226,8 @@ func TestShardsSplittingComparedEnvironments(t *testing.T) {
 		}
 	}
 	want := []string{
-		`testdata/environments/shop/base/kustomization.yaml:4:5: warning: The environments do not configure the same ConfigMap keys: same_keys returns ["settings:FEATURE_X,FEATURE_Y,LOG_LEVEL"] here, but ["settings:FEATURE_X,LOG_LEVEL"] (2 of 3) elsewhere [check/H10002]`,
-		`testdata/environments/shop/overlays/prod/report.yaml:1:1: warning: The environments do not deploy the same workloads: same_workloads returns ["CronJob/report","Deployment/shop"] here, but ["Deployment/shop"] (2 of 3) elsewhere [check/H10001]`,
+		`testdata/environments/shop/base/kustomization.yaml:4:5: warning: The environments do not configure the same ConfigMap keys: same_keys returns ["settings:FEATURE_X,FEATURE_Y,LOG_LEVEL"] here, but ["settings:FEATURE_X,LOG_LEVEL"] (2 of 3) elsewhere in application "testdata/environments/shop" [check/H10002]`,
+		`testdata/environments/shop/overlays/prod/report.yaml:1:1: warning: The environments do not deploy the same workloads: same_workloads returns ["CronJob/report","Deployment/shop"] here, but ["Deployment/shop"] (2 of 3) elsewhere in application "testdata/environments/shop" [check/H10001]`,
 	}
 	if !slices.Equal(compared, want) {
 		t.Fatalf("findings of the environment checks:\n%s\nwant:\n%s", strings.Join(compared, "\n"), strings.Join(want, "\n"))
@@ -259,6 +259,94 @@ func TestShardsSplittingComparedEnvironments(t *testing.T) {
 	}
 	if _, merged, _ := plumb(t, append([]string{"merge", "--format", "text"}, files...)...); !strings.Contains(merged, want[1]) {
 		t.Errorf("the merged text lacks the H10001 finding:\n%s", merged)
+	}
+}
+
+// testdata/monorepo holds two applications: web (dev, prod), whose
+// environments agree, and api (dev, staging, prod), where production runs a
+// CronJob and configures a key the others lack. The checks that compare
+// environments compare each application's own: api's production is
+// reported, counted against api's environments only, and nothing of web,
+// although web and api deploy different workloads. Sharded every way, the
+// merged report is the unsharded one, byte for byte.
+func TestMonorepoComparesEnvironmentsPerApplication(t *testing.T) {
+	args := []string{"check", "testdata/monorepo", "--fail-on", "never", "--reproducible"}
+	_, text, _ := plumb(t, append(args, "--format", "text")...)
+	var compared []string
+	for _, line := range strings.Split(text, "\n") {
+		if strings.Contains(line, "[check/H1000") {
+			compared = append(compared, line)
+		}
+	}
+	want := []string{
+		`testdata/monorepo/apps/api/base/kustomization.yaml:4:5: warning: The environments do not configure the same ConfigMap keys: ` +
+			`same_keys returns ["api-settings:DB_POOL,FEATURE_SEARCH,LOG_LEVEL"] here, but ["api-settings:DB_POOL,LOG_LEVEL"] (2 of 3) elsewhere in application "testdata/monorepo/apps/api" [check/H10002]`,
+		`testdata/monorepo/apps/api/overlays/prod/reindex.yaml:1:1: warning: The environments do not deploy the same workloads: ` +
+			`same_workloads returns ["CronJob/reindex","Deployment/api"] here, but ["Deployment/api"] (2 of 3) elsewhere in application "testdata/monorepo/apps/api" [check/H10001]`,
+	}
+	if !slices.Equal(compared, want) {
+		t.Fatalf("findings of the environment checks:\n%s\nwant:\n%s", strings.Join(compared, "\n"), strings.Join(want, "\n"))
+	}
+
+	// One Result: each check ran on the five environments and failed
+	// because api's differ.
+	_, whole, _ := plumb(t, append(args, "--format", "json")...)
+	var rep struct {
+		Findings []struct {
+			RuleID string `json:"rule_id"`
+			Object struct {
+				Target string `json:"target"`
+			} `json:"object"`
+		} `json:"findings"`
+		Checks struct {
+			CheckResults []struct {
+				CheckID            string `json:"check_id"`
+				Result             string `json:"result"`
+				AgentsCheckResults []struct {
+					AgentID string `json:"agent_id"`
+				} `json:"agents_check_results"`
+				ExpectationResults []struct {
+					Result any `json:"result"`
+				} `json:"expectation_results"`
+			} `json:"check_results"`
+		} `json:"checks"`
+	}
+	if err := json.Unmarshal([]byte(whole), &rep); err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	for _, cr := range rep.Checks.CheckResults {
+		if cr.CheckID != "H10001" && cr.CheckID != "H10002" {
+			continue
+		}
+		ran++
+		if cr.Result != "warning" || len(cr.AgentsCheckResults) != 5 || len(cr.ExpectationResults) != 1 || cr.ExpectationResults[0].Result != false {
+			t.Errorf("%s: result %s on %d targets, expectations %v", cr.CheckID, cr.Result, len(cr.AgentsCheckResults), cr.ExpectationResults)
+		}
+	}
+	if ran != 2 {
+		t.Fatalf("H10001 and H10002 ran %d times", ran)
+	}
+	for _, f := range rep.Findings {
+		if strings.HasPrefix(f.RuleID, "check/H1000") && f.Object.Target != "testdata/monorepo/apps/api/overlays/prod" {
+			t.Errorf("%s reported on %s", f.RuleID, f.Object.Target)
+		}
+	}
+
+	const apps = "testdata/monorepo/apps/"
+	dir := t.TempDir()
+	splitAPI, splitWeb := false, false
+	for n := 2; n <= 6; n++ {
+		splitAPI = splitAPI || shard.Of(apps+"api/overlays/prod", n) != shard.Of(apps+"api/overlays/dev", n) ||
+			shard.Of(apps+"api/overlays/prod", n) != shard.Of(apps+"api/overlays/staging", n)
+		splitWeb = splitWeb || shard.Of(apps+"web/overlays/prod", n) != shard.Of(apps+"web/overlays/dev", n)
+		code, merged, errOut := mergeShards(t, dir, args, n)
+		if code != 0 || merged != whole {
+			t.Errorf("%d shards: exit %d %s\n%s", n, code, errOut, firstLineDiff(merged, whole))
+		}
+	}
+	if !splitAPI || !splitWeb {
+		t.Fatalf("2..6 shards should split api's environments (%v) and web's (%v) at least once", splitAPI, splitWeb)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plumb-ci/plumb/internal/checks"
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/gitrev/gittest"
@@ -24,6 +25,11 @@ import (
 // ConfigMap keys a and b, qa and perf only a, dev none: no value of H10002
 // has a strict majority, so every environment is reported, and values with
 // as many targets are named in target order (perf's before prod's).
+//
+// A second application, apps/billing, runs in dev and prod with other workloads
+// and keys than the root application's; its environments agree with each
+// other at both revisions (the pull request adds a key to both), so it has
+// no finding and does not count in the root application's.
 func envRepo(t *testing.T) (*gittest.Repo, string) {
 	r := gittest.New(t)
 	workload := func(kind, name string) string {
@@ -40,21 +46,27 @@ func envRepo(t *testing.T) (*gittest.Repo, string) {
 		return out
 	}
 	r.Write(map[string]string{
-		"base/kustomization.yaml":             "resources:\n  - deployment.yaml\n",
-		"base/deployment.yaml":                deployment("web", "nginx:1.25"),
-		"overlays/prod/kustomization.yaml":    overlay(keys("a", "b")),
-		"overlays/staging/kustomization.yaml": overlay(keys("a", "b")),
-		"overlays/dev/kustomization.yaml":     overlay("  - debug.yaml\n"),
-		"overlays/dev/debug.yaml":             deployment("debug", "busybox:1.36"),
-		"overlays/qa/kustomization.yaml":      overlay("  - migrate.yaml\n" + keys("a")),
-		"overlays/qa/migrate.yaml":            workload("Job", "migrate"),
-		"overlays/perf/kustomization.yaml":    overlay(keys("a")),
+		"base/kustomization.yaml":                       "resources:\n  - deployment.yaml\n",
+		"base/deployment.yaml":                          deployment("web", "nginx:1.25"),
+		"overlays/prod/kustomization.yaml":              overlay(keys("a", "b")),
+		"overlays/staging/kustomization.yaml":           overlay(keys("a", "b")),
+		"overlays/dev/kustomization.yaml":               overlay("  - debug.yaml\n"),
+		"overlays/dev/debug.yaml":                       deployment("debug", "busybox:1.36"),
+		"overlays/qa/kustomization.yaml":                overlay("  - migrate.yaml\n" + keys("a")),
+		"overlays/qa/migrate.yaml":                      workload("Job", "migrate"),
+		"overlays/perf/kustomization.yaml":              overlay(keys("a")),
+		"apps/billing/base/kustomization.yaml":          "resources:\n  - deployment.yaml\n",
+		"apps/billing/base/deployment.yaml":             deployment("billing", "billing:1.0"),
+		"apps/billing/overlays/dev/kustomization.yaml":  overlay(keys("x")),
+		"apps/billing/overlays/prod/kustomization.yaml": overlay(keys("x")),
 	})
 	base := r.Commit("base")
 	r.Write(map[string]string{
-		"overlays/dev/kustomization.yaml":  overlay(""),
-		"overlays/perf/kustomization.yaml": overlay("  - load.yaml\n" + keys("a")),
-		"overlays/perf/load.yaml":          workload("CronJob", "load"),
+		"apps/billing/overlays/dev/kustomization.yaml":  overlay(keys("x", "y")),
+		"apps/billing/overlays/prod/kustomization.yaml": overlay(keys("x", "y")),
+		"overlays/dev/kustomization.yaml":               overlay(""),
+		"overlays/perf/kustomization.yaml":              overlay("  - load.yaml\n" + keys("a")),
+		"overlays/perf/load.yaml":                       workload("CronJob", "load"),
 	})
 	r.Remove("overlays/dev/debug.yaml")
 	return r, base
@@ -132,6 +144,13 @@ func TestShardsDecideComparedEnvironments(t *testing.T) {
 	if shard.Of("overlays/qa", 2) == shard.Of("overlays/perf", 2) && shard.Of("overlays/qa", 3) == shard.Of("overlays/perf", 3) {
 		t.Fatal("no shard count separates qa from perf")
 	}
+	billingSplit := false
+	for n := 2; n <= 5; n++ {
+		billingSplit = billingSplit || shard.Of("apps/billing/overlays/dev", n) != shard.Of("apps/billing/overlays/prod", n)
+	}
+	if !billingSplit {
+		t.Fatal("no shard count separates billing's environments")
+	}
 }
 
 // What the unsharded run reports, so that the test above compares real
@@ -162,18 +181,31 @@ func TestComparedEnvironmentsFindings(t *testing.T) {
 	const workloads = "The environments do not deploy the same workloads: same_workloads returns "
 	const keys = "The environments do not configure the same ConfigMap keys: same_keys returns "
 	want := []string{
-		`check/H10001 overlays/dev fixed: ` + workloads + `["Deployment/debug","Deployment/web"] here, but ["Deployment/web"] (3 of 5), ["Deployment/web","Job/migrate"] (1 of 5) elsewhere`,
-		`check/H10001 overlays/perf new: ` + workloads + `["CronJob/load","Deployment/web"] here, but ["Deployment/web"] (3 of 5), ["Deployment/web","Job/migrate"] (1 of 5) elsewhere` +
+		`check/H10001 overlays/dev fixed: ` + workloads + `["Deployment/debug","Deployment/web"] here, but ["Deployment/web"] (3 of 5), ["Deployment/web","Job/migrate"] (1 of 5) elsewhere in application "."`,
+		`check/H10001 overlays/perf new: ` + workloads + `["CronJob/load","Deployment/web"] here, but ["Deployment/web"] (3 of 5), ["Deployment/web","Job/migrate"] (1 of 5) elsewhere in application "."` +
 			` [.plumb.yaml:6 a suppression of this finding expired after 2025-01-01 (reason given: load tests)]`,
-		`check/H10001 overlays/qa unchanged: ` + workloads + `["Deployment/web","Job/migrate"] here, but ["Deployment/web"] (3 of 5), ["CronJob/load","Deployment/web"] (1 of 5) elsewhere [suppressed: qa runs migrations]`,
-		`check/H10002 overlays/dev unchanged: ` + keys + `[] here, but ["settings:a"] (2 of 5), ["settings:a,b"] (2 of 5) elsewhere`,
-		`check/H10002 overlays/perf unchanged: ` + keys + `["settings:a"] here, but ["settings:a,b"] (2 of 5), [] (1 of 5) elsewhere`,
-		`check/H10002 overlays/prod unchanged: ` + keys + `["settings:a,b"] here, but ["settings:a"] (2 of 5), [] (1 of 5) elsewhere`,
-		`check/H10002 overlays/qa unchanged: ` + keys + `["settings:a"] here, but ["settings:a,b"] (2 of 5), [] (1 of 5) elsewhere`,
-		`check/H10002 overlays/staging unchanged: ` + keys + `["settings:a,b"] here, but ["settings:a"] (2 of 5), [] (1 of 5) elsewhere`,
+		`check/H10001 overlays/qa unchanged: ` + workloads + `["Deployment/web","Job/migrate"] here, but ["Deployment/web"] (3 of 5), ["CronJob/load","Deployment/web"] (1 of 5) elsewhere in application "." [suppressed: qa runs migrations]`,
+		`check/H10002 overlays/dev unchanged: ` + keys + `[] here, but ["settings:a"] (2 of 5), ["settings:a,b"] (2 of 5) elsewhere in application "."`,
+		`check/H10002 overlays/perf unchanged: ` + keys + `["settings:a"] here, but ["settings:a,b"] (2 of 5), [] (1 of 5) elsewhere in application "."`,
+		`check/H10002 overlays/prod unchanged: ` + keys + `["settings:a,b"] here, but ["settings:a"] (2 of 5), [] (1 of 5) elsewhere in application "."`,
+		`check/H10002 overlays/qa unchanged: ` + keys + `["settings:a"] here, but ["settings:a,b"] (2 of 5), [] (1 of 5) elsewhere in application "."`,
+		`check/H10002 overlays/staging unchanged: ` + keys + `["settings:a,b"] here, but ["settings:a"] (2 of 5), [] (1 of 5) elsewhere in application "."`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// apps/billing took part, in H10001 and H10002, with no finding.
+	for _, cr := range res.Report.Sections["checks"].(*checks.Result).CheckResults {
+		if !strings.HasPrefix(cr.CheckID, "H1000") {
+			continue
+		}
+		var agents []string
+		for _, a := range cr.AgentsCheckResults {
+			agents = append(agents, a.AgentID)
+		}
+		if !slices.Contains(agents, "apps/billing/overlays/dev") || !slices.Contains(agents, "apps/billing/overlays/prod") || len(agents) != 7 {
+			t.Errorf("%s ran on %v", cr.CheckID, agents)
+		}
 	}
 	sec := res.Report.Sections[suppress.SectionName].(*suppress.Section)
 	var used []bool
