@@ -1,8 +1,10 @@
 package checks
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // In Wanda an execution covers one group (a cluster), and expect_same
@@ -44,6 +46,8 @@ type sameOutcome struct {
 	// differing are the applications whose targets returned more than one
 	// value.
 	differing map[string]bool
+	// partitioned is set when some target had an application.
+	partitioned bool
 }
 
 // passed reports whether the expectation passed for the targets of an
@@ -62,6 +66,7 @@ func compareSame(evs []*Evaluation, apps []string) *sameOutcome {
 	first := map[string]string{}
 	for i, ev := range evs {
 		k := ev.sameKey()
+		out.partitioned = out.partitioned || apps[i] != ""
 		if f, seen := first[apps[i]]; !seen {
 			first[apps[i]] = k
 		} else if f != k {
@@ -109,4 +114,25 @@ func inApplication(application string) string {
 		return ""
 	}
 	return " in application " + strconv.Quote(application)
+}
+
+// writeDiffering names, under an expect_same expectation of `plumb checks
+// eval --format text`, the applications whose targets differ, when the
+// targets have applications at all.
+func writeDiffering(b *strings.Builder, o *sameOutcome) {
+	if o == nil || len(o.differing) == 0 || len(o.differing) == 1 && o.differing[""] && !o.partitioned {
+		return
+	}
+	apps := make([]string, 0, len(o.differing))
+	for a := range o.differing {
+		apps = append(apps, a)
+	}
+	slices.Sort(apps)
+	for _, a := range apps {
+		if a == "" {
+			b.WriteString("    differ among the targets without an application\n")
+		} else {
+			fmt.Fprintf(b, "    differ within application %s\n", strconv.Quote(a))
+		}
+	}
 }

@@ -332,6 +332,7 @@ func WriteResultText(w io.Writer, r *Result) error {
 				fmt.Fprintf(&b, " — %s", *er.FailureMessage)
 			}
 			b.WriteString("\n")
+			writeDiffering(&b, cr.same[er.Name])
 		}
 		for _, a := range cr.AgentsCheckResults {
 			switch {

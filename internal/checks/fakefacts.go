@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/google/cel-go/common/types/ref"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -25,6 +26,7 @@ import (
 //	targets:
 //	  a1: agent-id-1             # Wanda's form: reference → target id
 //	  a2: {id: agent-id-2, attributes: {...}, checks: [CHECK]}
+//	  a3: {id: apps/web/overlays/prod, env: {application: apps/web}}
 //	timeout: [a3]                # targets that did not answer
 //	facts:
 //	  CHECK:
@@ -36,6 +38,13 @@ import (
 // check, or when its own checks list names the check (it then answered
 // without the facts it lacks); a timed-out target takes part in each of its
 // checks.
+//
+// A target's own env (a plumb extension: Wanda has one env per execution,
+// plumb's render targets each have theirs) is merged over the file's env,
+// and --env wins over both. It decides which checks apply to that target
+// and its values, and env.application is the application whose
+// environments a check over render targets compares with each other
+// (application.go).
 type FakeFacts struct {
 	File        string
 	ExecutionID string
@@ -66,8 +75,12 @@ func (ff *FakeFacts) diag(level, check string, pos Pos, format string, args ...a
 type FakeTarget struct {
 	Ref, ID    string
 	Attributes map[string]any
-	Checks     []string
-	Timeout    bool
+	// Env is the target's own env (nil: the file's).
+	Env     map[string]any
+	Checks  []string
+	Timeout bool
+	// envPos is where the file gives the target's env.
+	envPos Pos
 }
 
 // ParseFakeFacts reads a fake-facts file. Problems name the file and line.
@@ -164,7 +177,7 @@ func ParseFakeFacts(name string, data []byte) (*FakeFacts, []Diagnostic) {
 			ff.Checks = ff.checkList(v, off, func(n *yaml.Node, msg string) { errorf(at(n), "checks: %s", msg) })
 		case "targets":
 			if v.Kind != yaml.MappingNode {
-				errorf(at(v), "targets must map a reference to a target id (or to {id, attributes, checks})")
+				errorf(at(v), "targets must map a reference to a target id (or to {id, attributes, env, checks})")
 				continue
 			}
 			for j := 0; j+1 < len(v.Content); j += 2 {
@@ -184,14 +197,20 @@ func ParseFakeFacts(name string, data []byte) (*FakeFacts, []Diagnostic) {
 							if t.Attributes == nil && tv.ShortTag() != "!!null" {
 								errorf(at(tv), "attributes of target %s must be a mapping", rk.Value)
 							}
+						case "env":
+							t.Env, _ = val(manifest.Key("targets"), manifest.Key(rk.Value), manifest.Key("env")).(map[string]any)
+							if t.Env == nil && tv.ShortTag() != "!!null" {
+								errorf(at(tv), "env of target %s must be a mapping", rk.Value)
+							}
+							t.envPos = Pos{Line: tk.Line + off, Column: tk.Column}
 						case "checks":
 							t.Checks = ff.checkList(tv, off, func(n *yaml.Node, msg string) { errorf(at(n), "checks of target %s: %s", rk.Value, msg) })
 						default:
-							errorf(at(tk), "unknown key %q in target %s (known keys: id, attributes, checks)", tk.Value, rk.Value)
+							errorf(at(tk), "unknown key %q in target %s (known keys: id, attributes, env, checks)", tk.Value, rk.Value)
 						}
 					}
 				default:
-					errorf(at(rv), "target %s must be an id or {id, attributes, checks}", rk.Value)
+					errorf(at(rv), "target %s must be an id or {id, attributes, env, checks}", rk.Value)
 				}
 				if t.ID == "" {
 					t.ID = t.Ref
@@ -329,6 +348,14 @@ func uuid5(name string) string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
 }
 
+// evalEnv is one distinct env of an offline evaluation.
+type evalEnv struct {
+	key     int
+	env     map[string]any
+	val     ref.Val
+	applies map[*Check]bool
+}
+
 // EvalOptions configures an offline evaluation.
 type EvalOptions struct {
 	// Env is merged over the file's env (its keys win).
@@ -347,7 +374,6 @@ func Eval(ctx context.Context, cat *Catalog, ff *FakeFacts, opts EvalOptions) (*
 	for k, v := range NormalizeEnv(opts.Env) {
 		env[k] = v
 	}
-	envVal := celMap(env)
 
 	custom, problems := ValidateCustomizations(cat, ff.Custom)
 	for _, p := range problems {
@@ -367,8 +393,10 @@ func Eval(ctx context.Context, cat *Catalog, ff *FakeFacts, opts EvalOptions) (*
 		}
 		slices.Sort(defaultSel)
 	}
+	// checkFor holds the checks that can be evaluated, by id (nil: the
+	// problem is reported).
 	checkFor := map[string]*Check{}
-	applicable := func(id string) *Check {
+	evaluable := func(id string) *Check {
 		if c, ok := checkFor[id]; ok {
 			return c
 		}
@@ -380,17 +408,61 @@ func Eval(ctx context.Context, cat *Catalog, ff *FakeFacts, opts EvalOptions) (*
 		case !c.Evaluable():
 			diags = append(diags, ff.diag(LevelError, id, pos, "check %s cannot be evaluated: %s has errors", id, c.File))
 			c = nil
-		case !c.Applicable(env, envVal):
-			diags = append(diags, ff.diag(LevelWarning, id, pos, "check %s does not apply in this env (its metadata or when filters it out), so it is not evaluated", id))
-			c = nil
 		}
 		checkFor[id] = c
 		return c
 	}
+	// Each distinct env (the file's, or one a target has of its own) is
+	// one key: the checks that apply in it and their values are decided
+	// once.
+	envs := map[string]*evalEnv{}
+	envOf := func(own map[string]any) *evalEnv {
+		merged := env
+		if own != nil {
+			merged = map[string]any{}
+			for k, v := range ff.Env {
+				merged[k] = v
+			}
+			for k, v := range own {
+				merged[k] = v
+			}
+			for k, v := range NormalizeEnv(opts.Env) {
+				merged[k] = v
+			}
+		}
+		k := canonical(merged)
+		if e, ok := envs[k]; ok {
+			return e
+		}
+		e := &evalEnv{key: len(envs), env: merged, val: celMap(merged), applies: map[*Check]bool{}}
+		envs[k] = e
+		return e
+	}
+	envOf(nil) // the file's env is key 0
+	used := map[*Check]bool{}
+	notApplied := map[string]bool{}
+	applies := func(c *Check, e *evalEnv, ft *FakeTarget) bool {
+		ok, seen := e.applies[c]
+		if !seen {
+			ok = c.Applicable(e.env, e.val)
+			e.applies[c] = ok
+		}
+		switch {
+		case ok:
+			used[c] = true
+		case ft.Env != nil:
+			diags = append(diags, ff.diag(LevelWarning, c.ID, ft.envPos, "check %s does not apply in the env of target %s (its metadata or when filters it out), so it is not evaluated on it", c.ID, ft.Ref))
+		case !notApplied[c.ID]:
+			notApplied[c.ID] = true
+			diags = append(diags, ff.diag(LevelWarning, c.ID, ff.checkPos[c.ID], "check %s does not apply in this env (its metadata or when filters it out), so it is not evaluated", c.ID))
+		}
+		return ok
+	}
 	x := &Execution{ID: ff.ExecutionID, GroupID: ff.GroupID, Custom: custom}
 	explicit := map[string]map[string]bool{}
 	for _, ft := range ff.Targets {
-		t := &Target{ID: ft.ID, Env: env, Host: NormalizeEnv(ft.Attributes), Timeout: ft.Timeout, envVal: envVal}
+		e := envOf(ft.Env)
+		t := &Target{ID: ft.ID, Env: e.env, EnvKey: e.key, Host: NormalizeEnv(ft.Attributes), Timeout: ft.Timeout, envVal: e.val}
 		sel := ft.Checks
 		if sel != nil {
 			explicit[ft.Ref] = map[string]bool{}
@@ -401,7 +473,7 @@ func Eval(ctx context.Context, cat *Catalog, ff *FakeFacts, opts EvalOptions) (*
 			sel = defaultSel
 		}
 		for _, id := range sel {
-			if c := applicable(id); c != nil {
+			if c := evaluable(id); c != nil && applies(c, e, ft) {
 				t.Checks = append(t.Checks, c)
 			}
 		}
@@ -411,7 +483,7 @@ func Eval(ctx context.Context, cat *Catalog, ff *FakeFacts, opts EvalOptions) (*
 	for id, byTarget := range ff.Facts {
 		c := cat.Get(id)
 		if c == nil {
-			applicable(id)
+			evaluable(id)
 			continue
 		}
 		for _, facts := range byTarget {
@@ -444,7 +516,9 @@ func Eval(ctx context.Context, cat *Catalog, ff *FakeFacts, opts EvalOptions) (*
 		return ordered, true
 	}
 	var bound sizeBound
-	bound.observe(env)
+	for _, e := range envs {
+		bound.observe(e.env)
+	}
 	bound.lists = max(bound.lists, uint64(len(x.Targets)))
 	for _, t := range ff.Targets {
 		bound.observe(t.Attributes)
@@ -458,10 +532,8 @@ func Eval(ctx context.Context, cat *Catalog, ff *FakeFacts, opts EvalOptions) (*
 		}
 	}
 	var checks []*Check
-	for _, c := range checkFor {
-		if c != nil {
-			checks = append(checks, c)
-		}
+	for c := range used {
+		checks = append(checks, c)
 	}
 	bound.observeChecks(checks, custom)
 	bound = bound.finish()
