@@ -199,6 +199,10 @@ func TestChecksListShowLint(t *testing.T) {
 			t.Errorf("show lacks %q:\n%s", want, out)
 		}
 	}
+	// A group check's expect_same says it compares within applications.
+	if code, out, _ := plumb(t, "checks", "show", "H10001"); code != 0 || !strings.Contains(out, "\n  same_workloads (expect_same, within each application (env.application))\n") {
+		t.Errorf("show H10001:\n%s", out)
+	}
 	if code, _, errOut := plumb(t, "checks", "show", "NOPE"); code != 2 || !strings.Contains(errOut, `there is no check "NOPE"`) {
 		t.Errorf("show NOPE: exit %d %s", code, errOut)
 	}

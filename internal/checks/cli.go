@@ -157,7 +157,11 @@ func Show(w io.Writer, c *Check) error {
 		if e.Expr != nil {
 			src = e.Expr.Source
 		}
-		fmt.Fprintf(&b, "  %s (%s)\n", e.Name, e.Type)
+		within := ""
+		if e.Type == ExpectSame && c.comparedWithin() {
+			within = ", within each application (env.application)"
+		}
+		fmt.Fprintf(&b, "  %s (%s%s)\n", e.Name, e.Type, within)
 		b.WriteString(indent(strings.TrimRight(src, "\n"), "    "))
 		b.WriteString("\n")
 	}
