@@ -333,6 +333,15 @@ func TestMonorepoComparesEnvironmentsPerApplication(t *testing.T) {
 		}
 	}
 
+	// An application given for the whole repository wins over the
+	// built-in rule's: every environment is compared with every other,
+	// as before applications existed, and web's are reported too.
+	_, text, _ = plumb(t, append(args, "--format", "text", "--env", "application=whole")...)
+	if n := strings.Count(text, `elsewhere in application "whole" [check/H10001]`); n != 3 || !strings.Contains(text, "testdata/monorepo/apps/web/base/deployment.yaml:1:1: warning: "+
+		`The environments do not deploy the same workloads: same_workloads returns ["Deployment/web"] here, but ["Deployment/api"] (2 of 5), ["CronJob/reindex","Deployment/api"] (1 of 5) elsewhere in application "whole"`) {
+		t.Errorf("--env application=whole: %d H10001 lines\n%s", n, text)
+	}
+
 	const apps = "testdata/monorepo/apps/"
 	dir := t.TempDir()
 	splitAPI, splitWeb := false, false
