@@ -152,3 +152,43 @@ func TestWithoutFactsMatchesDroppedFacts(t *testing.T) {
 		}
 	}
 }
+
+// Merging decides each application's environments over the shards: a's
+// dev (shard 1) and prod (shard 2) differ, b's only environment agrees
+// with itself, though its value is neither of a's.
+func TestMergeShardsWithinApplications(t *testing.T) {
+	info := `"checks":{"G1":{"severity":"warning","target_type":"group","expectations":[{"name":"same","type":"expect_same","failure_message":"Differ"}]}}`
+	agent := func(id, v string) string {
+		return `{"agent_id":"` + id + `","status":"executed","facts":[],"values":[],"expectation_evaluations":[{"name":"same","type":"expect_same","return_value":"` + v + `"}]}`
+	}
+	pending := func(id, v string) string {
+		return `{"check_id":"G1","expectation":"same","target":"` + id + `","value":"` + v + `","finding":{"rule_id":"check/G1","object":{"target":"` + id + `"}}}`
+	}
+	one := `{"result":{"check_results":[{"check_id":"G1","agents_check_results":[` + agent("a/overlays/dev", "x") + `,` + agent("b/overlays/dev", "y") + `]}],"timeout":[]},` +
+		`"merge":{"targets":["a/overlays/dev","b/overlays/dev"],"check_ids":["G1"],` + info + `,` +
+		`"same":[{"check_id":"G1","expectation":"same","values":{"a/overlays/dev":"sx","b/overlays/dev":"sy"},"applications":{"a/overlays/dev":"a","b/overlays/dev":"b"}}],` +
+		`"pending":[` + pending("a/overlays/dev", "x") + `,` + pending("b/overlays/dev", "y") + `]}}`
+	two := `{"result":{"check_results":[{"check_id":"G1","agents_check_results":[` + agent("a/overlays/prod", "z") + `]}],"timeout":[]},` +
+		`"merge":{"targets":["a/overlays/prod"],"check_ids":["G1"],` + info + `,` +
+		`"same":[{"check_id":"G1","expectation":"same","values":{"a/overlays/prod":"sz"},"applications":{"a/overlays/prod":"a"}}],` +
+		`"pending":[` + pending("a/overlays/prod", "z") + `]}}`
+	out, err := ShardSection{}.MergeShards([]json.RawMessage{json.RawMessage(one), json.RawMessage(two)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := out.(*mergedResult)
+	var got []string
+	for _, f := range m.MergedFindings().Head {
+		got = append(got, f.Object.Target+": "+f.Message)
+	}
+	want := []string{
+		`a/overlays/dev: Differ: same returns x here, but z (1 of 2) elsewhere in application "a"`,
+		`a/overlays/prod: Differ: same returns z here, but x (1 of 2) elsewhere in application "a"`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("merged findings:\n%s", strings.Join(got, "\n"))
+	}
+	if m.Result != Warning || m.CheckResults[0].ExpectationResults[0].Result != false {
+		t.Errorf("merged result %s, expectations %+v", m.Result, m.CheckResults[0].ExpectationResults)
+	}
+}
