@@ -123,3 +123,17 @@ facts:
 	}
 	want(t, "ER", expectationResult(t, checkResult(t, r.res, "expect_same_check"), "some_expectation")["result"], false)
 }
+
+// A target's env that is not a mapping is an error at its line.
+func TestFakeFactsTargetEnvMustBeAMapping(t *testing.T) {
+	_, diags := ParseFakeFacts("facts.yaml", []byte("targets:\n  a1: {id: x, env: [application]}\n  a2: {id: y, envs: {}}\n"))
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.String())
+	}
+	want := "facts.yaml:2:20: error: env of target a1 must be a mapping\n" +
+		`facts.yaml:3:15: error: unknown key "envs" in target a2 (known keys: id, attributes, env, checks)`
+	if strings.Join(got, "\n") != want {
+		t.Errorf("diagnostics:\n%s", strings.Join(got, "\n"))
+	}
+}
