@@ -108,9 +108,11 @@ func sameVerdictsByApplication(e *Expectation, values []sameValue) []sameVerdict
 	return out
 }
 
-// inApplication ends a message about the environments of an application.
+// inApplication ends a message about the environments of an application;
+// a repository whose overlays sit at its root (application ".") has only
+// one, which needs no name.
 func inApplication(application string) string {
-	if application == "" {
+	if application == "" || application == "." {
 		return ""
 	}
 	return " in application " + strconv.Quote(application)

@@ -181,15 +181,15 @@ func TestComparedEnvironmentsFindings(t *testing.T) {
 	const workloads = "The environments do not deploy the same workloads: same_workloads returns "
 	const keys = "The environments do not configure the same ConfigMap keys: same_keys returns "
 	want := []string{
-		`check/H10001 overlays/dev fixed: ` + workloads + `["Deployment/debug","Deployment/web"] here, but ["Deployment/web"] (3 of 5), ["Deployment/web","Job/migrate"] (1 of 5) elsewhere in application "."`,
-		`check/H10001 overlays/perf new: ` + workloads + `["CronJob/load","Deployment/web"] here, but ["Deployment/web"] (3 of 5), ["Deployment/web","Job/migrate"] (1 of 5) elsewhere in application "."` +
+		`check/H10001 overlays/dev fixed: ` + workloads + `["Deployment/debug","Deployment/web"] here, but ["Deployment/web"] (3 of 5), ["Deployment/web","Job/migrate"] (1 of 5) elsewhere`,
+		`check/H10001 overlays/perf new: ` + workloads + `["CronJob/load","Deployment/web"] here, but ["Deployment/web"] (3 of 5), ["Deployment/web","Job/migrate"] (1 of 5) elsewhere` +
 			` [.plumb.yaml:6 a suppression of this finding expired after 2025-01-01 (reason given: load tests)]`,
-		`check/H10001 overlays/qa unchanged: ` + workloads + `["Deployment/web","Job/migrate"] here, but ["Deployment/web"] (3 of 5), ["CronJob/load","Deployment/web"] (1 of 5) elsewhere in application "." [suppressed: qa runs migrations]`,
-		`check/H10002 overlays/dev unchanged: ` + keys + `[] here, but ["settings:a"] (2 of 5), ["settings:a,b"] (2 of 5) elsewhere in application "."`,
-		`check/H10002 overlays/perf unchanged: ` + keys + `["settings:a"] here, but ["settings:a,b"] (2 of 5), [] (1 of 5) elsewhere in application "."`,
-		`check/H10002 overlays/prod unchanged: ` + keys + `["settings:a,b"] here, but ["settings:a"] (2 of 5), [] (1 of 5) elsewhere in application "."`,
-		`check/H10002 overlays/qa unchanged: ` + keys + `["settings:a"] here, but ["settings:a,b"] (2 of 5), [] (1 of 5) elsewhere in application "."`,
-		`check/H10002 overlays/staging unchanged: ` + keys + `["settings:a,b"] here, but ["settings:a"] (2 of 5), [] (1 of 5) elsewhere in application "."`,
+		`check/H10001 overlays/qa unchanged: ` + workloads + `["Deployment/web","Job/migrate"] here, but ["Deployment/web"] (3 of 5), ["CronJob/load","Deployment/web"] (1 of 5) elsewhere [suppressed: qa runs migrations]`,
+		`check/H10002 overlays/dev unchanged: ` + keys + `[] here, but ["settings:a"] (2 of 5), ["settings:a,b"] (2 of 5) elsewhere`,
+		`check/H10002 overlays/perf unchanged: ` + keys + `["settings:a"] here, but ["settings:a,b"] (2 of 5), [] (1 of 5) elsewhere`,
+		`check/H10002 overlays/prod unchanged: ` + keys + `["settings:a,b"] here, but ["settings:a"] (2 of 5), [] (1 of 5) elsewhere`,
+		`check/H10002 overlays/qa unchanged: ` + keys + `["settings:a"] here, but ["settings:a,b"] (2 of 5), [] (1 of 5) elsewhere`,
+		`check/H10002 overlays/staging unchanged: ` + keys + `["settings:a,b"] here, but ["settings:a"] (2 of 5), [] (1 of 5) elsewhere`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
