@@ -14,7 +14,10 @@ import (
 func BenchmarkPlanReview(b *testing.B) {
 	var files []*FileDiff
 	for i := 0; i < 500; i++ {
-		hunks, _ := ParsePatch(patchAdding(1, 40) + "\n" + "@@ -100,3 +101,3 @@\n a\n+b\n c")
+		hunks, err := ParsePatch(patchAdding(1, 40) + "@@ -100,3 +141,4 @@\n a\n+b\n c\n d")
+		if err != nil {
+			b.Fatal(err)
+		}
 		files = append(files, &FileDiff{Path: fmt.Sprintf("f%03d.yaml", i), Hunks: hunks})
 	}
 	diff := NewDiff(files)
@@ -25,7 +28,8 @@ func BenchmarkPlanReview(b *testing.B) {
 	var existing []*gogithub.PullRequestComment
 	for i := 0; i < 1000; i++ {
 		body := findingCommentBody("x", fs[i*5].Fingerprint)
-		existing = append(existing, &gogithub.PullRequestComment{ID: gogithub.Int64(int64(i)), Body: &body, Line: gogithub.Int(1)})
+		f := fs[i*5]
+		existing = append(existing, &gogithub.PullRequestComment{ID: gogithub.Int64(int64(i)), Body: &body, Path: gogithub.String(f.Location.File), Line: gogithub.Int(f.Location.Line)})
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
