@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -19,7 +20,8 @@ import (
 //
 // A fixed limit would make the collector run back to back on a repository
 // whose live data outgrows it, so the limit follows the live heap: it is
-// never below twice what the last collection kept. An explicit GOGC or
+// never below twice what the last collection kept. Pull-request mode holds
+// two revisions at once and gets twice the base limit. An explicit GOGC or
 // GOMEMLIMIT in the environment wins over all of this.
 const (
 	runGCPercent = 400
@@ -32,12 +34,13 @@ const (
 	gcPollInterval = 50 * time.Millisecond
 )
 
-// runGC applies the run's collector settings and returns the function that
-// restores the previous ones. Runs may nest or overlap (pull-request mode
-// renders two revisions at once, plumb check loads inside its run): the
-// first to start applies the settings and the last to finish restores
-// them, since they are process-wide.
-func runGC() func() {
+// runGC applies the collector settings for a run over this many
+// revisions (2 in pull-request mode) and returns the function that
+// restores the previous ones. Runs may nest or overlap (plumb check loads
+// inside its run; tests run several at once): the first to start applies
+// the settings and the last to finish restores them, since they are
+// process-wide.
+func runGC(revisions int) func() {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
@@ -45,9 +48,14 @@ func runGC() func() {
 	if gcState.runs == 0 {
 		gcState.oldPercent = debug.SetGCPercent(runGCPercent)
 		gcState.oldLimit = debug.SetMemoryLimit(baseMemoryLimit)
+		gcState.floor.Store(baseMemoryLimit)
 		gcState.stop = make(chan struct{})
 		gcState.done = make(chan struct{})
 		go followLiveHeap(gcState.stop, gcState.done)
+	}
+	if floor := int64(max(revisions, 1)) * baseMemoryLimit; floor > gcState.floor.Load() {
+		gcState.floor.Store(floor)
+		debug.SetMemoryLimit(floor)
 	}
 	gcState.runs++
 	gcState.mu.Unlock()
@@ -72,6 +80,9 @@ var gcState struct {
 	runs       int
 	oldPercent int
 	oldLimit   int64
+	// floor is the lowest memory limit of the runs in progress: the base
+	// limit times the most revisions one of them holds.
+	floor      atomic.Int64
 	stop, done chan struct{}
 }
 
@@ -82,7 +93,7 @@ func followLiveHeap(stop <-chan struct{}, done chan<- struct{}) {
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	tick := time.NewTicker(gcPollInterval)
 	defer tick.Stop()
-	limit := int64(baseMemoryLimit)
+	limit := gcState.floor.Load()
 	for {
 		select {
 		case <-stop:
@@ -94,18 +105,18 @@ func followLiveHeap(stop <-chan struct{}, done chan<- struct{}) {
 			return // not measured by this runtime: keep the base limit
 		}
 		live := sample[0].Value.Uint64()
-		if want := memoryLimitFor(live); want != limit {
+		if want := memoryLimitFor(live, gcState.floor.Load()); want != limit {
 			limit = want
 			debug.SetMemoryLimit(limit)
 		}
 	}
 }
 
-// memoryLimitFor is the limit for a live heap: the base limit, or more
-// when the live heap needs it.
-func memoryLimitFor(live uint64) int64 {
+// memoryLimitFor is the limit for a live heap: floor, or more when the
+// live heap needs it.
+func memoryLimitFor(live uint64, floor int64) int64 {
 	if live > math.MaxInt64/limitHeadroom {
 		return math.MaxInt64
 	}
-	return max(int64(baseMemoryLimit), int64(live)*limitHeadroom)
+	return max(floor, int64(live)*limitHeadroom)
 }

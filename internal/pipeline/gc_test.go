@@ -15,15 +15,15 @@ func TestRunGCNests(t *testing.T) {
 	defer debug.SetGCPercent(before)
 	beforeLimit := debug.SetMemoryLimit(math.MaxInt64)
 	defer debug.SetMemoryLimit(beforeLimit)
-	a := runGC()
-	b := runGC()
+	a := runGC(1)
+	b := runGC(2)
 	a()
 	if p := debug.SetGCPercent(-2); p != runGCPercent {
 		t.Errorf("after the first run ended: GOGC %d, want %d while the other runs", p, runGCPercent)
 	}
 	debug.SetGCPercent(runGCPercent)
-	if l := debug.SetMemoryLimit(-1); l < baseMemoryLimit || l == math.MaxInt64 {
-		t.Errorf("memory limit %d during a run, want at least %d", l, baseMemoryLimit)
+	if l := debug.SetMemoryLimit(-1); l < 2*baseMemoryLimit || l == math.MaxInt64 {
+		t.Errorf("memory limit %d while a pull-request run holds two revisions, want at least %d", l, 2*baseMemoryLimit)
 	}
 	b()
 	b() // a second call is harmless
@@ -40,7 +40,7 @@ func TestRunGCLeavesExplicitSettings(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "1GiB")
 	before := debug.SetGCPercent(123)
 	defer debug.SetGCPercent(before)
-	runGC()()
+	runGC(1)()
 	if p := debug.SetGCPercent(-2); p != 123 {
 		t.Errorf("GOGC %d, want the 123 set before", p)
 	}
@@ -50,17 +50,19 @@ func TestRunGCLeavesExplicitSettings(t *testing.T) {
 // outgrows the base limit does not make the collector run back to back.
 func TestMemoryLimitFollowsTheLiveHeap(t *testing.T) {
 	for _, c := range []struct {
-		live uint64
-		want int64
+		live  uint64
+		floor int64
+		want  int64
 	}{
-		{0, baseMemoryLimit},
-		{100 << 20, baseMemoryLimit},
-		{baseMemoryLimit / 2, baseMemoryLimit},
-		{1 << 30, 2 << 30},
-		{math.MaxUint64, math.MaxInt64},
+		{0, baseMemoryLimit, baseMemoryLimit},
+		{100 << 20, baseMemoryLimit, baseMemoryLimit},
+		{baseMemoryLimit / 2, baseMemoryLimit, baseMemoryLimit},
+		{1 << 30, baseMemoryLimit, 2 << 30},
+		{300 << 20, 2 * baseMemoryLimit, 2 * baseMemoryLimit},
+		{math.MaxUint64, baseMemoryLimit, math.MaxInt64},
 	} {
-		if got := memoryLimitFor(c.live); got != c.want {
-			t.Errorf("live %d: limit %d, want %d", c.live, got, c.want)
+		if got := memoryLimitFor(c.live, c.floor); got != c.want {
+			t.Errorf("live %d, floor %d: limit %d, want %d", c.live, c.floor, got, c.want)
 		}
 	}
 }

@@ -50,7 +50,7 @@ type Rendered struct {
 
 // Load reads and renders the configured inputs from the working tree.
 func Load(ctx context.Context, cfg *config.Config) (*Rendered, error) {
-	defer runGC()()
+	defer runGC(1)()
 	fsys, err := repoFS(cfg.Root)
 	if err != nil {
 		return nil, err
@@ -175,7 +175,11 @@ func Check(ctx context.Context, cfg *config.Config) (*Result, error) {
 type engineFactory func(context.Context, *config.Config, fs.FS) ([]analyzer.Analyzer, []finding.Finding)
 
 func check(ctx context.Context, cfg *config.Config, engines engineFactory) (*Result, error) {
-	defer runGC()()
+	revisions := 1
+	if cfg.BaseRef != "" {
+		revisions = 2
+	}
+	defer runGC(revisions)()
 	start := time.Now()
 	var res *Result
 	if cfg.BaseRef != "" {
