@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/jsonstream"
 )
 
 // JSON writes the report as one JSON object with the keys of the DESIGN.md
@@ -89,15 +90,22 @@ func writeJSON(w jsonWriter, r *Report) error {
 
 	w.WriteString("{\n")
 	for i, f := range fields {
-		v, err := json.MarshalIndent(f.value, "  ", "  ")
-		if err != nil {
-			return fmt.Errorf("encoding the %s section: %w", f.key, err)
-		}
 		k, _ := json.Marshal(f.key)
 		w.WriteString("  ")
 		w.Write(k)
 		w.WriteString(": ")
-		w.Write(v)
+		if s, ok := f.value.(jsonstream.Streamer); ok {
+			// The large sections write themselves piece by piece.
+			if err := s.StreamJSON(w, "  ", "  "); err != nil {
+				return fmt.Errorf("encoding the %s section: %w", f.key, err)
+			}
+		} else {
+			v, err := json.MarshalIndent(f.value, "  ", "  ")
+			if err != nil {
+				return fmt.Errorf("encoding the %s section: %w", f.key, err)
+			}
+			w.Write(v)
+		}
 		if i < len(fields)-1 {
 			w.WriteByte(',')
 		}

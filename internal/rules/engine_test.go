@@ -352,6 +352,14 @@ spec: {type: NodePort}
 		t.Fatal(err)
 	}
 	golden(t, "section.json", append(b, '\n'))
+	// The report streams the section: the same bytes.
+	var streamed bytes.Buffer
+	if err := run.Section().StreamJSON(&streamed, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	if streamed.String() != string(b) {
+		t.Errorf("the streamed section differs from the marshalled one:\n%s", streamed.String())
+	}
 	var out bytes.Buffer
 	if err := run.WriteExplanation(&out); err != nil {
 		t.Fatal(err)
