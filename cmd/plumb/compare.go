@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/plumb-ci/plumb/internal/compare"
+	"github.com/plumb-ci/plumb/internal/workflowcmd"
 )
 
 func newCompareCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -36,7 +37,13 @@ it never connects to a cluster, and the reference must be a local path.`,
 			if err := o.Validate(); err != nil {
 				return fmt.Errorf("%w\nSee '%s -h' for help and examples", err, cmd.CommandPath())
 			}
-			if code := compare.RunCLI(cmd.Context(), o, os.Stdin, stdout, stderr); code != compare.ExitNoDrift {
+			// Template output and messages are repository text: no line of
+			// it may run as a workflow command in a GitHub Actions log.
+			out, errOut := workflowcmd.NewInertWriter(stdout), workflowcmd.NewInertWriter(stderr)
+			code := compare.RunCLI(cmd.Context(), o, os.Stdin, out, errOut)
+			out.Close()
+			errOut.Close()
+			if code != compare.ExitNoDrift {
 				return exitError{code}
 			}
 			return nil

@@ -11,6 +11,7 @@ import (
 	"text/template"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/workflowcmd"
 )
 
 // Options configure one comparison.
@@ -350,7 +351,16 @@ func maskedTexts(reference, live map[string]any) (string, string) {
 	if paths := secretPaths(reference, live); len(paths) > 0 {
 		reference, live = maskSecrets(reference, live, paths)
 	}
-	return yamlText(reference), yamlText(live)
+	ref, in := kubectlYAML(reference), kubectlYAML(live)
+	if workflowcmd.HasCommandLine(ref) || workflowcmd.HasCommandLine(in) {
+		// Both sides in the same layout, or every line would differ.
+		safeRef, errRef := workflowcmd.SafeYAML(reference)
+		safeIn, errIn := workflowcmd.SafeYAML(live)
+		if errRef == nil && errIn == nil {
+			return safeRef, safeIn
+		}
+	}
+	return ref, in
 }
 
 // secretPaths are the fields whose values are secret on either side

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/plumb-ci/plumb/internal/workflowcmd"
 )
 
 // Output is kube-compare's report: the JSON shape of `-o json` (field names
@@ -155,10 +157,22 @@ func (o *Output) JSON(w io.Writer) error {
 
 // YAML writes the report as kube-compare does: the JSON shape through
 // sigs.k8s.io/yaml, so keys are sorted.
+//
+// When a multi-line string would put a workflow command at the start of a
+// line, the report is printed by workflowcmd.SafeYAML instead: the same
+// values, such strings double-quoted.
 func (o *Output) YAML(w io.Writer) error {
 	data, err := sigsyaml.Marshal(o)
 	if err != nil {
 		return err
+	}
+	if workflowcmd.HasCommandLine(string(data)) {
+		var tree any
+		if err := sigsyaml.Unmarshal(data, &tree); err == nil {
+			if safe, err := workflowcmd.SafeYAML(tree); err == nil {
+				data = []byte(safe)
+			}
+		}
 	}
 	_, err = w.Write(data)
 	return err

@@ -14,6 +14,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/workflowcmd"
 )
 
 // yamlText prints a value the way kube-compare normalises both sides before
@@ -28,7 +29,23 @@ import (
 // goyaml.v2 directly, with numbers typed as the JSON step would type them:
 // the result is byte for byte sigs.k8s.io/yaml's (a differential test
 // checks it) at half the cost. Other values go through sigs.k8s.io/yaml.
+//
+// When a line would read as a workflow command in a GitHub Actions log (a
+// multi-line string with a line starting "::"), the value is printed by
+// workflowcmd.SafeYAML instead: the same values, such strings
+// double-quoted.
 func yamlText(v any) string {
+	text := kubectlYAML(v)
+	if workflowcmd.HasCommandLine(text) {
+		if safe, err := workflowcmd.SafeYAML(v); err == nil {
+			return safe
+		}
+	}
+	return text
+}
+
+// kubectlYAML prints v as kubectl's differ does.
+func kubectlYAML(v any) string {
 	if tree, ok := jsonTyped(v); ok {
 		if data, err := yamlv2.Marshal(tree); err == nil {
 			return string(data)

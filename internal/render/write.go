@@ -11,6 +11,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/workflowcmd"
 )
 
 // WriteOptions configures Write.
@@ -54,8 +55,24 @@ func Write(w io.Writer, targets []*Target, opts WriteOptions) error {
 	return bw.Flush()
 }
 
-// objectText prints one object.
+// objectText prints one object. When a line of it would read as a
+// workflow command in a GitHub Actions log (a multi-line string with a line
+// starting "::"), the object is printed again with such strings
+// double-quoted: the same values, on lines that cannot be commands.
 func objectText(o *manifest.Object) ([]byte, error) {
+	text, err := plainObjectText(o)
+	if err != nil || !workflowcmd.HasCommandLine(string(text)) {
+		return text, err
+	}
+	safe, err := workflowcmd.SafeYAML(manifest.MaskSecretContent(o.Content))
+	if err != nil {
+		return nil, err
+	}
+	return []byte(safe), nil
+}
+
+// plainObjectText prints one object as kustomize or its file has it.
+func plainObjectText(o *manifest.Object) ([]byte, error) {
 	if _, ok := o.Origin.(*renderedOrigin); ok && o.Node == nil {
 		// As `kustomize build` prints: marshalled to JSON, converted to
 		// YAML (keys sorted). Content a rule changed prints changed.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/plumb-ci/plumb/internal/workflowcmd"
 )
 
 // writeYAML prints a JSON-compatible tree (map[string]any, []any, string,
@@ -161,7 +163,9 @@ func writeString(b *strings.Builder, s string, col int, key bool) {
 	switch {
 	case plainSafe(s):
 		b.WriteString(s)
-	case !key && literalSafe(s):
+	case !key && literalSafe(s) && !workflowcmd.HasCommandLine(s):
+		// A line of a literal block that starts "::" would run as a
+		// workflow command wherever the diff is printed to an Actions log.
 		writeLiteral(b, s, col)
 	default:
 		b.WriteString(strconv.Quote(s))

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/plumb-ci/plumb/internal/workflowcmd"
 )
 
 // tricky are strings that a careless YAML printer gets wrong.
@@ -111,5 +113,20 @@ func TestWriteYAMLRandomTrees(t *testing.T) {
 	}
 	for range 500 {
 		roundTrip(t, map[string]any{"root": gen(0), "other": gen(1)})
+	}
+}
+
+// A multi-line string whose lines would run as workflow commands in an
+// Actions log is double-quoted instead of a literal block.
+func TestWriteYAMLNoWorkflowCommandLines(t *testing.T) {
+	tree := map[string]any{"script": "echo hi\n  ::error::pwned\n##[group]x\n", "plain": "a\nb\n"}
+	roundTrip(t, tree)
+	var b strings.Builder
+	writeYAML(&b, tree)
+	if workflowcmd.HasCommandLine(b.String()) {
+		t.Errorf("a line would run as a command:\n%s", b.String())
+	}
+	if !strings.Contains(b.String(), "plain: |") {
+		t.Errorf("a harmless multi-line string lost its literal block:\n%s", b.String())
 	}
 }
