@@ -1,7 +1,6 @@
 package checks
 
 import (
-	"slices"
 	"sync"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -68,40 +67,9 @@ func wholeNumbers(v any) (any, bool) {
 		_, isInt := n.(int64)
 		return n, isInt
 	case map[string]any:
-		var out map[string]any
-		for k, e := range t {
-			ne, changed := wholeNumbers(e)
-			if !changed {
-				continue
-			}
-			if out == nil {
-				out = make(map[string]any, len(t))
-				for k2, e2 := range t {
-					out[k2] = e2
-				}
-			}
-			out[k] = ne
-		}
-		if out == nil {
-			return v, false
-		}
-		return out, true
+		return manifest.RewriteMap(t, func(_ string, e any) (any, bool) { return wholeNumbers(e) })
 	case []any:
-		var out []any
-		for i, e := range t {
-			ne, changed := wholeNumbers(e)
-			if !changed {
-				continue
-			}
-			if out == nil {
-				out = slices.Clone(t)
-			}
-			out[i] = ne
-		}
-		if out == nil {
-			return v, false
-		}
-		return out, true
+		return manifest.RewriteList(t, wholeNumbers)
 	}
 	return v, false
 }

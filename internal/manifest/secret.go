@@ -363,42 +363,14 @@ func MaskCredentialKeys(v any) any {
 func maskCredentialKeys(v any) (any, bool) {
 	switch t := v.(type) {
 	case map[string]any:
-		var out map[string]any
-		for k, e := range t {
-			var masked any = Redacted
-			changed := true
+		return RewriteMap(t, func(k string, e any) (any, bool) {
 			if _, scalar := e.(string); !IsCredentialName(k) || blank(e) || (!scalar && isContainer(e)) {
-				masked, changed = maskCredentialKeys(e)
+				return maskCredentialKeys(e)
 			}
-			if !changed {
-				continue
-			}
-			if out == nil {
-				out = make(map[string]any, len(t))
-				for k2, e2 := range t {
-					out[k2] = e2
-				}
-			}
-			out[k] = masked
-		}
-		if out != nil {
-			return out, true
-		}
+			return Redacted, true
+		})
 	case []any:
-		var out []any
-		for i, e := range t {
-			masked, changed := maskCredentialKeys(e)
-			if !changed {
-				continue
-			}
-			if out == nil {
-				out = slices.Clone(t)
-			}
-			out[i] = masked
-		}
-		if out != nil {
-			return out, true
-		}
+		return RewriteList(t, maskCredentialKeys)
 	}
 	return v, false
 }

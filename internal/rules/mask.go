@@ -117,42 +117,14 @@ func (m *masker) maskTree(v any, l maskLevel) (any, bool) {
 	}
 	switch t := v.(type) {
 	case map[string]any:
-		var out map[string]any
-		for k, e := range t {
-			var me any = Masked
-			changed := true
-			if !m.isMaskedKey(k) {
-				me, changed = m.maskTree(e, l.child(k))
+		return manifest.RewriteMap(t, func(k string, e any) (any, bool) {
+			if m.isMaskedKey(k) {
+				return Masked, true
 			}
-			if !changed {
-				continue
-			}
-			if out == nil {
-				out = make(map[string]any, len(t))
-				for k2, e2 := range t {
-					out[k2] = e2
-				}
-			}
-			out[k] = me
-		}
-		if out != nil {
-			return out, true
-		}
+			return m.maskTree(e, l.child(k))
+		})
 	case []any:
-		var out []any
-		for i, e := range t {
-			me, changed := m.maskTree(e, levelPlain)
-			if !changed {
-				continue
-			}
-			if out == nil {
-				out = slices.Clone(t)
-			}
-			out[i] = me
-		}
-		if out != nil {
-			return out, true
-		}
+		return manifest.RewriteList(t, func(e any) (any, bool) { return m.maskTree(e, levelPlain) })
 	}
 	return v, false
 }
@@ -335,20 +307,7 @@ func (r *redactor) redactTree(v any) (any, bool) {
 			return out, true
 		}
 	case []any:
-		var out []any
-		for i, e := range t {
-			ne, changed := r.redactTree(e)
-			if !changed {
-				continue
-			}
-			if out == nil {
-				out = slices.Clone(t)
-			}
-			out[i] = ne
-		}
-		if out != nil {
-			return out, true
-		}
+		return manifest.RewriteList(t, r.redactTree)
 	}
 	return v, false
 }
