@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -38,10 +39,14 @@ it never connects to a cluster, and the reference must be a local path.`,
 				return fmt.Errorf("%w\nSee '%s -h' for help and examples", err, cmd.CommandPath())
 			}
 			// Template output and messages are repository text: no line of
-			// it may run as a workflow command in a GitHub Actions log.
-			out, errOut := workflowcmd.NewInertWriter(stdout), workflowcmd.NewInertWriter(stderr)
+			// it may run as a workflow command in a GitHub Actions log. The
+			// report is buffered (the filter writes line by line); messages
+			// are not, so they keep their order.
+			bufOut := bufio.NewWriter(stdout)
+			out, errOut := workflowcmd.NewInertWriter(bufOut), workflowcmd.NewInertWriter(stderr)
 			code := compare.RunCLI(cmd.Context(), o, os.Stdin, out, errOut)
 			out.Close()
+			bufOut.Flush()
 			errOut.Close()
 			if code != compare.ExitNoDrift {
 				return exitError{code}

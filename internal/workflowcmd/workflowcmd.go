@@ -43,28 +43,6 @@ func HasCommandLine(text string) bool {
 	return false
 }
 
-// QuoteCommandScalars gives every scalar of the tree (keys and values)
-// that has a command line the double-quoted style, which yaml.v3 prints on
-// one line with its line breaks escaped. The YAML reads back to the same
-// values; only its layout changes. It reports whether any scalar changed.
-// Alias nodes are not followed (their anchor is quoted where it stands).
-func QuoteCommandScalars(n *yaml.Node) bool {
-	if n == nil {
-		return false
-	}
-	changed := false
-	if n.Kind == yaml.ScalarNode && n.Style&yaml.DoubleQuotedStyle == 0 && HasCommandLine(n.Value) {
-		n.Style = yaml.DoubleQuotedStyle
-		changed = true
-	}
-	for _, c := range n.Content {
-		if QuoteCommandScalars(c) {
-			changed = true
-		}
-	}
-	return changed
-}
-
 // SafeYAML prints a value tree (the shapes of manifest content: mappings
 // with string keys, lists, strings, numbers, booleans, null) as block YAML
 // (two-space indentation, mapping keys sorted) in which no line is a
@@ -75,7 +53,7 @@ func SafeYAML(v any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return EncodeNode(n)
+	return encodeNode(n)
 }
 
 // node builds the YAML node of a value tree, choosing each string's style.
@@ -138,8 +116,8 @@ func tidyBlock(s string) bool {
 		!strings.HasSuffix(s, "\n\n") && !strings.Contains(s, "\n\t") && !strings.Contains(s, "\r")
 }
 
-// EncodeNode prints a node with two-space indentation.
-func EncodeNode(n *yaml.Node) (string, error) {
+// encodeNode prints a node with two-space indentation.
+func encodeNode(n *yaml.Node) (string, error) {
 	var b strings.Builder
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
@@ -152,12 +130,12 @@ func EncodeNode(n *yaml.Node) (string, error) {
 	return b.String(), nil
 }
 
-// Escape is what InertWriter puts before a line that would otherwise be a
+// escape is what InertWriter puts before a line that would otherwise be a
 // workflow command: the line is shown, escaped, instead of being run.
-const Escape = `\`
+const escape = `\`
 
 // InertWriter passes human-readable text through to w line by line, with
-// Escape before every line the runner would take for a workflow command.
+// escape before every line the runner would take for a workflow command.
 // It is for text meant to be read (reports, messages), not parsed: a
 // machine-readable format must stay byte-exact and be made safe by its
 // own quoting. Close writes an unfinished last line.
@@ -201,7 +179,7 @@ func (iw *InertWriter) Close() error {
 
 func (iw *InertWriter) writeLine(line []byte) error {
 	if IsCommandLine(strings.TrimRight(string(line), "\r\n")) {
-		if _, err := io.WriteString(iw.w, Escape); err != nil {
+		if _, err := io.WriteString(iw.w, escape); err != nil {
 			return err
 		}
 	}
