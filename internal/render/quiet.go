@@ -5,8 +5,6 @@ import (
 	"log"
 	"os"
 	"sync"
-
-	"sigs.k8s.io/kustomize/kyaml/openapi"
 )
 
 // stderrState counts the renders under way: the first silences stderr, the
@@ -53,7 +51,3 @@ func silenceStderr() func() {
 		}
 	}
 }
-
-// resetOpenAPI drops a custom OpenAPI schema a kustomization installed in
-// kyaml's global state, so the next target gets the default one.
-func resetOpenAPI() { openapi.ResetOpenAPI() }

@@ -146,6 +146,10 @@ func (r *renderer) run(ctx context.Context) *Result {
 	}
 	slices.Sort(tree)
 	tree = slices.Compact(tree)
+	var schemaFilled <-chan struct{}
+	if len(tree) > 0 || len(r.opts.Targets) > 0 {
+		schemaFilled = startFillingOpenAPI()
+	}
 	closures := map[string]*closure{}
 	used := map[string]bool{}
 	consumed := map[string]bool{}
@@ -200,7 +204,7 @@ func (r *renderer) run(ctx context.Context) *Result {
 	if r.opts.Select != nil {
 		selected = slices.DeleteFunc(slices.Clone(targets), func(dir string) bool { return !r.opts.Select(dir) })
 	}
-	built := r.buildAll(ctx, selected, closures, problems)
+	built := r.buildAll(ctx, selected, closures, schemaFilled, problems)
 	plain := r.plainTargets(consumed, targets, problems)
 	res.Targets = append(built, plain...)
 	slices.SortFunc(res.Targets, func(a, b *Target) int { return strings.Compare(a.Name, b.Name) })
@@ -233,13 +237,12 @@ func (r *renderer) explicitTargets() ([]string, []manifest.Problem) {
 	return out, problems
 }
 
-// openapiMu serialises builds that change kyaml's global OpenAPI schema
-// (a kustomization with openapi:) against all others, across renders.
-var openapiMu sync.RWMutex
-
 // buildAll builds the kustomize targets concurrently; the result keeps the
 // targets' order.
-func (r *renderer) buildAll(ctx context.Context, dirs []string, closures map[string]*closure, problems *problemSet) []*Target {
+func (r *renderer) buildAll(ctx context.Context, dirs []string, closures map[string]*closure, schemaFilled <-chan struct{}, problems *problemSet) []*Target {
+	if schemaFilled != nil {
+		<-schemaFilled
+	}
 	out := make([]*Target, len(dirs))
 	perTarget := make([][]manifest.Problem, len(dirs))
 	workers := r.opts.Workers
