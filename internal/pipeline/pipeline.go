@@ -59,22 +59,31 @@ func Load(ctx context.Context, cfg *config.Config) (*Rendered, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := loadFS(ctx, cfg, fsys, nil, engine)
+	out := loadFS(ctx, cfg, fsys, shared{}, engine)
 	out.Findings = append(out.Findings, ruleProblems...)
 	return out, nil
 }
 
+// shared is the work two revisions' loads share in pull-request mode:
+// files the pull request does not change are parsed once, and targets
+// whose build reads only such files are built once. Empty otherwise.
+type shared struct {
+	parses *manifest.ParseCache
+	builds *render.BuildCache
+}
+
 // loadFS reads and renders the configured inputs from fsys (the working
-// tree, or a git revision in pull-request mode), sharing parsed files
-// through cache (pull-request mode; nil otherwise), and runs the early and
-// preprocess inspection rules. With --shard, only the shard's render
-// targets are rendered.
-func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, cache *manifest.ParseCache, engine *rules.Engine) *Rendered {
-	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude, Cache: cache})
+// tree, or a git revision in pull-request mode), sharing work with the
+// other revision's load through share, and runs the early and preprocess
+// inspection rules. With --shard, only the shard's render targets are
+// rendered.
+func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, share shared, engine *rules.Engine) *Rendered {
+	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude, Cache: share.parses})
 	run := engine.NewRun()
 	run.Early(set.Documents)
 	opts := renderOptions(cfg)
 	opts.Select = cfg.Shard.Owns
+	opts.Builds = share.builds
 	res := render.Render(ctx, fsys, set, opts)
 	if cfg.Shard.Enabled() {
 		res.Targets = slices.DeleteFunc(res.Targets, func(t *render.Target) bool { return !cfg.Shard.Owns(t.Name) })
@@ -163,6 +172,9 @@ type Result struct {
 	// single revision); shard reports record it so that only shards of one
 	// run merge.
 	baseCommit string
+	// reusedBuilds is how many kustomize targets pull-request mode built
+	// once for both revisions.
+	reusedBuilds int
 }
 
 // Check runs the whole pipeline: on the working tree, and in pull-request

@@ -56,18 +56,19 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory) (*R
 		head, base       *Rendered
 		headRes, baseRes *Result
 	)
-	// Files the pull request does not change are parsed once for both.
-	cache := manifest.NewParseCache()
+	// Files the pull request does not change are parsed once for both, and
+	// targets it does not change are built once.
+	share := shared{parses: manifest.NewParseCache(), builds: render.NewBuildCache()}
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		head = loadFS(ctx, cfg, headFS, cache, engine)
+		head = loadFS(ctx, cfg, headFS, share, engine)
 		head.Findings = append(head.Findings, ruleProblems...)
 		headRes = checkRevision(ctx, cfg, head, headFS, engines)
 	}()
 	go func() {
 		defer wg.Done()
-		base = loadFS(ctx, &baseCfg, tree, cache, engine)
+		base = loadFS(ctx, &baseCfg, tree, share, engine)
 		// The engines are configured from the working tree: both revisions
 		// are judged by the pull request's rules, so a finding is new
 		// because the manifests changed, not because a rule did.
@@ -84,7 +85,8 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory) (*R
 		sec.Targets = []renderdiff.Target{}
 	}
 	rep.Sections[renderdiff.SectionName] = sec
-	res := &Result{Report: rep, Errors: headRes.Errors, Rules: headRes.Rules, baseSections: baseRes.Report.Sections, baseCommit: tree.Commit}
+	res := &Result{Report: rep, Errors: headRes.Errors, Rules: headRes.Rules, baseSections: baseRes.Report.Sections, baseCommit: tree.Commit,
+		reusedBuilds: share.builds.Reused()}
 	for _, err := range baseRes.Errors {
 		res.Errors = append(res.Errors, fmt.Errorf("base %s: %w", cfg.BaseRef, err))
 	}

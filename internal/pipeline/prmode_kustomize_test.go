@@ -105,6 +105,10 @@ func TestKustomizeOverlayEditIsNew(t *testing.T) {
 	if len(fs) != 4 {
 		t.Errorf("findings %+v", fs)
 	}
+	// staging and dev read the same files at both revisions: built once.
+	if res.reusedBuilds != 2 {
+		t.Errorf("%d targets built once for both revisions, want 2 (staging, dev)", res.reusedBuilds)
+	}
 	sec := res.Report.Sections[renderdiff.SectionName].(*renderdiff.Section)
 	if len(sec.Targets) != 1 || sec.Targets[0].Name != "overlays/prod" {
 		t.Fatalf("diffed targets %+v", sec.Targets)
@@ -141,6 +145,9 @@ func TestKustomizeSharedBaseEdit(t *testing.T) {
 	}
 	if len(fs) != 5 {
 		t.Errorf("findings %+v", fs)
+	}
+	if res.reusedBuilds != 0 {
+		t.Errorf("%d targets built once for both revisions; every overlay reads the changed base", res.reusedBuilds)
 	}
 	sec := res.Report.Sections[renderdiff.SectionName].(*renderdiff.Section)
 	var names []string

@@ -15,11 +15,7 @@ import (
 func kustomizeBomb(t *testing.T, depth int) string {
 	t.Helper()
 	dir := t.TempDir()
-	write := func(name, content string) {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		must(t, os.WriteFile(p, []byte(content), 0o644))
-	}
+	write := func(name, content string) { writeFiles(t, dir, map[string]string{name: content}) }
 	write(fmt.Sprintf("L%d/kustomization.yaml", depth), "resources: [cm.yaml]\n")
 	write(fmt.Sprintf("L%d/cm.yaml", depth), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
 	for i := depth - 1; i >= 1; i-- {

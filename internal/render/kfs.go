@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -73,6 +74,8 @@ type kustomizeFS struct {
 	// allowRemote lets krusty read the temporary clones of remote bases it
 	// makes on the local disk.
 	allowRemote bool
+	// log, when set, records every answer given (reuse.go).
+	log *accessLog
 }
 
 var _ filesys.FileSystem = (*kustomizeFS)(nil)
@@ -101,6 +104,7 @@ func (k *kustomizeFS) remoteClone(p string) bool {
 
 func (k *kustomizeFS) stat(p string) (fs.FileInfo, error) {
 	if k.remoteClone(p) {
+		k.log.outside()
 		return os.Stat(p)
 	}
 	r, err := k.rel(p)
@@ -110,12 +114,15 @@ func (k *kustomizeFS) stat(p string) (fs.FileInfo, error) {
 	if _, ok := k.overrides[r]; ok {
 		return fileInfo{name: path.Base(r)}, nil
 	}
-	return fs.Stat(k.files.fsys, r)
+	st, err := fs.Stat(k.files.fsys, r)
+	k.log.stat(r, st, err)
+	return st, err
 }
 
 // ReadFile implements filesys.FileSystem.
 func (k *kustomizeFS) ReadFile(p string) ([]byte, error) {
 	if k.remoteClone(p) {
+		k.log.outside()
 		return os.ReadFile(p)
 	}
 	r, err := k.rel(p)
@@ -126,6 +133,7 @@ func (k *kustomizeFS) ReadFile(p string) ([]byte, error) {
 		return data, nil
 	}
 	data, err := k.files.read(r)
+	k.log.read(r, data, err)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r, cleanFSError(err))
 	}
@@ -168,19 +176,17 @@ func (k *kustomizeFS) Exists(p string) bool {
 // ReadDir implements filesys.FileSystem.
 func (k *kustomizeFS) ReadDir(p string) ([]string, error) {
 	if k.remoteClone(p) {
+		k.log.outside()
 		return filesys.MakeFsOnDisk().ReadDir(p)
 	}
 	r, err := k.rel(p)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := fs.ReadDir(k.files.fsys, r)
+	names, err := readDirNames(k.files.fsys, r)
+	k.log.list(accessReadDir, r, names, err)
 	if err != nil {
 		return nil, cleanFSError(err)
-	}
-	names := make([]string, len(entries))
-	for i, e := range entries {
-		names[i] = e.Name()
 	}
 	return names, nil
 }
@@ -215,9 +221,11 @@ func (k *kustomizeFS) Glob(pattern string) ([]string, error) {
 		return nil, err
 	}
 	matches, err := fs.Glob(k.files.fsys, r)
+	k.log.list(accessGlob, r, matches, err)
 	if err != nil {
 		return nil, err
 	}
+	matches = slices.Clone(matches)
 	for i, m := range matches {
 		matches[i] = path.Join(virtualRoot, m)
 	}
@@ -230,6 +238,11 @@ func (k *kustomizeFS) Walk(p string, walkFn filepath.WalkFunc) error {
 	r, err := k.rel(p)
 	if err != nil {
 		return err
+	}
+	if k.log != nil {
+		// The whole subtree, whatever part of it walkFn skips.
+		entries, err := walkEntries(k.files.fsys, r)
+		k.log.list(accessWalk, r, entries, err)
 	}
 	return fs.WalkDir(k.files.fsys, r, func(name string, d fs.DirEntry, err error) error {
 		full := path.Join(virtualRoot, name)

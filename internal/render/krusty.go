@@ -103,11 +103,14 @@ type builtResource struct {
 // than the build itself (measured: 2.5x the CPU); plumb follows the
 // resources through the kustomizations itself and asks krusty for origins
 // only when that trace cannot place an object.
-func runKrusty(files *fileCache, k *kustomization, allowRemote, withOrigin bool) ([]builtResource, error) {
-	kfs := &kustomizeFS{files: files, allowRemote: allowRemote}
+//
+// log, when set, records what the build read (reuse.go).
+func runKrusty(files *fileCache, k *kustomization, allowRemote, withOrigin bool, log *accessLog) ([]builtResource, error) {
+	kfs := &kustomizeFS{files: files, allowRemote: allowRemote, log: log}
 	added := false
 	if withOrigin {
 		data, err := files.read(k.File)
+		log.read(k.File, data, err)
 		if err != nil {
 			return nil, err
 		}

@@ -20,11 +20,17 @@ type renderedOrigin struct {
 }
 
 // buildKustomize builds one kustomize target and gives each object its
-// provenance.
-func (r *renderer) buildKustomize(c *closure) (*Target, []manifest.Problem) {
+// provenance. log, when set, records what krusty read; ok is false when
+// krusty failed.
+func (r *renderer) buildKustomize(c *closure, log *accessLog) (t *Target, problems []manifest.Problem, ok bool) {
+	t, problems = r.buildKustomizeTarget(c, log)
+	return t, problems, t != nil
+}
+
+func (r *renderer) buildKustomizeTarget(c *closure, log *accessLog) (*Target, []manifest.Problem) {
 	root := c.nodes[0]
 	k := root.k
-	built, err := runKrusty(r.files, k, r.opts.AllowRemote, false)
+	built, err := runKrusty(r.files, k, r.opts.AllowRemote, false, log)
 	tr := &tracer{g: r.graph, docs: r.docs}
 	if err != nil {
 		msg := krustyMessage(err)
@@ -56,7 +62,7 @@ func (r *renderer) buildKustomize(c *closure) (*Target, []manifest.Problem) {
 		// Something the trace does not model made or renamed an object:
 		// build again with krusty's origin annotations, which name at
 		// least the file each object came from.
-		if again, aerr := runKrusty(r.files, k, r.opts.AllowRemote, true); aerr == nil {
+		if again, aerr := runKrusty(r.files, k, r.opts.AllowRemote, true, log); aerr == nil {
 			objs, _, err = r.builtObjects(k, again, indexRecords(tr.trace(root)))
 		}
 	}

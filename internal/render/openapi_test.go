@@ -2,8 +2,6 @@ package render
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -19,12 +17,7 @@ import (
 // unfilled schema, as a fresh process does.
 func TestConcurrentBuildsShareTheOpenAPISchema(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, content string) {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		must(t, os.WriteFile(p, []byte(content), 0o644))
-	}
+	write := func(name, content string) { writeFiles(t, dir, map[string]string{name: content}) }
 	const pairs, kinds = 4, 60
 	var custom strings.Builder
 	for j := range kinds {
@@ -66,12 +59,7 @@ func TestConcurrentBuildsShareTheOpenAPISchema(t *testing.T) {
 // the default schema (containers merged by name).
 func TestCustomOpenAPISchemaStaysWithItsTarget(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, content string) {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		must(t, os.WriteFile(p, []byte(content), 0o644))
-	}
+	write := func(name, content string) { writeFiles(t, dir, map[string]string{name: content}) }
 	write("custom/kustomization.yaml", `openapi:
   path: schema.json
 resources: [pipeline.yaml]

@@ -97,6 +97,10 @@ type Options struct {
 	// Select, when set, renders only the targets whose name it accepts (a
 	// --shard share); the others are skipped, with their problems.
 	Select func(target string) bool
+	// Builds, when set, is shared with the render of another revision of
+	// the same repository with the same options (pull-request mode): a
+	// target whose build would read the same files in both is built once.
+	Builds *BuildCache
 }
 
 // Render groups the loaded documents into targets and builds them. fsys is
@@ -262,18 +266,7 @@ func (r *renderer) buildAll(ctx context.Context, dirs []string, closures map[str
 				if len(c.problems) > 0 || ctx.Err() != nil {
 					continue
 				}
-				// krusty keeps the OpenAPI schema in a global: a target that
-				// changes it builds alone.
-				if c.customOpenAPI {
-					openapiMu.Lock()
-					out[i], perTarget[i] = r.buildKustomize(c)
-					resetOpenAPI()
-					openapiMu.Unlock()
-				} else {
-					openapiMu.RLock()
-					out[i], perTarget[i] = r.buildKustomize(c)
-					openapiMu.RUnlock()
-				}
+				out[i], perTarget[i] = r.buildOne(dirs[i], c)
 			}
 		}()
 	}
@@ -290,6 +283,54 @@ func (r *renderer) buildAll(ctx context.Context, dirs []string, closures map[str
 		}
 	}
 	return targets
+}
+
+// buildOne builds one kustomize target, or takes it from the build cache
+// when the other revision built it from the same files.
+func (r *renderer) buildOne(dir string, c *closure) (*Target, []manifest.Problem) {
+	cache := r.opts.Builds
+	if cache == nil || c.customOpenAPI || r.opts.AllowRemote {
+		t, problems, _ := r.buildLocked(c, nil)
+		return t, problems
+	}
+	e, builder := cache.claim(dir)
+	if !builder {
+		// Waiting holds no lock: the builder may need openapiMu.
+		if t, problems, ok := e.reuse(r.files); ok {
+			cache.reused.Add(1)
+			return t, problems
+		}
+		t, problems, _ := r.buildLocked(c, nil)
+		return t, problems
+	}
+	published := false
+	defer func() {
+		if !published {
+			e.abandon() // the build panicked: the other render builds its own
+		}
+	}()
+	log := newAccessLog()
+	t, problems, ok := r.buildLocked(c, log)
+	if !ok {
+		log = nil
+	}
+	e.publish(log, t, problems)
+	published = true
+	return t, problems
+}
+
+// buildLocked builds a target under the OpenAPI lock. krusty keeps the
+// OpenAPI schema in a global: a target that changes it builds alone.
+func (r *renderer) buildLocked(c *closure, log *accessLog) (*Target, []manifest.Problem, bool) {
+	if c.customOpenAPI {
+		openapiMu.Lock()
+		defer openapiMu.Unlock()
+		defer resetOpenAPI()
+		return r.buildKustomize(c, log)
+	}
+	openapiMu.RLock()
+	defer openapiMu.RUnlock()
+	return r.buildKustomize(c, log)
 }
 
 // plainTargets groups the documents no kustomization reads by directory.
