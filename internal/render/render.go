@@ -314,8 +314,8 @@ func (r *renderer) buildOne(dir string, c *closure) (*Target, []manifest.Problem
 	if !ok {
 		log = nil
 	}
+	published = true // publish closes the entry, whatever happens in it
 	e.publish(log, t, problems)
-	published = true
 	return t, problems
 }
 
