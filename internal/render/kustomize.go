@@ -20,14 +20,9 @@ type renderedOrigin struct {
 }
 
 // buildKustomize builds one kustomize target and gives each object its
-// provenance. log, when set, records what krusty read; ok is false when
-// krusty failed.
-func (r *renderer) buildKustomize(c *closure, log *accessLog) (t *Target, problems []manifest.Problem, ok bool) {
-	t, problems = r.buildKustomizeTarget(c, log)
-	return t, problems, t != nil
-}
-
-func (r *renderer) buildKustomizeTarget(c *closure, log *accessLog) (*Target, []manifest.Problem) {
+// provenance (nil when the build failed). log, when set, records what
+// krusty read.
+func (r *renderer) buildKustomize(c *closure, log *accessLog) (*Target, []manifest.Problem) {
 	root := c.nodes[0]
 	k := root.k
 	built, err := runKrusty(r.files, k, r.opts.AllowRemote, false, log)

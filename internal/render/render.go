@@ -290,8 +290,7 @@ func (r *renderer) buildAll(ctx context.Context, dirs []string, closures map[str
 func (r *renderer) buildOne(dir string, c *closure) (*Target, []manifest.Problem) {
 	cache := r.opts.Builds
 	if cache == nil || c.customOpenAPI || r.opts.AllowRemote {
-		t, problems, _ := r.buildLocked(c, nil)
-		return t, problems
+		return r.buildLocked(c, nil)
 	}
 	e, builder := cache.claim(dir)
 	if !builder {
@@ -300,8 +299,7 @@ func (r *renderer) buildOne(dir string, c *closure) (*Target, []manifest.Problem
 			cache.reused.Add(1)
 			return t, problems
 		}
-		t, problems, _ := r.buildLocked(c, nil)
-		return t, problems
+		return r.buildLocked(c, nil)
 	}
 	published := false
 	defer func() {
@@ -310,10 +308,7 @@ func (r *renderer) buildOne(dir string, c *closure) (*Target, []manifest.Problem
 		}
 	}()
 	log := newAccessLog()
-	t, problems, ok := r.buildLocked(c, log)
-	if !ok {
-		log = nil
-	}
+	t, problems := r.buildLocked(c, log)
 	published = true // publish closes the entry, whatever happens in it
 	e.publish(log, t, problems)
 	return t, problems
@@ -321,7 +316,7 @@ func (r *renderer) buildOne(dir string, c *closure) (*Target, []manifest.Problem
 
 // buildLocked builds a target under the OpenAPI lock. krusty keeps the
 // OpenAPI schema in a global: a target that changes it builds alone.
-func (r *renderer) buildLocked(c *closure, log *accessLog) (*Target, []manifest.Problem, bool) {
+func (r *renderer) buildLocked(c *closure, log *accessLog) (*Target, []manifest.Problem) {
 	if c.customOpenAPI {
 		openapiMu.Lock()
 		defer openapiMu.Unlock()

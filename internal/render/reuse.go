@@ -41,9 +41,8 @@ type cachedBuild struct {
 	done chan struct{}
 	// Set by the builder before done is closed; read-only afterwards.
 	log      *accessLog
-	snapshot *Target // a private copy: never handed out, only copied
+	snapshot *Target // a private copy, never handed out; nil: build again
 	problems []manifest.Problem
-	ok       bool
 }
 
 // claim returns the entry of a target directory, and whether the caller is
@@ -59,19 +58,20 @@ func (c *BuildCache) claim(dir string) (*cachedBuild, bool) {
 	return e, true
 }
 
-// publish stores a successful build for the other render. It copies the
-// objects first: the builder's render goes on to change its own (rules,
-// suppressions) while the other render may be copying.
+// publish stores a successful build (t is nil when it failed) for the
+// other render. It copies the objects first: the builder's render goes on
+// to change its own (rules, suppressions) while the other render may be
+// copying.
 func (e *cachedBuild) publish(log *accessLog, t *Target, problems []manifest.Problem) {
 	defer close(e.done)
-	if log == nil || log.unreusable || t == nil || len(t.Templates) > 0 {
+	if log.unreusable || t == nil || len(t.Templates) > 0 {
 		return
 	}
 	snapshot, ok := copyTarget(t)
 	if !ok {
 		return
 	}
-	e.log, e.snapshot, e.problems, e.ok = log, snapshot, slices.Clone(problems), true
+	e.log, e.snapshot, e.problems = log, snapshot, slices.Clone(problems)
 }
 
 // abandon marks a claimed target as not reusable.
@@ -81,7 +81,7 @@ func (e *cachedBuild) abandon() { close(e.done) }
 // gives every answer the builder's krusty got.
 func (e *cachedBuild) reuse(files *fileCache) (*Target, []manifest.Problem, bool) {
 	<-e.done
-	if !e.ok || !e.log.sameIn(files) {
+	if e.snapshot == nil || !e.log.sameIn(files) {
 		return nil, nil, false
 	}
 	t, ok := copyTarget(e.snapshot)
