@@ -45,6 +45,8 @@ type File struct {
 	Gate         string        `yaml:"gate"`
 	Suppressions []Suppression `yaml:"suppressions"`
 	Checks       ChecksFile    `yaml:"checks"`
+	// KubernetesVersion is the cluster version to check for (kubernetes.go).
+	KubernetesVersion string `yaml:"kubernetes_version"`
 
 	// src locates values for messages (position.go).
 	src source
@@ -92,6 +94,9 @@ type Config struct {
 	// time.Now); tests set it.
 	Now    func() time.Time
 	Checks Checks
+	// KubernetesVersion is the cluster version charts render for and
+	// schemas are checked against (kubernetes.go).
+	KubernetesVersion KubernetesVersion
 }
 
 // FailOn is the exit-code threshold.
@@ -210,6 +215,9 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	cfg.Render, renderErrs = resolveRender(file, fl)
 	errs = append(errs, renderErrs...)
 	cfg.KubeVirt = resolveKubeVirt(file, fl)
+	if cfg.KubernetesVersion, err = resolveKubernetesVersion(file, fl); err != nil {
+		errs = append(errs, err)
+	}
 	if cfg.Reference, err = resolveReference(file.Reference, fl, root, cwd); err != nil {
 		errs = append(errs, err)
 	}

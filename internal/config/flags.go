@@ -25,6 +25,8 @@ type Flags struct {
 	Explain       bool
 	Params        []string
 	AllowRemote   bool
+	// KubernetesVersion is --kubernetes-version (kubernetes.go).
+	KubernetesVersion string
 	// KubeVirtTemplates are --kubevirt-templates directories.
 	KubeVirtTemplates []string
 	// Reference and DiffConfig are the reference comparison (compare.go).
@@ -46,6 +48,7 @@ func BindInputFlags(fs *pflag.FlagSet) *Flags {
 	bindRulesInputFlags(fs, fl)
 	fs.StringArrayVar(&fl.Params, "param", nil, "OpenShift Template parameter value NAME=VALUE, for every template that declares NAME (repeatable)")
 	fs.BoolVar(&fl.AllowRemote, "allow-remote", false, "let kustomize fetch remote bases and resources (refused by default)")
+	fs.StringVar(&fl.KubernetesVersion, "kubernetes-version", DefaultKubernetesVersion.MinorString(), "Kubernetes version to check for, e.g. 1.30 or v1.30.2 (Helm's .Capabilities.KubeVersion, schemas, removed APIs)")
 	return fl
 }
 
