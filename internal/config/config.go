@@ -59,6 +59,11 @@ type LimitsConfig struct {
 	MaxDepth    int    `yaml:"max_depth"`
 	// MaxAliasNodes bounds alias expansion per document.
 	MaxAliasNodes int `yaml:"max_alias_nodes"`
+	// MaxTargetSize is the size budget of a render target (a size).
+	MaxTargetSize string `yaml:"max_target_size"`
+	// MaxTargetTime is the time budget of a kustomize build (a duration
+	// such as 90s or 2m).
+	MaxTargetTime string `yaml:"max_target_time"`
 }
 
 // Config is the resolved configuration of one run.

@@ -20,11 +20,13 @@ type Flags struct {
 	MaxFileSize   string
 	MaxDepth      int
 	MaxAliasNodes int
-	Reproducible  bool
-	Rules         []string // --rules
-	Explain       bool
-	Params        []string
-	AllowRemote   bool
+	// MaxTargetSize and MaxTargetTime are a render target's budget.
+	MaxTargetSize, MaxTargetTime string
+	Reproducible                 bool
+	Rules                        []string // --rules
+	Explain                      bool
+	Params                       []string
+	AllowRemote                  bool
 	// KubernetesVersion is --kubernetes-version (kubernetes.go).
 	KubernetesVersion string
 	// KubeVirtTemplates are --kubevirt-templates directories.
@@ -45,6 +47,8 @@ func BindInputFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringVar(&fl.MaxFileSize, "max-file-size", "10MiB", "largest manifest file read")
 	fs.IntVar(&fl.MaxDepth, "max-depth", 500, "deepest nesting of YAML mappings and sequences accepted")
 	fs.IntVar(&fl.MaxAliasNodes, "max-alias-nodes", 100000, "most nodes YAML aliases may expand to in one document")
+	fs.StringVar(&fl.MaxTargetSize, "max-target-size", "64MiB", "size budget of a render target: what a kustomize build may read and the objects it may produce")
+	fs.StringVar(&fl.MaxTargetTime, "max-target-time", "1m", "time budget of a kustomize build; a target still building then is reported and not checked")
 	bindRulesInputFlags(fs, fl)
 	fs.StringArrayVar(&fl.Params, "param", nil, "OpenShift Template parameter value NAME=VALUE, for every template that declares NAME (repeatable)")
 	fs.BoolVar(&fl.AllowRemote, "allow-remote", false, "let kustomize fetch remote bases and resources (refused by default)")

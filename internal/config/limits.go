@@ -3,6 +3,8 @@ package config
 import (
 	"errors"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -28,6 +30,34 @@ func resolveLimits(file *File, fl *Flags) (manifest.Limits, error) {
 			errs = append(errs, fmt.Errorf("--max-file-size: %w", err))
 		}
 		l.MaxFileBytes = n
+	}
+	if file.Limits.MaxTargetSize != "" {
+		n, err := ParseSize(file.Limits.MaxTargetSize)
+		if err != nil {
+			errs = append(errs, file.src.errorf("limits.max_target_size", "limits.max_target_size: %v", err))
+		}
+		l.MaxTargetBytes = n
+	}
+	if fl.changed("max-target-size") {
+		n, err := ParseSize(fl.MaxTargetSize)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--max-target-size: %w", err))
+		}
+		l.MaxTargetBytes = n
+	}
+	if file.Limits.MaxTargetTime != "" {
+		d, err := parseBudgetTime(file.Limits.MaxTargetTime)
+		if err != nil {
+			errs = append(errs, file.src.errorf("limits.max_target_time", "limits.max_target_time: %v", err))
+		}
+		l.MaxTargetTime = d
+	}
+	if fl.changed("max-target-time") {
+		d, err := parseBudgetTime(fl.MaxTargetTime)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--max-target-time: %w", err))
+		}
+		l.MaxTargetTime = d
 	}
 	count := func(key, flag string, fromFile, fromFlag int, into *int) {
 		if file.src.sets(key) || fromFile != 0 {
@@ -64,4 +94,13 @@ func checkExcludes(file *File, fl *Flags) []error {
 		}
 	}
 	return errs
+}
+
+// parseBudgetTime reads a time budget: a Go duration such as 90s or 2m.
+func parseBudgetTime(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("duration %q: want a positive duration such as 90s or 2m", s)
+	}
+	return d, nil
 }

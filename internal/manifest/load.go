@@ -3,7 +3,6 @@ package manifest
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -83,19 +82,18 @@ func Load(fsys fs.FS, paths []string, opts LoadOptions) *Set {
 
 func loadFile(fsys fs.FS, name string, limits Limits, cache *ParseCache) ([]*Document, []Problem) {
 	at := Location{File: name, Line: 1, Column: 1}
-	f, err := fsys.Open(name)
-	if err != nil {
+	// The file's type and size are read before it is opened: opening a
+	// named pipe blocks, and a device may never end.
+	data, err := ReadRegular(fsys, name, limits.MaxFileBytes)
+	var nr *NotRegularError
+	var tl *TooLargeError
+	switch {
+	case errors.As(err, &nr):
+		return nil, []Problem{inputError(RuleUnreadable, at, "the file is %v; remove it or exclude it", nr)}
+	case errors.As(err, &tl):
+		return nil, []Problem{tooLarge(name, tl.Size, limits)}
+	case err != nil:
 		return nil, []Problem{unreadable(name, err)}
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > limits.MaxFileBytes {
-		return nil, []Problem{tooLarge(name, st.Size(), limits)}
-	}
-	// Read one byte past the limit so a file that grows (or lies about its
-	// size) is still caught without reading all of it.
-	data, err := io.ReadAll(io.LimitReader(f, limits.MaxFileBytes+1))
-	if err != nil {
-		return nil, []Problem{inputError(RuleUnreadable, at, "cannot read the file: %v", cleanErr(err))}
 	}
 	if cache != nil {
 		return cache.parse(name, data, limits)

@@ -172,7 +172,7 @@ func TestKrustyCannotReadOutside(t *testing.T) {
 	root, err := os.OpenRoot("testdata/repo")
 	must(t, err)
 	defer root.Close()
-	kfs := &kustomizeFS{files: newFileCache(root.FS())}
+	kfs := &kustomizeFS{files: newFileCache(root.FS(), manifest.Limits{})}
 	for _, p := range []string{"/etc/passwd", virtualRoot + "/../etc/passwd", "/plumb-repo-other/x"} {
 		if _, err := kfs.ReadFile(p); err == nil {
 			t.Errorf("read %s", p)

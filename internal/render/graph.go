@@ -32,6 +32,10 @@ type node struct {
 	// feedback are its replacements that read an object an earlier
 	// replacement wrote to (see feedbackReplacements).
 	feedback []manifest.Location
+	// dataFiles are the generators' sources among files (read as bytes,
+	// not YAML); dataReads lists each read of one, per entry.
+	dataFiles map[string]bool
+	dataReads []dataRead
 }
 
 type edge struct {
@@ -97,8 +101,9 @@ func (g *graph) check(k *kustomization) *node {
 	fsys := g.kc.files.fsys
 
 	// file checks a path entry that must name a file (or, with dirOK, a
-	// directory) in or below the kustomization's directory.
-	file := func(p manifest.Path, entry string, dirOK bool) {
+	// directory) in or below the kustomization's directory. A data file
+	// (a generator's source) is read as bytes, any other as YAML.
+	file := func(p manifest.Path, entry string, dirOK, data bool) {
 		if isRemote(entry) {
 			g.remote(n, p, entry)
 			return
@@ -117,9 +122,19 @@ func (g *graph) check(k *kustomization) *node {
 		case st.IsDir() && !dirOK:
 			fail(p, "%q is a directory, not a file", entry)
 		case st.IsDir():
-			n.files = append(n.files, dirFiles(fsys, full)...)
+			for _, f := range dirFiles(fsys, full) {
+				if msg := g.unsafeInput(f, f, nil, data); msg != "" {
+					fail(p, "%s", msg)
+					continue
+				}
+				n.addFile(f, data, k.at(p))
+			}
 		default:
-			n.files = append(n.files, full)
+			if msg := g.unsafeInput(full, entry, st, data); msg != "" {
+				fail(p, "%s", msg)
+				return
+			}
+			n.addFile(full, data, k.at(p))
 		}
 	}
 
@@ -156,6 +171,10 @@ func (g *graph) check(k *kustomization) *node {
 		case !inDir(full, k.Dir):
 			fail(p, "%q is outside the kustomization's directory: kustomize loads resource files only from the kustomization's directory and below (make its directory a kustomization and list that instead)", entry)
 		default:
+			if msg := g.unsafeInput(full, entry, st, false); msg != "" {
+				fail(p, "%s", msg)
+				continue
+			}
 			n.files = append(n.files, full)
 		}
 	}
@@ -206,7 +225,7 @@ func (g *graph) check(k *kustomization) *node {
 			}
 			if pt.Path != "" {
 				before := len(n.problems)
-				file(entry.Child(manifest.Key("path")), pt.Path, false)
+				file(entry.Child(manifest.Key("path")), pt.Path, false, false)
 				if len(n.problems) == before {
 					g.checkPatch(n, entry, pt.Path, nil, pt.Target != nil, false, field == "patchesJson6902")
 				}
@@ -222,7 +241,7 @@ func (g *graph) check(k *kustomization) *node {
 			continue
 		}
 		before := len(n.problems)
-		file(p, string(entry), false)
+		file(p, string(entry), false, false)
 		if len(n.problems) == before {
 			g.checkPatch(n, p, string(entry), nil, false, true, false)
 		}
@@ -234,13 +253,13 @@ func (g *graph) check(k *kustomization) *node {
 		g.checkKV(file, "secretGenerator", gi, gen.FileSources, gen.EnvSources, k)
 	}
 	for i, entry := range k.K.Crds {
-		file(manifest.Path{manifest.Key("crds"), manifest.Index(i)}, entry, false)
+		file(manifest.Path{manifest.Key("crds"), manifest.Index(i)}, entry, false, false)
 	}
 	for i, entry := range k.K.Configurations {
-		file(manifest.Path{manifest.Key("configurations"), manifest.Index(i)}, entry, false)
+		file(manifest.Path{manifest.Key("configurations"), manifest.Index(i)}, entry, false, false)
 	}
 	if p := k.K.OpenAPI["path"]; p != "" {
-		file(manifest.Path{manifest.Key("openapi"), manifest.Key("path")}, p, false)
+		file(manifest.Path{manifest.Key("openapi"), manifest.Key("path")}, p, false, false)
 		n.customOpenAPI = true
 	}
 	if len(k.K.OpenAPI) > 0 {
@@ -248,7 +267,7 @@ func (g *graph) check(k *kustomization) *node {
 	}
 	for i, r := range k.K.Replacements {
 		if r.Path != "" {
-			file(manifest.Path{manifest.Key("replacements"), manifest.Index(i), manifest.Key("path")}, r.Path, false)
+			file(manifest.Path{manifest.Key("replacements"), manifest.Index(i), manifest.Key("path")}, r.Path, false, false)
 		}
 	}
 	n.feedback = g.feedbackReplacements(k)
@@ -278,7 +297,7 @@ func (g *graph) check(k *kustomization) *node {
 					continue
 				}
 			}
-			file(p, entry, false)
+			file(p, entry, false, false)
 		}
 	}
 	for _, field := range []string{"helmCharts", "helmChartInflationGenerator", "helmGlobals"} {
@@ -291,12 +310,12 @@ func (g *graph) check(k *kustomization) *node {
 
 // checkKV checks the files and env files of a generator entry. A file
 // source is "path" or "key=path".
-func (g *graph) checkKV(file func(manifest.Path, string, bool), field string, gi int, files, envs []string, k *kustomization) {
+func (g *graph) checkKV(file func(manifest.Path, string, bool, bool), field string, gi int, files, envs []string, k *kustomization) {
 	for i, src := range files {
 		if _, p, ok := strings.Cut(src, "="); ok {
 			src = p
 		}
-		file(manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("files"), manifest.Index(i)}, src, true)
+		file(manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("files"), manifest.Index(i)}, src, true, true)
 	}
 	_, envsNode := k.node(manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("envs")})
 	nEnvs := 0
@@ -308,7 +327,7 @@ func (g *graph) checkKV(file func(manifest.Path, string, bool), field string, gi
 		if i >= nEnvs {
 			p = manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("env")}
 		}
-		file(p, src, false)
+		file(p, src, false, true)
 	}
 }
 
@@ -399,6 +418,8 @@ func (g *graph) walk(dir string) *closure {
 		c.problems = append(c.problems, g.buildCountProblems(c.nodes)...)
 		c.problems = append(c.problems, copyProblems(c.nodes)...)
 		c.problems = append(c.problems, feedbackProblems(c.nodes)...)
+		c.problems = append(c.problems, g.generatorBudgetProblems(c.nodes)...)
+		c.problems = append(c.problems, g.varsBudgetProblems(c.nodes)...)
 	}
 	return c
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
 // virtualRoot is where the repository appears to krusty. krusty works on
@@ -33,33 +35,48 @@ var errReadOnly = errors.New("read-only file system")
 
 // fileCache keeps file contents read through the adapter for the whole
 // render, so a base shared by many overlays is read from the repository
-// once. It is safe for concurrent use.
+// once. It is safe for concurrent use. It reads regular files only, up to
+// the file-size limit (manifest.ReadRegular), and knows which files break
+// the nesting and alias limits (inputlimits.go).
 type fileCache struct {
-	fsys fs.FS
-	mu   sync.Mutex
-	m    map[string]*cachedFile
+	fsys   fs.FS
+	limits manifest.Limits
+	// loaded are the limit problems the loader found, by file; files it
+	// did not read are checked on their first read.
+	loaded map[string][]manifest.Problem
+	mu     sync.Mutex
+	m      map[string]*cachedFile
 }
 
 type cachedFile struct {
 	once sync.Once
 	data []byte
 	err  error
+	// limitOnce guards limits: the file's limit problems.
+	limitOnce sync.Once
+	limits    []manifest.Problem
 }
 
-func newFileCache(fsys fs.FS) *fileCache {
-	return &fileCache{fsys: fsys, m: map[string]*cachedFile{}}
+func newFileCache(fsys fs.FS, limits manifest.Limits) *fileCache {
+	return &fileCache{fsys: fsys, limits: limits.WithDefaults(), m: map[string]*cachedFile{}}
 }
 
-// read returns the content of a repository-relative file.
-func (c *fileCache) read(name string) ([]byte, error) {
+// entry returns the cache entry of a repository-relative file.
+func (c *fileCache) entry(name string) *cachedFile {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	f := c.m[name]
 	if f == nil {
 		f = &cachedFile{}
 		c.m[name] = f
 	}
-	c.mu.Unlock()
-	f.once.Do(func() { f.data, f.err = fs.ReadFile(c.fsys, name) })
+	return f
+}
+
+// read returns the content of a repository-relative file.
+func (c *fileCache) read(name string) ([]byte, error) {
+	f := c.entry(name)
+	f.once.Do(func() { f.data, f.err = manifest.ReadRegular(c.fsys, name, c.limits.MaxFileBytes) })
 	return f.data, f.err
 }
 
@@ -76,6 +93,9 @@ type kustomizeFS struct {
 	allowRemote bool
 	// log, when set, records every answer given (reuse.go).
 	log *accessLog
+	// guard, when set, holds the build to its budget and to the input
+	// limits (budget.go, inputlimits.go).
+	guard *buildGuard
 }
 
 var _ filesys.FileSystem = (*kustomizeFS)(nil)
@@ -133,6 +153,12 @@ func (k *kustomizeFS) ReadFile(p string) ([]byte, error) {
 		return data, nil
 	}
 	data, err := k.files.read(r)
+	if err == nil {
+		err = k.guard.admit(r, len(data))
+	}
+	if err == nil {
+		err = k.checkRead(r)
+	}
 	k.log.read(r, data, err)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r, cleanFSError(err))

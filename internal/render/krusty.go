@@ -104,9 +104,10 @@ type builtResource struct {
 // resources through the kustomizations itself and asks krusty for origins
 // only when that trace cannot place an object.
 //
-// log, when set, records what the build read (reuse.go).
-func runKrusty(files *fileCache, k *kustomization, allowRemote, withOrigin bool, log *accessLog) ([]builtResource, error) {
-	kfs := &kustomizeFS{files: files, allowRemote: allowRemote, log: log}
+// log, when set, records what the build read (reuse.go); guard, when set,
+// holds the build to its budget (budget.go).
+func runKrusty(files *fileCache, k *kustomization, allowRemote, withOrigin bool, log *accessLog, guard *buildGuard) ([]builtResource, error) {
+	kfs := &kustomizeFS{files: files, allowRemote: allowRemote, log: log, guard: guard}
 	added := false
 	if withOrigin {
 		data, err := files.read(k.File)

@@ -22,11 +22,14 @@ type renderedOrigin struct {
 // buildKustomize builds one kustomize target and gives each object its
 // provenance (nil when the build failed). log, when set, records what
 // krusty read.
-func (r *renderer) buildKustomize(c *closure, log *accessLog) (*Target, []manifest.Problem) {
+func (r *renderer) buildKustomize(c *closure, log *accessLog, guard *buildGuard) (*Target, []manifest.Problem) {
 	root := c.nodes[0]
 	k := root.k
-	built, err := runKrusty(r.files, k, r.opts.AllowRemote, false, log)
+	built, err := runKrusty(r.files, k, r.opts.AllowRemote, false, log, guard)
 	tr := &tracer{g: r.graph, docs: r.docs}
+	if over := guard.overBudget(); over != "" {
+		return nil, []manifest.Problem{readProblem(k, over)}
+	}
 	if err != nil {
 		msg := krustyMessage(err)
 		at := locateKrustyError(c, msg)
@@ -57,7 +60,7 @@ func (r *renderer) buildKustomize(c *closure, log *accessLog) (*Target, []manife
 		// Something the trace does not model made or renamed an object:
 		// build again with krusty's origin annotations, which name at
 		// least the file each object came from.
-		if again, aerr := runKrusty(r.files, k, r.opts.AllowRemote, true, log); aerr == nil {
+		if again, aerr := runKrusty(r.files, k, r.opts.AllowRemote, true, log, guard); aerr == nil {
 			objs, _, err = r.builtObjects(k, again, indexRecords(tr.trace(root)))
 		}
 	}
@@ -65,6 +68,9 @@ func (r *renderer) buildKustomize(c *closure, log *accessLog) (*Target, []manife
 		problems.add(manifest.Problem{Rule: RuleKustomize, Level: "error", Location: k.Doc.Start(), Input: true, Key: "output:" + k.Dir,
 			Message: fmt.Sprintf("kustomize build %s: cannot read its output: %v", k.Dir, err)})
 		return nil, problems.sorted()
+	}
+	if size, limit := outputSize(objs), r.opts.Limits.WithDefaults().MaxTargetBytes; size > limit {
+		return nil, []manifest.Problem{outputProblem(k, size, limit)}
 	}
 	for _, obj := range objs {
 		r.addObject(t, obj, problems)

@@ -124,7 +124,8 @@ func newRenderer(fsys fs.FS, set *manifest.Set, opts Options) *renderer {
 	if set == nil {
 		set = &manifest.Set{}
 	}
-	files := newFileCache(fsys)
+	files := newFileCache(fsys, opts.Limits)
+	files.loaded = loadedLimitProblems(set)
 	kc := newKustomizationCache(files, set, opts.Limits)
 	docs := newDocCache(files, kc.known, opts.Limits)
 	return &renderer{
@@ -290,7 +291,7 @@ func (r *renderer) buildAll(ctx context.Context, dirs []string, closures map[str
 func (r *renderer) buildOne(dir string, c *closure) (*Target, []manifest.Problem) {
 	cache := r.opts.Builds
 	if cache == nil || c.customOpenAPI || r.opts.AllowRemote {
-		return r.buildLocked(c, nil)
+		return r.buildWithin(c, nil)
 	}
 	e, builder := cache.claim(dir)
 	if !builder {
@@ -299,7 +300,7 @@ func (r *renderer) buildOne(dir string, c *closure) (*Target, []manifest.Problem
 			cache.reused.Add(1)
 			return t, problems
 		}
-		return r.buildLocked(c, nil)
+		return r.buildWithin(c, nil)
 	}
 	published := false
 	defer func() {
@@ -308,7 +309,7 @@ func (r *renderer) buildOne(dir string, c *closure) (*Target, []manifest.Problem
 		}
 	}()
 	log := newAccessLog()
-	t, problems := r.buildLocked(c, log)
+	t, problems := r.buildWithin(c, log)
 	published = true // publish closes the entry, whatever happens in it
 	e.publish(log, t, problems)
 	return t, problems
@@ -316,16 +317,16 @@ func (r *renderer) buildOne(dir string, c *closure) (*Target, []manifest.Problem
 
 // buildLocked builds a target under the OpenAPI lock. krusty keeps the
 // OpenAPI schema in a global: a target that changes it builds alone.
-func (r *renderer) buildLocked(c *closure, log *accessLog) (*Target, []manifest.Problem) {
+func (r *renderer) buildLocked(c *closure, log *accessLog, guard *buildGuard) (*Target, []manifest.Problem) {
 	if c.customOpenAPI {
 		openapiMu.Lock()
 		defer openapiMu.Unlock()
 		defer resetOpenAPI()
-		return r.buildKustomize(c, log)
+		return r.buildKustomize(c, log, guard)
 	}
 	openapiMu.RLock()
 	defer openapiMu.RUnlock()
-	return r.buildKustomize(c, log)
+	return r.buildKustomize(c, log, guard)
 }
 
 // plainTargets groups the documents no kustomization reads by directory.

@@ -64,7 +64,9 @@ func (c *BuildCache) claim(dir string) (*cachedBuild, bool) {
 // copying.
 func (e *cachedBuild) publish(log *accessLog, t *Target, problems []manifest.Problem) {
 	defer close(e.done)
-	if log.unreusable || t == nil || len(t.Templates) > 0 {
+	// t first: a build abandoned at its time budget may still write to
+	// its log.
+	if t == nil || log.unreusable || len(t.Templates) > 0 {
 		return
 	}
 	snapshot, ok := copyTarget(t)

@@ -195,7 +195,7 @@ func TestBuildCacheAccessLogReplays(t *testing.T) {
 	rootB, err := os.OpenRoot(b)
 	must(t, err)
 	defer rootB.Close()
-	filesA, filesB := newFileCache(rootA.FS()), newFileCache(rootB.FS())
+	filesA, filesB := newFileCache(rootA.FS(), manifest.Limits{}), newFileCache(rootB.FS(), manifest.Limits{})
 
 	ask := func(q func(k *kustomizeFS)) *accessLog {
 		log := newAccessLog()
