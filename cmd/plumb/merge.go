@@ -46,7 +46,7 @@ does; 2 when the reports are not the complete set of shards of one run.`,
 			report.WithSARIFCategory(outs, category)
 			var in []report.ShardReport
 			for _, name := range args {
-				data, err := os.ReadFile(name)
+				data, err := report.ReadShardFile(name)
 				if err != nil {
 					return err
 				}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
 // Source is one catalog directory: the check files <id>.yaml directly in
@@ -60,7 +62,7 @@ func Load(sources ...Source) *Catalog {
 				// Wanda skips other files (X.yaml.wip, VERSION, README.md).
 				continue
 			}
-			data, err := fs.ReadFile(src.FS, path.Join(src.Dir, name))
+			data, err := manifest.ReadRegular(src.FS, path.Join(src.Dir, name), manifest.DefaultLimits.MaxFileBytes)
 			if err != nil {
 				cat.Diagnostics = append(cat.Diagnostics, Diagnostic{File: display, Level: LevelError, Message: fmt.Sprintf("cannot read the file: %v", cleanFSError(err))})
 				continue

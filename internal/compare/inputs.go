@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -111,12 +112,12 @@ func maxLimit(l manifest.Limits) int64 {
 }
 
 func readInputFile(name string, limits manifest.Limits) ([]*manifest.Object, Problems) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, Problems{{Location: loc(name, 0), Message: fmt.Sprintf("cannot read the file: %v", cleanPathErr(err))}}
+	// A named pipe is refused unopened: opening it would block.
+	data, err := manifest.ReadRegularFile(name, maxLimit(limits))
+	var tl *manifest.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, Problems{{Location: loc(filepath.ToSlash(name), 1), Message: tl.Error()}}
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxLimit(limits)+1))
 	if err != nil {
 		return nil, Problems{{Location: loc(name, 0), Message: fmt.Sprintf("cannot read the file: %v", cleanPathErr(err))}}
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/re2"
 )
 
@@ -93,8 +94,14 @@ func (l *loader) readFile(rel string) ([]byte, error) {
 	if !fs.ValidPath(clean) || clean == "." {
 		return nil, fmt.Errorf("the path must be relative and stay inside the reference directory")
 	}
-	f, err := l.fsys.Open(clean)
-	if err != nil {
+	data, err := manifest.ReadRegular(l.fsys, clean, maxTemplateBytes)
+	var tl *manifest.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		return nil, fmt.Errorf("the file is over %d bytes", maxTemplateBytes)
+	case manifest.IsNotRegular(err):
+		return nil, fmt.Errorf("the file is %w", err)
+	case err != nil:
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
@@ -103,14 +110,6 @@ func (l *loader) readFile(rel string) ([]byte, error) {
 			return nil, errors.New("the file does not exist")
 		}
 		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxTemplateBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxTemplateBytes {
-		return nil, fmt.Errorf("the file is over %d bytes", maxTemplateBytes)
 	}
 	fmt.Fprintf(l.hash, "%s\x00%d\x00", clean, len(data))
 	l.hash.Write(data)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 	"text/template"
 
@@ -54,7 +53,7 @@ type Overrides struct {
 
 // ReadOverrides reads an overrides file.
 func ReadOverrides(file, display string) (*Overrides, Problems) {
-	data, err := os.ReadFile(file)
+	data, err := manifest.ReadRegularFile(file, maxTemplateBytes)
 	if err != nil {
 		return nil, Problems{{Location: loc(display, 0), Message: fmt.Sprintf("failed to load user overrides: %v", cleanPathErr(err))}}
 	}

@@ -2,8 +2,9 @@ package compare
 
 import (
 	"fmt"
-	"os"
 	"slices"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
 // UserConfig is the diff configuration (-c / --diff-config): settings that
@@ -18,7 +19,7 @@ type UserConfig struct {
 // ReadUserConfig reads a diff configuration file and checks that every
 // manual pair names a template of ref.
 func ReadUserConfig(file, display string, ref *Reference) (*UserConfig, Problems) {
-	data, err := os.ReadFile(file)
+	data, err := manifest.ReadRegularFile(file, maxTemplateBytes)
 	if err != nil {
 		return nil, Problems{{Location: loc(display, 0), Message: fmt.Sprintf("cannot read the diff config: %v", cleanPathErr(err))}}
 	}

@@ -257,7 +257,7 @@ func Load(fl *Flags, cwd string) (*Config, error) {
 	}
 	var file *File
 	if name != "" {
-		data, err := os.ReadFile(name)
+		data, err := manifest.ReadRegularFile(name, manifest.DefaultLimits.MaxFileBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("--config %s: the file does not exist", display)
 		}

@@ -98,7 +98,16 @@ func LoadTemplates(dirs []string, limits manifest.Limits) ([]*manifest.Object, [
 			})
 			continue
 		}
-		set := manifest.Load(os.DirFS(dir), []string{"."}, manifest.LoadOptions{Limits: limits})
+		// Through an os.Root: a symbolic link may not lead out of the
+		// directory.
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			problems = append(problems, manifest.Problem{Rule: manifest.RuleUnreadable, Level: "error", Input: true,
+				Location: manifest.Location{File: filepath.ToSlash(dir)}, Message: fmt.Sprintf("--kubevirt-templates %s: %v", dir, err)})
+			continue
+		}
+		set := manifest.Load(root.FS(), []string{"."}, manifest.LoadOptions{Limits: limits})
+		root.Close()
 		display := filepath.ToSlash(dir)
 		for _, p := range set.Problems {
 			p.Location.File = path.Join(display, p.Location.File)

@@ -71,7 +71,7 @@ func readRuleFiles(files []config.RuleFile) ([]rules.Source, []finding.Finding) 
 			continue
 		}
 		if !st.IsDir() {
-			data, err := os.ReadFile(f.Path)
+			data, err := manifest.ReadRegularFile(f.Path, manifest.DefaultLimits.MaxFileBytes)
 			if err != nil {
 				problem(f.Name, err)
 				continue
@@ -90,7 +90,7 @@ func readRuleFiles(files []config.RuleFile) ([]rules.Source, []finding.Finding) 
 				continue
 			}
 			name := strings.TrimSuffix(f.Name, "/") + "/" + e.Name()
-			data, err := os.ReadFile(filepath.Join(f.Path, e.Name()))
+			data, err := manifest.ReadRegularFile(filepath.Join(f.Path, e.Name()), manifest.DefaultLimits.MaxFileBytes)
 			if err != nil {
 				problem(name, err)
 				continue
