@@ -84,6 +84,7 @@ func loadConfig(fl *config.Flags) (*config.Config, []report.Output, error) {
 		return nil, nil, formatError(cfg, err)
 	}
 	report.WithSARIFCategory(outs, fl.SARIFCategory)
+	report.WithinRoot(outs, cfg.OutputRoot)
 	return cfg, outs, nil
 }
 

@@ -50,6 +50,9 @@ type File struct {
 
 	// src locates values for messages (position.go).
 	src source
+	// path is the file's absolute path ("" when parsed from bytes): a file
+	// inside the repository has its paths confined to it (confine.go).
+	path string
 }
 
 // LimitsConfig is the limits section of .plumb.yaml.
@@ -102,6 +105,10 @@ type Config struct {
 	// KubernetesVersion is the cluster version charts render for and
 	// schemas are checked against (kubernetes.go).
 	KubernetesVersion KubernetesVersion
+	// OutputRoot, when set, is the directory report files must be written
+	// inside, through an os.Root: the repository root, when the report
+	// paths come from the repository's own configuration (confine.go).
+	OutputRoot string
 }
 
 // FailOn is the exit-code threshold.
@@ -236,6 +243,7 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 		// problems with its select list name it as messages do.
 		cfg.Checks.SelectSource = file.src.name
 	}
+	errs = append(errs, confineFileValues(cfg, file, fl, cwd)...)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -267,6 +275,7 @@ func Load(fl *Flags, cwd string) (*Config, error) {
 		if file, err = ParseFile(display, data); err != nil {
 			return nil, err
 		}
+		file.path = name
 	}
 	cfg, err := Resolve(file, fl, cwd)
 	if err != nil {

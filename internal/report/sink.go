@@ -24,6 +24,24 @@ type Output struct {
 	// Sink, when set, writes the format instead of its default sink (a
 	// SARIF sink with a category, say).
 	Sink Sink
+	// Root, when set, is the directory File must be written inside
+	// (WithinRoot).
+	Root string
+}
+
+// WithinRoot makes the file outputs write inside root through an os.Root:
+// a report path whose directories lead out of it through a symbolic link
+// fails instead of writing there. plumb confines report paths that come
+// from the repository's own configuration this way.
+func WithinRoot(outs []Output, root string) {
+	if root == "" {
+		return
+	}
+	for i := range outs {
+		if outs[i].File != "" {
+			outs[i].Root = root
+		}
+	}
 }
 
 // sink returns the sink that writes o.
@@ -116,7 +134,14 @@ func WriteAll(outs []Output, r *Report, stdout io.Writer) error {
 			}
 			continue
 		}
-		if err := writeFile(o.File, func(w io.Writer) error { return o.sink(false).Write(w, r) }); err != nil {
+		write := func(w io.Writer) error { return o.sink(false).Write(w, r) }
+		var err error
+		if o.Root != "" {
+			err = writeFileInRoot(o.Root, o.File, write)
+		} else {
+			err = writeFile(o.File, write)
+		}
+		if err != nil {
 			errs = append(errs, fmt.Errorf("writing the %s report to %s: %w", o.Format, o.File, err))
 		}
 	}
