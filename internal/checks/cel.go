@@ -3,6 +3,7 @@ package checks
 import (
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 	"sync"
@@ -295,6 +296,10 @@ func toNative(v ref.Val) (any, error) {
 	case types.Uint:
 		return uint64(t), nil
 	case types.Double:
+		if f := float64(t); math.IsNaN(f) || math.IsInf(f, 0) {
+			// JSON cannot hold it: the report carries CEL's name of it.
+			return t.ConvertToType(types.StringType).Value(), nil
+		}
 		return float64(t), nil
 	case types.String:
 		return string(t), nil

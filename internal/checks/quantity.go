@@ -90,7 +90,11 @@ func quantityValue(v any) (any, error) {
 		if r.IsInt() && r.Num().IsInt64() {
 			q = r.Num().Int64()
 		} else {
-			q, _ = r.Float64()
+			f, _ := r.Float64()
+			if math.IsInf(f, 0) {
+				return nil, fmt.Errorf("%q is out of the range of a number", t)
+			}
+			q = f
 		}
 		if quantityCacheSize.Add(1) <= maxCachedQuantities {
 			quantityCache.Store(t, q)

@@ -30,6 +30,9 @@ var ruleHelp = map[string]string{
 	manifest.RuleMissingKind: "The document has `apiVersion` but no `kind`, so it cannot be applied. Add the kind.",
 	manifest.RuleMissingName: "Every object needs `metadata.name` (or `metadata.generateName` for objects created by " +
 		"`kubectl create`). Add a name.",
+	manifest.RuleNonFinite: "YAML reads `.nan`, `.inf` and numbers too large for a 64-bit float as numbers that JSON, " +
+		"the form the API server and kubectl convert every manifest to, cannot hold: the object is refused. Write a number, or " +
+		"quote the value if it is text (a label value such as `'.inf'`). plumb carries the value as the text it was written as.",
 	manifest.RuleDuplicateObject: "Two documents in one render target define the same object (group, kind, namespace " +
 		"and name). When applied, the second silently replaces the first. Remove one, or give them different names.",
 }
@@ -50,6 +53,7 @@ func Rules() []finding.Rule {
 		rule(manifest.RuleMissingKind, "Missing kind", finding.Error),
 		rule(manifest.RuleMissingName, "Missing metadata.name", finding.Error),
 		rule(manifest.RuleDuplicateObject, "Object defined twice", finding.Error),
+		rule(manifest.RuleNonFinite, "Number JSON cannot hold", finding.Error),
 	}
 }
 

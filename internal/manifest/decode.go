@@ -81,7 +81,11 @@ func (d *valueDecoder) value(n *yaml.Node, depth int) (any, error) {
 		d.aliasActive--
 		return v, err
 	case yaml.ScalarNode:
-		return scalarValue(n), nil
+		v := scalarValue(n)
+		if s, ok := v.(string); ok && d.aliasActive == 0 && n.ShortTag() == "!!float" && isNonFinite(s) {
+			d.nonFinite(n)
+		}
+		return v, nil
 	case yaml.SequenceNode:
 		out := make([]any, len(n.Content))
 		for i, c := range n.Content {
@@ -214,17 +218,35 @@ func parseInt(s string) any {
 	return s
 }
 
+// parseFloat types a !!float scalar. YAML's .nan and .inf have no JSON
+// form: kubectl and the API server refuse an object holding one, and no
+// report could carry it. They stay the text they were written as, and the
+// decoder reports them (nonFinite).
 func parseFloat(s string) any {
-	switch strings.ToLower(strings.TrimPrefix(s, "+")) {
-	case ".inf":
-		return math.Inf(1)
-	case "-.inf":
-		return math.Inf(-1)
-	case ".nan":
-		return math.NaN()
+	if isNonFinite(s) {
+		return s
 	}
-	if f, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64); err == nil {
+	if f, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64); err == nil && !math.IsInf(f, 0) {
 		return f
 	}
 	return s
+}
+
+// isNonFinite reports whether a !!float scalar is NaN or an infinity, as
+// written (.nan, .inf, -.Inf, 1e999).
+func isNonFinite(s string) bool {
+	switch strings.ToLower(strings.TrimLeft(s, "+-")) {
+	case ".inf", ".nan":
+		return true
+	}
+	f, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64)
+	return err != nil && math.IsInf(f, 0)
+}
+
+// nonFinite reports a number JSON cannot hold, at its line.
+func (d *valueDecoder) nonFinite(n *yaml.Node) {
+	d.problems = append(d.problems, Problem{Rule: RuleNonFinite, Level: "error", Location: d.loc(n),
+		Key: fmt.Sprintf("doc%d:%s", d.doc.Index, n.Value),
+		Message: fmt.Sprintf("%s is a YAML number that JSON cannot hold (not a number or infinite): kubectl and the API server refuse the object; "+
+			"write a number, or quote it ('%s') if it is text", n.Value, n.Value)})
 }

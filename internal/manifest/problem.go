@@ -18,6 +18,7 @@ const (
 	RuleMissingKind     = "manifest/missing-kind"
 	RuleMissingName     = "manifest/missing-name"
 	RuleDuplicateObject = "manifest/duplicate-object"
+	RuleNonFinite       = "manifest/non-finite-number"
 )
 
 // Problem is something wrong with the input found while loading or

@@ -113,6 +113,12 @@ func scalarValue(n *yaml.Node) (any, bool) {
 		}
 		return float64(x), true
 	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			// JSON cannot hold it (krusty's route would fail to print
+			// the object); it stays the text it was written as, as the
+			// loader keeps it and reports it at its line.
+			return n.Value, true
+		}
 		return jsonNumber(x)
 	}
 	return nil, false
