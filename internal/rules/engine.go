@@ -147,6 +147,8 @@ type Run struct {
 	redact    *redactor
 	redactMu  sync.Mutex
 	ranPhases map[Phase]bool
+	// budget counts what the run's actions write (budget.go).
+	budget runBudget
 }
 
 // NewRun starts a run.

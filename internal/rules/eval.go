@@ -363,6 +363,10 @@ func (x *evalCtx) actionOnce(a *Action, i, iter int, indent int) (err error) {
 	for k, v := range a.args {
 		args[k], _ = x.evalArg(v, inLoop)
 	}
+	// Before anything prints or records the arguments.
+	if err := x.admitArgs(a.spec.params, args); err != nil {
+		return err
+	}
 	if x.explain {
 		line := fmt.Sprintf("actions[%d] %s %s", i, a.Op, argsText(a.spec.params, args))
 		if inLoop {
