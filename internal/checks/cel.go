@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -52,8 +53,25 @@ func (s scope) String() string {
 var (
 	envsOnce sync.Once
 	envs     [3]*cel.Env
-	envsErr  error
+	// envGuards are the size guards of the scopes' programs (celguard.go).
+	envGuards [3]cel.ProgramOption
+	envsErr   error
 )
+
+// EvalTimeLimit bounds one evaluation of an expression that is not proven
+// cheap (costPlan): its comprehensions check the deadline every
+// interruptEvery iterations. cel-go's cost tracking grows slower as a
+// nested comprehension runs (a nested map over split() of 100,000
+// characters took 29 s to reach the cost limit); the deadline stops such
+// an evaluation at a known time. A stop at the deadline is reported as a
+// stop at the cost limit, in the same words: which of the two comes first
+// depends on the machine's load, and reports must not.
+const EvalTimeLimit = 10 * time.Second
+
+// evalTimeLimit is EvalTimeLimit (a test shortens it).
+var evalTimeLimit = EvalTimeLimit
+
+const interruptEvery = 64
 
 // compiles counts expression compilations, so a test can prove that each
 // expression is compiled once per run.
@@ -86,6 +104,9 @@ func celEnv(s scope) (*cel.Env, error) {
 		for i := range envs {
 			envs[i], envsErr = cel.NewCustomEnv(append(append([]cel.EnvOption{}, base...), vars[i]...)...)
 			if envsErr != nil {
+				return
+			}
+			if envGuards[i], envsErr = sizeGuard(envs[i]); envsErr != nil {
 				return
 			}
 		}
@@ -160,14 +181,15 @@ func compile(s scope, src string) compiled {
 		}
 		return compiled{errs: errs}
 	}
-	prog, err := env.Program(ast, cel.CostLimit(CostLimit), cel.EvalOptions(cel.OptOptimize))
+	guard := envGuards[s]
+	prog, err := env.Program(ast, guard, costMeter(), cel.EvalOptions(cel.OptOptimize), cel.InterruptCheckFrequency(interruptEvery))
 	if err != nil {
 		return compiled{ast: ast, errs: []compileError{{Message: err.Error()}}}
 	}
 	// The same plan without cost tracking, for runs whose inputs are small
 	// enough that the expression provably stays under the limit (see
 	// costPlan): tracking costs about a third of the evaluation time.
-	fast, err := env.Program(ast, cel.EvalOptions(cel.OptOptimize))
+	fast, err := env.Program(ast, guard, cel.EvalOptions(cel.OptOptimize))
 	if err != nil {
 		return compiled{ast: ast, errs: []compileError{{Message: err.Error()}}}
 	}
@@ -189,6 +211,9 @@ type activation struct {
 	facts, values, env, host ref.Val
 	// plan says which expressions may run without cost tracking.
 	plan *costPlan
+	// spent is the cost metered so far in the current evaluation
+	// (celmeter.go).
+	spent uint64
 }
 
 func (a *activation) ResolveName(name string) (any, bool) {
@@ -230,20 +255,35 @@ func (e *EvalError) Error() string { return e.Message }
 
 // eval evaluates a compiled expression; errors come back as *EvalError.
 func (e *Expr) eval(act *activation) (ref.Val, *EvalError) {
-	prog := e.prog
+	var v ref.Val
+	var err *EvalError
 	if act.plan.isFast(e) {
-		prog = e.fast
+		v, err = run(e.fast, act, false)
+	} else {
+		v, err = run(e.prog, act, true)
 	}
-	v, err := run(prog, act)
 	if err != nil && err.Type == "too_many_operations" {
-		act.plan.stop(e)
+		act.plan.stop(e, err.Message)
 	}
 	return v, err
 }
 
-// run evaluates a program; errors come back as *EvalError.
-func run(prog cel.Program, act *activation) (ref.Val, *EvalError) {
-	out, _, err := prog.Eval(act)
+// run evaluates a program; errors come back as *EvalError. A program that
+// is not proven cheap runs under EvalTimeLimit.
+func run(prog cel.Program, act *activation, deadline bool) (ref.Val, *EvalError) {
+	var out ref.Val
+	var err error
+	act.spent = 0
+	if deadline {
+		ctx, cancel := context.WithTimeout(context.Background(), evalTimeLimit)
+		out, _, err = prog.ContextEval(ctx, act)
+		cancel()
+		if err != nil && errors.Is(err, context.DeadlineExceeded) {
+			return nil, costStop()
+		}
+	} else {
+		out, _, err = prog.Eval(act)
+	}
 	if err != nil {
 		return nil, classify(err)
 	}
@@ -252,6 +292,9 @@ func run(prog cel.Program, act *activation) (ref.Val, *EvalError) {
 	}
 	if types.IsUnknown(out) {
 		return nil, &EvalError{Type: "variable_not_found", Message: "the expression depends on an unknown value"}
+	}
+	if err := resultTooLarge(out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -263,7 +306,8 @@ func classify(err error) *EvalError {
 	low := strings.ToLower(msg)
 	t := "runtime"
 	switch {
-	case strings.Contains(low, "cost limit exceeded"), strings.Contains(low, "operation cancelled"):
+	case strings.Contains(low, "cost limit exceeded"), strings.Contains(low, "value limit exceeded"),
+		strings.Contains(low, "operation cancelled"), strings.Contains(low, "operation interrupted"):
 		t = "too_many_operations"
 	case strings.Contains(low, "no such key"):
 		t = "property_not_found"
@@ -281,6 +325,9 @@ func classify(err error) *EvalError {
 	var ee *EvalError
 	if errors.As(err, &ee) {
 		return ee
+	}
+	if t == "too_many_operations" && !strings.Contains(low, "value limit exceeded") {
+		return costStop()
 	}
 	return &EvalError{Type: t, Message: msg}
 }
@@ -357,4 +404,11 @@ func toNative(v ref.Val) (any, error) {
 		return out, nil
 	}
 	return v.Value(), nil
+}
+
+// costStop is the error of an evaluation stopped at the cost limit or the
+// deadline: one text for both (see EvalTimeLimit).
+func costStop() *EvalError {
+	return &EvalError{Type: "too_many_operations",
+		Message: fmt.Sprintf("operation cancelled: cost limit exceeded (%d units or %v per evaluation)", CostLimit, EvalTimeLimit)}
 }

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -75,9 +76,8 @@ func costLimitFindings(checks []*Check, plan *costPlan) []finding.Finding {
 				RuleID: RuleCostLimit,
 				Level:  finding.Error,
 				Title:  "Check expression over its cost limit",
-				Message: fmt.Sprintf("check %s: %s: the expression was stopped at the CEL cost limit of %d units per evaluation: "+
-					"bound its comprehensions (each nested all/exists/map/filter over a list multiplies the cost) or split it",
-					c.ID, at, CostLimit),
+				Message: fmt.Sprintf("check %s: %s: the expression was stopped at %s: %s",
+					c.ID, at, limitsReached(plan.stops(e)), limitAdvice(plan.stops(e))),
 				Help:       costLimitHelp,
 				Location:   manifest.Location{File: c.File, Line: pos.Line, Column: pos.Column},
 				InputError: true,
@@ -88,4 +88,26 @@ func costLimitFindings(checks []*Check, plan *costPlan) []finding.Finding {
 		})
 	}
 	return out
+}
+
+// limitsReached names the limits an expression reached, in a fixed order
+// (the same report whichever worker met which first).
+func limitsReached(bits uint32) string {
+	var parts []string
+	if bits&stopCost != 0 {
+		parts = append(parts, fmt.Sprintf("the CEL cost limit of %d units (or %v) per evaluation", CostLimit, EvalTimeLimit))
+	}
+	if bits&stopValue != 0 {
+		parts = append(parts, fmt.Sprintf("the limit of %d bytes for a value one call builds or an evaluation returns", MaxValueBytes))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// limitAdvice says how to bring an expression under the limits it
+// reached.
+func limitAdvice(bits uint32) string {
+	if bits == stopValue {
+		return "build smaller values (a join, replace or format over a list that repeats a large value, or a result holding one, multiplies its size)"
+	}
+	return "bound its comprehensions (each nested all/exists/map/filter over a list multiplies the cost) or split it"
 }

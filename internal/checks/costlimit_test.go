@@ -3,6 +3,7 @@ package checks
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/plumb-ci/plumb/internal/analyzer"
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -48,8 +49,8 @@ func TestCostLimitIsAnInputErrorAtTheExpression(t *testing.T) {
 		}
 	}
 	want := []string{
-		"cat/X1.yaml:11:14: check X1: expectations[0].expect: the expression was stopped at the CEL cost limit of 5000000 units per evaluation: bound its comprehensions (each nested all/exists/map/filter over a list multiplies the cost) or split it",
-		"cat/X1.yaml:14:30: check X1: expectations[1].failure_message: the expression was stopped at the CEL cost limit of 5000000 units per evaluation: bound its comprehensions (each nested all/exists/map/filter over a list multiplies the cost) or split it",
+		"cat/X1.yaml:11:14: check X1: expectations[0].expect: the expression was stopped at the CEL cost limit of 5000000 units (or 10s) per evaluation: bound its comprehensions (each nested all/exists/map/filter over a list multiplies the cost) or split it",
+		"cat/X1.yaml:14:30: check X1: expectations[1].failure_message: the expression was stopped at the CEL cost limit of 5000000 units (or 10s) per evaluation: bound its comprehensions (each nested all/exists/map/filter over a list multiplies the cost) or split it",
 	}
 	if strings.Join(limit, "\n") != strings.Join(want, "\n") {
 		t.Errorf("cost-limit findings:\n%s\nwant:\n%s", strings.Join(limit, "\n"), strings.Join(want, "\n"))
@@ -68,4 +69,11 @@ func TestCostLimitIsAnInputErrorAtTheExpression(t *testing.T) {
 			}
 		}
 	}
+}
+
+// withEvalTimeLimit sets the time limit of an evaluation for one test.
+func withEvalTimeLimit(t *testing.T, d time.Duration) {
+	old := evalTimeLimit
+	evalTimeLimit = d
+	t.Cleanup(func() { evalTimeLimit = old })
 }

@@ -3,6 +3,7 @@ package checks
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/types"
@@ -121,18 +122,43 @@ func (b runBounds) finish(checks []*Check, custom Customizations) runBounds {
 // without cost tracking; the others keep it, so the limit holds either way.
 type costPlan struct {
 	fast map[*Expr]bool
-	// stopped records the expressions that reached CostLimit in the run
-	// (concurrently, from every worker).
-	stopped sync.Map // *Expr → struct{}
+	// stopped records the expressions that reached a limit in the run
+	// (concurrently, from every worker), with the limits they reached.
+	stopped sync.Map // *Expr → *atomic.Uint32 (stop* bits)
 }
+
+// The limits an expression can reach: the cost limit or the deadline
+// (one, see EvalTimeLimit), the value limit.
+const (
+	stopCost uint32 = 1 << iota
+	stopValue
+)
 
 func (p *costPlan) isFast(e *Expr) bool { return p != nil && p.fast[e] }
 
-// stop records that an expression reached CostLimit.
-func (p *costPlan) stop(e *Expr) {
-	if p != nil {
-		p.stopped.Store(e, struct{}{})
+// stop records that an expression reached a limit (why: the error).
+func (p *costPlan) stop(e *Expr, why string) {
+	if p == nil {
+		return
 	}
+	bit := stopCost
+	if strings.Contains(why, "value limit") {
+		bit = stopValue
+	}
+	v, _ := p.stopped.LoadOrStore(e, new(atomic.Uint32))
+	v.(*atomic.Uint32).Or(bit)
+}
+
+// stops returns the limits an expression reached (stop* bits).
+func (p *costPlan) stops(e *Expr) uint32 {
+	if p == nil {
+		return 0
+	}
+	v, ok := p.stopped.Load(e)
+	if !ok {
+		return 0
+	}
+	return v.(*atomic.Uint32).Load()
 }
 
 // wasStopped reports whether an expression reached CostLimit in the run.
@@ -140,8 +166,7 @@ func (p *costPlan) wasStopped(e *Expr) bool {
 	if p == nil {
 		return false
 	}
-	_, ok := p.stopped.Load(e)
-	return ok
+	return p.stops(e) != 0
 }
 
 // newCostPlan estimates every expression of the checks within b, or within
@@ -246,6 +271,15 @@ func manyObjectFacts(c *Check) map[string]bool {
 	return out
 }
 
-func (boundEstimator) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
-	return nil
+// EstimateCallCost bounds the calls that build values (celguard.go): the
+// guard refuses one that would build more than MaxValueBytes, whatever
+// cel-go's own estimate (which takes a joined list's elements to be one
+// byte each) says, so the estimate is sound: at most that many bytes, and
+// the cost of writing them.
+func (boundEstimator) EstimateCallCost(function, _ string, _ *checker.AstNode, _ []checker.AstNode) *checker.CallEstimate {
+	if _, guarded := buildingCalls[function]; !guarded {
+		return nil
+	}
+	size := checker.SizeEstimate{Min: 0, Max: MaxValueBytes}
+	return &checker.CallEstimate{CostEstimate: checker.CostEstimate{Min: 0, Max: MaxValueBytes / 10}, ResultSize: &size}
 }
