@@ -32,8 +32,8 @@ func newTargetIndex(t *render.Target) *targetIndex {
 	for _, o := range t.Objects {
 		ti.byKind[o.ID.Kind] = append(ti.byKind[o.ID.Kind], o)
 		view, own := o.Content, false
-		if paths := manifest.SecretPaths(view); len(paths) > 0 {
-			view, own = manifest.MaskPaths(view, paths, manifest.Redacted), true
+		if masked, changed := manifest.MaskObject(o); changed {
+			view, own = masked, true
 		}
 		if v, changed := wholeNumbers(view); changed {
 			view, own = v.(map[string]any), true

@@ -211,7 +211,7 @@ func (a *Analyzer) driftFindings(c *Compared) []finding.Finding {
 	var out []finding.Finding
 	file, _ := c.Object.Locate(nil)
 	header := fmt.Sprintf("--- reference/%s\n+++ %s\n", c.Template.Path, file.File)
-	secret := secretPaths(c.Reference, c.Live)
+	secret := append(secretPaths(c.Reference, c.Live), c.Secret...)
 	for _, f := range c.driftFields() {
 		l, _ := c.Object.Locate(f.path)
 		help := ruleHelp(RuleDrift)

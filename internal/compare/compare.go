@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -69,6 +70,10 @@ type Compared struct {
 	RefText, LiveText string
 	// Overrides are the overrides applied to the winning template.
 	Overrides []*Override
+	// Secret are fields secret beyond what SecretPaths finds on either
+	// side: the input's copies of Secret values (Object.SecretFields) and
+	// the reference's fields that hold an input secret (secretflow.go).
+	Secret []manifest.Path
 }
 
 // Identity is kube-compare's identity string of the input.
@@ -206,6 +211,8 @@ type candidate struct {
 	overrides []*Override
 	refText   string
 	liveText  string
+	// secret: Compared.Secret.
+	secret []manifest.Path
 }
 
 func (r *run) process(obj *manifest.Object) crResult {
@@ -241,10 +248,11 @@ func (r *run) process(obj *manifest.Object) crResult {
 		return crResult{} // every candidate declined with doNotMatch: skipped
 	}
 	best := r.best(evaluated)
-	cmp := &Compared{Object: obj, ID: id, Template: best.t, Reference: best.rendered, Live: best.live, Overrides: best.overrides}
+	cmp := &Compared{Object: obj, ID: id, Template: best.t, Reference: best.rendered, Live: best.live, Overrides: best.overrides,
+		Secret: best.secret}
 	if !best.equal {
 		if best.refText == "" && best.liveText == "" {
-			best.refText, best.liveText = maskedTexts(best.rendered, best.live)
+			best.refText, best.liveText = maskedTexts(best.rendered, best.live, best.secret)
 		}
 		if best.refText != best.liveText {
 			cmp.HasDiff = true
@@ -274,13 +282,13 @@ func (r *run) evaluate(obj *manifest.Object, t *Template, overrides []*Override)
 	}
 	rendered, _, err := renderTemplate(tmpl, data, t.Path)
 	if err != nil {
-		return nil, err
+		return nil, redactInputSecrets(err, obj)
 	}
 	if t.Config.IgnoreUnspecifiedFields {
 		merged, _ := mergePatch(copyMap(live), rendered).(map[string]any)
 		rendered = merged
 	}
-	c := &candidate{t: t, live: live}
+	c := &candidate{t: t, live: live, secret: slices.Clone(obj.SecretFields)}
 	for _, ov := range overrides {
 		if ov.TemplatePath != "" && ov.TemplatePath != t.Path {
 			continue
@@ -298,6 +306,7 @@ func (r *run) evaluate(obj *manifest.Object, t *Template, overrides []*Override)
 		dropManagedFields(rendered)
 	}
 	c.rendered = rendered
+	c.secret = append(c.secret, fieldsHoldingInputSecrets(rendered, obj)...)
 	c.equal = deepEqual(rendered, live)
 	return c, nil
 }
@@ -323,7 +332,7 @@ func (r *run) best(cs []*candidate) *candidate {
 	}
 	best, bestScore := cs[0], -1
 	for _, c := range cs {
-		c.refText, c.liveText = maskedTexts(c.rendered, c.live)
+		c.refText, c.liveText = maskedTexts(c.rendered, c.live, c.secret)
 		if s := diffScore(c.refText, c.liveText); bestScore < 0 || s < bestScore {
 			best, bestScore = c, s
 		}
@@ -335,7 +344,7 @@ func (r *run) best(cs []*candidate) *candidate {
 // text is shown only when the input holds no secret value.
 func (r *run) templateProblem(obj *manifest.Object, id identity, t *Template, err error) Problem {
 	msg := err.Error()
-	if ny, ok := err.(*notYAMLError); ok && !manifest.HasSecrets(obj.Content) {
+	if ny, ok := err.(*notYAMLError); ok && len(manifest.ObjectSecretPaths(obj)) == 0 {
 		msg = ny.withOutput()
 	}
 	where := id.String()
@@ -347,8 +356,8 @@ func (r *run) templateProblem(obj *manifest.Object, id identity, t *Template, er
 }
 
 // maskedTexts prints both sides as YAML, with secret values masked.
-func maskedTexts(reference, live map[string]any) (string, string) {
-	if paths := secretPaths(reference, live); len(paths) > 0 {
+func maskedTexts(reference, live map[string]any, extra []manifest.Path) (string, string) {
+	if paths := append(secretPaths(reference, live), extra...); len(paths) > 0 {
 		reference, live = maskSecrets(reference, live, paths)
 	}
 	ref, in := kubectlYAML(reference), kubectlYAML(live)

@@ -298,7 +298,7 @@ func (res *Result) GeneratePatches(w io.Writer, templates []string, reason strin
 		if !c.HasDiff || !slices.Contains(templates, c.Template.Path) {
 			continue
 		}
-		list = append(list, generatedOverride(c.ID, c.Template.Path, reason, c.Reference, c.Live))
+		list = append(list, generatedOverride(c.ID, c.Template.Path, reason, c.Reference, c.Live, c.Secret))
 	}
 	_, err := io.WriteString(w, yamlText(list))
 	return err

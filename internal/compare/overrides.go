@@ -208,12 +208,12 @@ func (ov *Override) apply(rendered, live map[string]any) (map[string]any, error)
 // generatedOverride builds the mergepatch override that accepts the
 // difference between a final rendered reference and its input. Secret
 // values are never written: their fields are kept with a redacted value.
-func generatedOverride(id identity, templatePath, reason string, reference, live map[string]any) map[string]any {
+func generatedOverride(id identity, templatePath, reason string, reference, live map[string]any, extra []manifest.Path) map[string]any {
 	patch := createMergePatch(reference, live)
 	// The patch carries the input's values: its secret ones are written
 	// redacted (a field the input deletes stays null).
 	var secret []manifest.Path
-	for _, p := range manifest.SecretPaths(live) {
+	for _, p := range append(manifest.SecretPaths(live), extra...) {
 		if v, ok := manifest.Lookup(patch, p); ok && v != nil {
 			secret = append(secret, p)
 		}

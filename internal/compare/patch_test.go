@@ -170,7 +170,7 @@ data: {level: debug, list: [a, b]}
 
 func TestGeneratedOverrideShape(t *testing.T) {
 	o := generatedOverride(identity{APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "n"}, "cm.yaml", "why",
-		map[string]any{"data": map[string]any{"a": "1", "gone": "x"}}, map[string]any{"data": map[string]any{"a": "2"}})
+		map[string]any{"data": map[string]any{"a": "1", "gone": "x"}}, map[string]any{"data": map[string]any{"a": "2"}}, nil)
 	text := yamlText(o)
 	want := "apiVersion: v1\nkind: ConfigMap\nname: \"n\"\nnamespace: ns\npatch: '{\"data\":{\"a\":\"2\",\"gone\":null}}'\nreason: why\ntemplatePath: cm.yaml\ntype: mergepatch\n"
 	if text != want {

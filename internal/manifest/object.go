@@ -127,6 +127,11 @@ type Object struct {
 	// environments compare these names, since every overlay may name the
 	// same workload differently. Empty when the name is as written.
 	SourceName string
+	// SecretFields are fields whose value holds a copy of a secret value
+	// of another object of the target (a kustomize replacement or var that
+	// copied a Secret's value): secret wherever they are printed, as the
+	// fields SecretPaths finds (ObjectSecretPaths).
+	SecretFields []Path
 }
 
 // WrittenName is the object's name as written in its source: SourceName

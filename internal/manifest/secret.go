@@ -38,13 +38,28 @@ var secretValueFields = []string{"data", "stringData", "binaryData"}
 //   - every value of a Secret's data, stringData and binaryData (the field
 //     whole when it is not a mapping);
 //   - a ConfigMap's data or binaryData value whose key names a credential
-//     (password, db.password, API_KEY: see IsCredentialName), unless empty;
+//     (password, db.password, API_KEY: see IsCredentialName), or that holds
+//     a URL with a password, unless empty;
+//   - a ConfigMap's data value that holds credential settings or URL
+//     passwords inside its text (a file such as app.properties: see
+//     RedactCredentialText), which MaskSecretContent redacts in place;
 //   - the value of an environment variable whose name names a credential
-//     (an item of an env list with name and value, wherever it is: the
-//     containers of any workload kind, a CRD's pod template), unless empty;
+//     or whose value is a URL with a password (an item of an env list with
+//     name and value, wherever it is: the containers of any workload kind,
+//     a CRD's pod template), unless empty;
 //   - the kubectl last-applied-configuration annotation of an object with
 //     any of these, which repeats them.
 func SecretPaths(content map[string]any) []Path {
+	out := wholeSecretPaths(content)
+	for _, t := range secretTexts(content) {
+		out = append(out, t.path)
+	}
+	return withLastApplied(content, out, false)
+}
+
+// wholeSecretPaths are the SecretPaths whose whole value is secret, the
+// last-applied annotation aside.
+func wholeSecretPaths(content map[string]any) []Path {
 	var out []Path
 	if IsSecret(content) {
 		for _, f := range secretValueFields {
@@ -63,18 +78,54 @@ func SecretPaths(content map[string]any) []Path {
 		for _, f := range []string{"data", "binaryData"} {
 			m, _ := content[f].(map[string]any)
 			for _, k := range sortedKeys(m) {
-				if IsCredentialName(k) && !blank(m[k]) {
+				if blank(m[k]) {
+					continue
+				}
+				if s, _ := m[k].(string); IsCredentialName(k) || !strings.Contains(s, "\n") && HasURLPassword(s) {
 					out = append(out, Path{Key(f), Key(k)})
 				}
 			}
 		}
 	}
-	out = appendCredentialEnv(out, content, nil)
-	if len(out) > 0 || IsSecret(content) {
+	return appendCredentialEnv(out, content, nil)
+}
+
+// withLastApplied adds the last-applied annotation of an object with
+// secrets (out, or others when more is set) or of a Secret.
+func withLastApplied(content map[string]any, out []Path, more bool) []Path {
+	if len(out) > 0 || more || IsSecret(content) {
 		meta, _ := content["metadata"].(map[string]any)
 		anns, _ := meta["annotations"].(map[string]any)
 		if _, ok := anns[LastApplied]; ok {
 			out = append(out, Path{Key("metadata"), Key("annotations"), Key(LastApplied)})
+		}
+	}
+	return out
+}
+
+// textSecret is a value with credentials inside its text, and the text
+// with them redacted.
+type textSecret struct {
+	path Path
+	text string
+}
+
+// secretTexts lists a ConfigMap's data values (not already secret whole)
+// that hold credential settings or URL passwords, each with its redacted
+// text.
+func secretTexts(content map[string]any) []textSecret {
+	if !isConfigMap(content) {
+		return nil
+	}
+	m, _ := content["data"].(map[string]any)
+	var out []textSecret
+	for _, k := range sortedKeys(m) {
+		s, ok := m[k].(string)
+		if !ok || s == "" || IsCredentialName(k) || !strings.Contains(s, "\n") && HasURLPassword(s) {
+			continue
+		}
+		if red, changed := RedactCredentialText(s); changed {
+			out = append(out, textSecret{path: Path{Key("data"), Key(k)}, text: red})
 		}
 	}
 	return out
@@ -91,7 +142,9 @@ func appendCredentialEnv(out []Path, v any, p Path) []Path {
 			for i, item := range list {
 				if e, ok := item.(map[string]any); ok {
 					name, _ := e["name"].(string)
-					if v, has := e["value"]; has && !blank(v) && IsCredentialName(name) {
+					v, has := e["value"]
+					sv, _ := v.(string)
+					if has && !blank(v) && (IsCredentialName(name) || HasURLPassword(sv)) {
 						out = append(out, append(slices.Clone(p), Key("env"), Index(i), Key("value")))
 					}
 				}
@@ -136,29 +189,46 @@ func sortedKeys(m map[string]any) []string {
 
 // credentialWords are the last words of a name that holds a credential.
 var credentialWords = map[string]bool{
-	"password": true, "passwd": true, "secret": true, "token": true, "credential": true, "credentials": true,
-	"apikey": true, "passphrase": true,
+	"password": true, "passwd": true, "pass": true, "pwd": true, "secret": true, "token": true, "credential": true,
+	"credentials": true, "apikey": true, "passphrase": true, "pat": true,
+}
+
+// keyQualifiers are the words before a last word "key" that make it a
+// credential (API_KEY, SSH_KEY, SECRET_KEY, AWS_SECRET_ACCESS_KEY).
+var keyQualifiers = map[string]bool{
+	"api": true, "private": true, "secret": true, "ssh": true, "signing": true, "encryption": true, "master": true,
 }
 
 // IsCredentialName reports whether a key or variable name says its value
-// is a credential: its last word (words split at '_', '-', '.' and
-// lowerCamel humps) is password, passwd, passphrase, secret, token,
-// credential(s) or apikey, or its last two are "api key" or "private key".
-// DB_PASSWORD, db.password, clientSecret, auth_token, API_KEY and apiKey
-// are; PASSWORD_POLICY, token_ttl and tokenizer are not. It is the default
-// credential_name_pattern of check D10012, plus lowerCamel names.
+// is a credential. Words are split at '_', '-', '.', spaces and lowerCamel
+// humps, and compared without case:
+//
+//   - the last word is password, passwd, pass, pwd, passphrase, secret,
+//     token, credential(s), apikey or pat (DB_PASSWORD, db.password,
+//     clientSecret, auth_token, DB_PASS, MYSQL_PWD, GITHUB_PAT);
+//   - or it ends in password or passwd (PGPASSWORD);
+//   - or it is key and a word before it is api, private, secret, ssh,
+//     signing, encryption or master (API_KEY, apiKey, SSH_KEY, SECRET_KEY,
+//     AWS_SECRET_ACCESS_KEY).
+//
+// PASSWORD_POLICY, token_ttl, tokenizer, AWS_ACCESS_KEY_ID and
+// PUBLIC_KEY are not. It covers the default credential_name_pattern of
+// check D10012 and more: what is masked is wider than what is reported.
 func IsCredentialName(name string) bool {
 	words := nameWords(name)
 	if len(words) == 0 {
 		return false
 	}
 	last := words[len(words)-1]
-	if credentialWords[last] {
+	if credentialWords[last] || strings.HasSuffix(last, "password") || strings.HasSuffix(last, "passwd") {
 		return true
 	}
-	if len(words) >= 2 && last == "key" {
-		prev := words[len(words)-2]
-		return prev == "api" || prev == "private"
+	if last == "key" {
+		for _, w := range words[:len(words)-1] {
+			if keyQualifiers[w] {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -195,9 +265,43 @@ func nameWords(name string) []string {
 func HasSecrets(content map[string]any) bool { return len(SecretPaths(content)) > 0 }
 
 // MaskSecretContent returns a copy of content with every value at its
-// SecretPaths replaced by Redacted; content itself when there is none.
+// SecretPaths replaced by Redacted, except that a value with credentials
+// inside its text keeps its text with only them redacted; content itself
+// when there is none.
 func MaskSecretContent(content map[string]any) map[string]any {
-	return MaskPaths(content, SecretPaths(content), Redacted)
+	out, _ := MaskSecrets(content)
+	return out
+}
+
+// MaskSecrets is MaskSecretContent, and whether anything was masked.
+func MaskSecrets(content map[string]any) (map[string]any, bool) {
+	t := secretTrie(content)
+	if t == nil {
+		return content, false
+	}
+	out, _ := t.mask(content, Redacted).(map[string]any)
+	return out, true
+}
+
+// secretTrie holds an object's secret paths, the text ones with their
+// redacted text; nil when there is none.
+func secretTrie(content map[string]any, extra ...Path) *pathTrie {
+	whole := append(wholeSecretPaths(content), extra...)
+	texts := secretTexts(content)
+	// The annotation repeats the texts' credentials too.
+	whole = withLastApplied(content, whole, len(texts) > 0)
+	if len(whole) == 0 && len(texts) == 0 {
+		return nil
+	}
+	t := newPathTrie(whole)
+	for _, ts := range texts {
+		n := t
+		for _, seg := range ts.path {
+			n = n.child(seg)
+		}
+		n.leaf, n.text, n.hasText = true, ts.text, true
+	}
+	return t
 }
 
 // MaskPaths returns a copy of content with the values at paths replaced by
@@ -212,11 +316,14 @@ func MaskPaths(content map[string]any, paths []Path, mask any) map[string]any {
 	return out
 }
 
-// pathTrie holds a set of paths by segment.
+// pathTrie holds a set of paths by segment. A leaf with text replaces
+// the value with that text instead of the mask.
 type pathTrie struct {
-	leaf  bool
-	keys  map[string]*pathTrie
-	index map[int]*pathTrie
+	leaf    bool
+	hasText bool
+	text    string
+	keys    map[string]*pathTrie
+	index   map[int]*pathTrie
 }
 
 func newPathTrie(paths []Path) *pathTrie {
@@ -252,6 +359,9 @@ func (t *pathTrie) child(seg Segment) *pathTrie {
 
 // mask returns v with the values at the trie's paths replaced.
 func (t *pathTrie) mask(v any, mask any) any {
+	if t.leaf && t.hasText {
+		return t.text
+	}
 	if t.leaf {
 		return mask
 	}
@@ -291,11 +401,11 @@ func (t *pathTrie) mask(v any, mask any) any {
 // through an alias or a merge key: the caller prints the masked content
 // instead.
 func MaskSecretNode(content map[string]any, n *yaml.Node) (masked *yaml.Node, ok bool) {
-	paths := SecretPaths(content)
-	if len(paths) == 0 || n == nil {
+	t := secretTrie(content)
+	if t == nil || n == nil {
 		return n, true
 	}
-	return newPathTrie(paths).maskNode(n)
+	return t.maskNode(n)
 }
 
 // maskNode copies the mapping and sequence nodes along the trie's paths;
@@ -304,6 +414,14 @@ func (t *pathTrie) maskNode(n *yaml.Node) (*yaml.Node, bool) {
 	if t.leaf {
 		if n.Anchor != "" {
 			return nil, false // an alias elsewhere would print a dangling *name
+		}
+		if t.hasText {
+			if n.Kind != yaml.ScalarNode {
+				return nil, false
+			}
+			out := *n
+			out.Value = t.text
+			return &out, true
 		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: Redacted, Line: n.Line, Column: n.Column}, true
 	}
@@ -416,4 +534,43 @@ func CredentialValues(v any) []string {
 		return strings.Compare(a, b)
 	})
 	return out
+}
+
+// ObjectSecretPaths is SecretPaths of an object's content with the fields
+// that hold a copy of another object's secret value (Object.SecretFields).
+func ObjectSecretPaths(o *Object) []Path {
+	if len(o.SecretFields) == 0 {
+		return SecretPaths(o.Content)
+	}
+	out := append(wholeSecretPaths(o.Content), o.SecretFields...)
+	for _, t := range secretTexts(o.Content) {
+		out = append(out, t.path)
+	}
+	return withLastApplied(o.Content, out, false)
+}
+
+// MaskObject is MaskSecrets of an object, its SecretFields included.
+func MaskObject(o *Object) (map[string]any, bool) {
+	t := secretTrie(o.Content, o.SecretFields...)
+	if t == nil {
+		return o.Content, false
+	}
+	out, _ := t.mask(o.Content, Redacted).(map[string]any)
+	return out, true
+}
+
+// MaskObjectContent is MaskObject without the flag.
+func MaskObjectContent(o *Object) map[string]any {
+	out, _ := MaskObject(o)
+	return out
+}
+
+// MaskObjectNode is MaskSecretNode of an object, its SecretFields
+// included.
+func MaskObjectNode(o *Object) (*yaml.Node, bool) {
+	t := secretTrie(o.Content, o.SecretFields...)
+	if t == nil || o.Node == nil {
+		return o.Node, true
+	}
+	return t.maskNode(o.Node)
 }

@@ -16,6 +16,10 @@ func TestIsCredentialName(t *testing.T) {
 		"private-key": true, "privateKey": true, "AWS_CREDENTIALS": true, "gpg.passphrase": true,
 		"PASSWORD_POLICY": false, "token_ttl": false, "tokenizer": false, "key": false, "ssh_key_path": false,
 		"secretName": false, "LOG_LEVEL": false, "": false, "monkey": false,
+		// The names issue 18 found unmasked.
+		"AWS_SECRET_ACCESS_KEY": true, "PGPASSWORD": true, "MYSQL_PWD": true, "SECRET_KEY": true, "DB_PASS": true,
+		"GITHUB_PAT": true, "SSH_KEY": true, "djangoSecretKey": true, "signing.key": true,
+		"AWS_ACCESS_KEY_ID": false, "PUBLIC_KEY": false, "BYPASS": false, "PATH": false, "passport": false,
 	} {
 		if got := IsCredentialName(name); got != want {
 			t.Errorf("IsCredentialName(%q) = %v, want %v", name, got, want)
@@ -173,5 +177,65 @@ func TestMaskCredentialKeys(t *testing.T) {
 	plain := map[string]any{"a": "b"}
 	if got := MaskCredentialKeys(plain); reflect.ValueOf(got).Pointer() != reflect.ValueOf(plain).Pointer() {
 		t.Error("nothing to mask, but a copy was made")
+	}
+}
+
+func TestRedactCredentialText(t *testing.T) {
+	for in, want := range map[string]string{
+		"db.url=jdbc:x\ndb.password=hunter2\nmode=fast\n":                      "db.url=jdbc:x\ndb.password=<redacted>\nmode=fast\n",
+		`{"user": "app", "password": "p\"w", "nested": {"apiKey": "k1"}}`:      `{"user": "app", "password": "<redacted>", "nested": {"apiKey": "<redacted>"}}`,
+		"db:\n  password: 'x y'\n  host: h\n":                                  "db:\n  password: '<redacted>'\n  host: h\n",
+		"-Xmx1g -Ddb.password=s3cret -Dother=1":                                "-Xmx1g -Ddb.password=<redacted> -Dother=1",
+		"export PGPASSWORD=pw1\nDATABASE_URL=postgres://app:pw2@db:5432/app\n": "export PGPASSWORD=<redacted>\nDATABASE_URL=postgres://app:<redacted>@db:5432/app\n",
+	} {
+		got, changed := RedactCredentialText(in)
+		if got != want || !changed {
+			t.Errorf("RedactCredentialText(%q) = %q, %v\nwant %q", in, got, changed, want)
+		}
+	}
+	for _, in := range []string{
+		"mode=fast\ntimeout: 3s\n", "password=\n", "password: ${DB_PASSWORD}\n", "url=postgres://app:$(PW)@db/app",
+		"http://example.com:8080/x", "password_policy=strict",
+	} {
+		if got, changed := RedactCredentialText(in); changed || got != in {
+			t.Errorf("RedactCredentialText(%q) = %q, %v; want it unchanged", in, got, changed)
+		}
+	}
+}
+
+// A ConfigMap file keeps its text with only its credentials redacted; a
+// value that is a URL with a password, and an environment variable that
+// holds one, are secret whole.
+func TestCredentialsInsideValues(t *testing.T) {
+	docs, _ := Parse("f.yaml", []byte(`apiVersion: v1
+kind: ConfigMap
+metadata: {name: c}
+data:
+  app.properties: |
+    db.password=hunter2
+    mode=fast
+  DATABASE_URL: postgres://app:pw@db/app
+  plain: hello
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers:
+    - name: c
+      env:
+        - {name: DATABASE_URL, value: "postgres://app:pw@db/app"}
+        - {name: OTHER_URL, value: "postgres://app:$(PW)@db/app"}
+`), DefaultLimits)
+	cm := MaskSecretContent(docs[0].Value.(map[string]any))["data"].(map[string]any)
+	if cm["app.properties"] != "db.password=<redacted>\nmode=fast\n" || cm["DATABASE_URL"] != Redacted || cm["plain"] != "hello" {
+		t.Errorf("ConfigMap data masked as %q", cm)
+	}
+	var got []string
+	for _, p := range SecretPaths(docs[1].Value.(map[string]any)) {
+		got = append(got, p.String())
+	}
+	if strings.Join(got, " ") != "spec.containers[0].env[0].value" {
+		t.Errorf("Pod secret paths %v", got)
 	}
 }

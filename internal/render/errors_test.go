@@ -34,10 +34,12 @@ func TestBadInput(t *testing.T) {
 		{RuleKustomize, "sharedop/base/kustomization.yaml:4:5", "patchesJson6902[0]: JSON patch operation 0 at sharedop/base/ops.yaml:1:3 cannot be applied: error in move for path: 'strategy': Unable to remove nonexistent key: strategy"},
 		{RuleKustomize, "mergegen/kustomization.yaml:4:5", `kustomize build mergegen failed: merging from generator: id ConfigMap "settings" does not exist; cannot merge or replace (behavior: merge and replace change an object of the same name from a base`},
 		// Errors krusty names only by content, at the entry that holds it.
-		{RuleKustomize, "literal/kustomization.yaml:5:9", "invalid literal source novalue, expected key=value"},
+		// A malformed literal, at its entry, not quoted (it may be a
+		// Secret's).
+		{RuleKustomize, "literal/kustomization.yaml:5:9", "configMapGenerator[0].literals[1]: not KEY=VALUE"},
 		// An error krusty meets in a base shared by two overlays: once, in
 		// the base's terms, without krusty's accumulation wrapping.
-		{RuleKustomize, "sharedbase/base/kustomization.yaml:4:9", "kustomize build of sharedbase/base failed: loading KV pairs: literal sources [novalue]: invalid literal source novalue, expected key=value"},
+		{RuleKustomize, "sharedbase/base/kustomization.yaml:4:9", "configMapGenerator[0].literals[0]: not KEY=VALUE"},
 		{RuleKustomize, "dupgen/kustomization.yaml:4:5", `id ConfigMap "settings" exists; can not use behavior`},
 		{RuleKustomize, "replicasname/kustomization.yaml:6:5", "resource with name api does not match a config"},
 		{RuleKustomize, "replacement/kustomization.yaml:4:5", "nothing selected by ConfigMap"},

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"sigs.k8s.io/kustomize/api/types"
+
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
@@ -247,10 +249,10 @@ func (g *graph) check(k *kustomization) *node {
 		}
 	}
 	for gi, gen := range k.K.ConfigMapGenerator {
-		g.checkKV(file, "configMapGenerator", gi, gen.FileSources, gen.EnvSources, k)
+		g.checkKV(n, file, "configMapGenerator", gi, gen.GeneratorArgs)
 	}
 	for gi, gen := range k.K.SecretGenerator {
-		g.checkKV(file, "secretGenerator", gi, gen.FileSources, gen.EnvSources, k)
+		g.checkKV(n, file, "secretGenerator", gi, gen.GeneratorArgs)
 	}
 	for i, entry := range k.K.Crds {
 		file(manifest.Path{manifest.Key("crds"), manifest.Index(i)}, entry, false, false)
@@ -308,9 +310,12 @@ func (g *graph) check(k *kustomization) *node {
 	return n
 }
 
-// checkKV checks the files and env files of a generator entry. A file
-// source is "path" or "key=path".
-func (g *graph) checkKV(file func(manifest.Path, string, bool, bool), field string, gi int, files, envs []string, k *kustomization) {
+// checkKV checks the literals, files and env files of a generator entry
+// (generatorinputs.go). A file source is "path" or "key=path".
+func (g *graph) checkKV(n *node, file func(manifest.Path, string, bool, bool), field string, gi int, args types.GeneratorArgs) {
+	k := n.k
+	g.checkLiterals(n, field, gi, args.LiteralSources)
+	files, envs := args.FileSources, args.EnvSources
 	for i, src := range files {
 		if _, p, ok := strings.Cut(src, "="); ok {
 			src = p
@@ -327,7 +332,11 @@ func (g *graph) checkKV(file func(manifest.Path, string, bool, bool), field stri
 		if i >= nEnvs {
 			p = manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("env")}
 		}
+		before := len(n.problems)
 		file(p, src, false, true)
+		if full, err := resolve(k.Dir, src); err == nil && len(n.problems) == before {
+			g.checkEnvFile(n, full, p)
+		}
 	}
 }
 

@@ -33,6 +33,9 @@ func (r *renderer) buildKustomize(c *closure, log *accessLog, guard *buildGuard)
 	if err != nil {
 		msg := krustyMessage(err)
 		at := locateKrustyError(c, msg)
+		// After locating it: a message must not quote a Secret
+		// generator's inputs.
+		msg = r.graph.scrubGeneratorValues(c, msg)
 		if strings.Contains(msg, "matches strategic merge patch") || strings.Contains(msg, "failed to find unique target for patch") {
 			if tr.trace(root); len(tr.unmatched) > 0 {
 				at = tr.unmatched[0]
@@ -72,6 +75,7 @@ func (r *renderer) buildKustomize(c *closure, log *accessLog, guard *buildGuard)
 	if size, limit := outputSize(objs), r.opts.Limits.WithDefaults().MaxTargetBytes; size > limit {
 		return nil, []manifest.Problem{outputProblem(k, size, limit)}
 	}
+	r.taintCopiedSecrets(c, objs)
 	for _, obj := range objs {
 		r.addObject(t, obj, problems)
 	}

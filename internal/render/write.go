@@ -64,7 +64,7 @@ func objectText(o *manifest.Object) ([]byte, error) {
 	if err != nil || !workflowcmd.HasCommandLine(string(text)) {
 		return text, err
 	}
-	safe, err := workflowcmd.SafeYAML(manifest.MaskSecretContent(o.Content))
+	safe, err := workflowcmd.SafeYAML(manifest.MaskObjectContent(o))
 	if err != nil {
 		return nil, err
 	}
@@ -76,18 +76,18 @@ func plainObjectText(o *manifest.Object) ([]byte, error) {
 	if _, ok := o.Origin.(*renderedOrigin); ok && o.Node == nil {
 		// As `kustomize build` prints: marshalled to JSON, converted to
 		// YAML (keys sorted). Content a rule changed prints changed.
-		return sigsyaml.Marshal(manifest.MaskSecretContent(o.Content))
+		return sigsyaml.Marshal(manifest.MaskObjectContent(o))
 	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
 	var err error
-	if n, ok := manifest.MaskSecretNode(o.Content, o.Node); ok && n != nil {
+	if n, ok := manifest.MaskObjectNode(o); ok && n != nil {
 		err = enc.Encode(n)
 	} else {
 		// No node, or a secret reached through an alias or a merge key:
 		// the masked content, without the file's comments.
-		err = enc.Encode(manifest.MaskSecretContent(o.Content))
+		err = enc.Encode(manifest.MaskObjectContent(o))
 	}
 	if err != nil {
 		return nil, err

@@ -17,7 +17,7 @@ func secretPaths(base, head *manifest.Object) []manifest.Path {
 	var paths []manifest.Path
 	for _, o := range []*manifest.Object{base, head} {
 		if o != nil {
-			paths = append(paths, manifest.SecretPaths(o.Content)...)
+			paths = append(paths, manifest.ObjectSecretPaths(o)...)
 		}
 	}
 	return paths

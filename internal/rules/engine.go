@@ -277,6 +277,9 @@ func (r *Run) replaceChanged() {
 			Content: s.content,
 			Origin:  newRuleProvenance(old.Origin, s.setPaths),
 			Doc:     old.Doc,
+			// Copies of Secret values stay secret where the rule left
+			// them.
+			SecretFields: old.SecretFields,
 		}
 		// A rule may rename the object; its name in the source stays.
 		if w := old.WrittenName(); w != nobj.ID.Name {

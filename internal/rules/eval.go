@@ -65,6 +65,12 @@ func (x *evalCtx) resolve(r *ref) (any, bool) {
 			return nil, false
 		}
 		v = x.s.content
+		if x.mask {
+			// Every value plumb never prints (a last-applied annotation
+			// that repeats a Secret, credential variables and files),
+			// not only a Secret's data.
+			v = x.s.maskedContent()
+		}
 		if x.s.secret {
 			level = levelSecretRoot
 		}

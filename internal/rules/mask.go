@@ -143,7 +143,7 @@ const minSecretLen = 4
 // newRedactor collects the secret values of Secret objects (raw and
 // base64-decoded), the other values manifest.SecretPaths names, and the
 // values of masked keys in the given content trees.
-func newRedactor(m *masker, trees []map[string]any, maskedKeyValues bool) *redactor {
+func newRedactor(m *masker, trees []map[string]any, extra []string, maskedKeyValues bool) *redactor {
 	seen := map[string]bool{}
 	add := func(s string) {
 		if len(s) >= minSecretLen && s != Masked && s != manifest.Redacted {
@@ -188,14 +188,15 @@ func newRedactor(m *masker, trees []map[string]any, maskedKeyValues bool) *redac
 		// The other values plumb never prints: credential keys of a
 		// ConfigMap, credential environment variables, last-applied
 		// annotations that repeat them.
-		for _, p := range manifest.SecretPaths(c) {
-			if s, ok := lookupString(c, p); ok {
-				add(s)
-			}
+		for _, s := range manifest.SecretValues(c) {
+			add(s)
 		}
 		if maskedKeyValues {
 			walkKeys(c)
 		}
+	}
+	for _, s := range extra {
+		add(s)
 	}
 	if len(seen) == 0 {
 		return &redactor{}

@@ -211,12 +211,21 @@ func (r *Run) redactor() *redactor {
 				trees = append(trees, m)
 			}
 		}
+		var copied []string
 		for _, s := range r.objOrder {
 			if s.content != nil {
 				trees = append(trees, s.content)
 			}
+			if s.obj != nil {
+				// Copies of a Secret's values that render found.
+				for _, p := range s.obj.SecretFields {
+					if v, ok := lookupString(s.obj.Content, p); ok {
+						copied = append(copied, v)
+					}
+				}
+			}
 		}
-		r.redact = newRedactor(r.e.masker, trees, r.e.opts.Mask != MaskAlways)
+		r.redact = newRedactor(r.e.masker, trees, copied, r.e.opts.Mask != MaskAlways)
 	}
 	return r.redact
 }

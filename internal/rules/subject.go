@@ -47,6 +47,10 @@ type subject struct {
 	explain  []string
 	// phase is the phase running on the subject.
 	phase Phase
+	// masked is the content as rules read it under mask_secrets
+	// (maskedContent), valid until the content changes.
+	masked      map[string]any
+	maskedValid bool
 
 	// inventory is built when a rule reads it whole; findingFacts feed
 	// inventory[findings] in main. fixedInventory replaces the facts (the
@@ -116,8 +120,24 @@ func (s *subject) own() map[string]any {
 	return s.content
 }
 
+// maskedContent is the content with every value at its SecretPaths read
+// as Masked, computed once per content version.
+func (s *subject) maskedContent() map[string]any {
+	if !s.maskedValid {
+		paths := manifest.SecretPaths(s.content)
+		if s.obj != nil {
+			// Fields render found holding a copy of a Secret's value.
+			paths = append(paths, s.obj.SecretFields...)
+		}
+		s.masked = manifest.MaskPaths(s.content, paths, Masked)
+		s.maskedValid = true
+	}
+	return s.masked
+}
+
 // refreshIdentity re-reads what depends on the content after a write.
 func (s *subject) refreshIdentity() {
+	s.maskedValid, s.masked = false, nil
 	s.secret = manifest.IsSecret(s.content)
 	s.id = manifest.IDOf(s.content, s.id.Target)
 }
