@@ -146,4 +146,3 @@ func (g *graph) scrubGeneratorValues(c *closure, msg string) string {
 	}
 	return msg
 }
-
