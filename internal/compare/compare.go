@@ -3,7 +3,6 @@ package compare
 import (
 	"context"
 	"fmt"
-	"path"
 	"runtime"
 	"slices"
 	"strings"
@@ -351,7 +350,7 @@ func (r *run) templateProblem(obj *manifest.Object, id identity, t *Template, er
 	if l, _ := obj.Locate(nil); l.File != "" {
 		where += " (" + manifest.FormatLocation(l) + ")"
 	}
-	return Problem{Location: loc(t.File, templateErrorLine(err, path.Base(t.Path))),
+	return Problem{Location: loc(t.File, t.errorLine(err)),
 		Message: fmt.Sprintf("template injection failed: %s on %s: %s", t.Path, where, msg)}
 }
 

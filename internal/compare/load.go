@@ -239,6 +239,7 @@ func (l *loader) parseTemplate(base *template.Template, t *Template) {
 		l.templateReadError(t, err)
 		return
 	}
+	t.source = strings.Split(string(data), "\n")
 	set, err := base.Clone()
 	if err != nil {
 		l.errorf(t.File, 0, "an error occurred while parsing template: %s: %v", t.Path, err)
@@ -278,7 +279,7 @@ func (l *loader) preRender(t *Template) {
 		if ny, ok := err.(*notYAMLError); ok {
 			msg = ny.withOutput() // empty data: the output holds no input values
 		}
-		l.errorf(t.File, templateErrorLine(err, path.Base(t.Path)), "failed to parse template %s with empty data: %s", t.Path, msg)
+		l.errorf(t.File, t.errorLine(err), "failed to parse template %s with empty data: %s", t.Path, msg)
 		return
 	}
 	t.meta = meta

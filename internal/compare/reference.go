@@ -120,6 +120,9 @@ type Template struct {
 	// mutatesData is set when the template may change its data (sprig's
 	// set, unset, merge...): it then renders from a copy of the input.
 	mutatesData bool
+	// source holds the template's lines, to place an error in its output
+	// (errorLine).
+	source []string
 }
 
 // TemplateConfig is a template's per-template configuration.

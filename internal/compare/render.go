@@ -2,7 +2,9 @@ package compare
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -53,4 +55,47 @@ func renderTemplate(t *boundedTemplate, data map[string]any, path string) (map[s
 		return nil, text, &notYAMLError{path: path, err: err, Text: text}
 	}
 	return obj, text, nil
+}
+
+// outputSyntaxError is YAML that does not parse, at a line of the text.
+type outputSyntaxError struct {
+	line int
+	msg  string
+}
+
+func (e *outputSyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.msg) }
+
+// errorLine is the line of the template an error is about: the line
+// text/template names, or, for output that is not YAML, the template line
+// that wrote the offending line of output (the template line with the same
+// text nearest to it). 0 when neither is known: the line of the output is
+// not the template's, which conditionals, ranges and comments shift.
+func (t *Template) errorLine(err error) int {
+	var ny *notYAMLError
+	var ose *outputSyntaxError
+	if !errors.As(err, &ny) || !errors.As(ny.err, &ose) {
+		return templateErrorLine(err, path.Base(t.Path))
+	}
+	out := strings.Split(ny.Text, "\n")
+	if ose.line < 1 || ose.line > len(out) {
+		return 0
+	}
+	want := strings.TrimRight(out[ose.line-1], " \t\r")
+	if strings.TrimSpace(want) == "" {
+		return 0
+	}
+	best := 0
+	for i, l := range t.source {
+		if strings.TrimRight(l, " \t\r") == want && (best == 0 || abs(i+1-ose.line) < abs(best-ose.line)) {
+			best = i + 1
+		}
+	}
+	return best
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

@@ -156,7 +156,7 @@ func parseYAMLValue(name, text string) (any, error) {
 		if p.Rule == manifest.RuleDuplicateKey {
 			continue // the last value wins, as in kube-compare
 		}
-		return nil, fmt.Errorf("line %d: %s", p.Location.Line, p.Message)
+		return nil, &outputSyntaxError{line: p.Location.Line, msg: p.Message}
 	}
 	switch len(docs) {
 	case 0:
