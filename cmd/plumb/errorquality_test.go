@@ -62,7 +62,7 @@ var badInputs = []badInput{
 	{"an unknown kustomization field", map[string]string{"k/kustomization.yaml": "resources:\n  - cm.yaml\nresourcez: []\n", "k/cm.yaml": fineConfigMap}, []string{"k"},
 		`k/kustomization.yaml:3:1: error: unknown field "resourcez": kustomize rejects the kustomization; check the field's spelling and indentation [render/kustomize]`},
 	{"a literal without =", map[string]string{"k/kustomization.yaml": "configMapGenerator:\n  - name: g\n    literals: [novalue]\n"}, []string{"k"},
-		"k/kustomization.yaml:3:16: error: kustomize build k failed: loading KV pairs: literal sources [novalue]: invalid literal source novalue, expected key=value [render/kustomize]"},
+		"k/kustomization.yaml:3:16: error: configMapGenerator[0].literals[0]: not KEY=VALUE: kustomize needs a key, then '=', then the value (the literal is not quoted here: it may hold a secret) [render/kustomize]"},
 	{"an absolute patch path", map[string]string{"k/kustomization.yaml": "resources:\n  - cm.yaml\npatches:\n  - path: /etc/passwd\n", "k/cm.yaml": fineConfigMap}, []string{"k"},
 		`k/kustomization.yaml:4:5: error: patches[0].path: "/etc/passwd" is an absolute path: kustomize paths are relative to the kustomization, and plumb reads only the repository [render/kustomize]`},
 

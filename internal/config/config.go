@@ -138,7 +138,7 @@ func ParseFile(name string, data []byte) (*File, error) {
 		if errors.Is(err, io.EOF) {
 			return f, nil // an empty file
 		}
-		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, syntaxError(name, data, err)
 	}
 	if len(n.Content) == 0 {
 		return f, nil

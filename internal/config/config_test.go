@@ -29,8 +29,10 @@ func TestTypeErrorsNameTheLine(t *testing.T) {
 	if err == nil || err.Error() != `c.yaml:3:14: limits.max_depth: the value is the string "deep", want a whole number` {
 		t.Fatalf("err = %v", err)
 	}
+	// Located as the loader locates a manifest's syntax error: where the
+	// document stops being valid (here its end).
 	_, err = ParseFile("c.yaml", []byte("paths: [a\n"))
-	if err == nil || !strings.HasPrefix(err.Error(), "c.yaml: line 1:") {
+	if err == nil || !strings.HasPrefix(err.Error(), "c.yaml:2:1: YAML syntax error:") {
 		t.Fatalf("syntax err = %v", err)
 	}
 }

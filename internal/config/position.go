@@ -47,3 +47,16 @@ func (s source) errorf(key, format string, args ...any) error {
 	}
 	return fmt.Errorf("%s", msg)
 }
+
+// location is the position of the key at p (the value's when the key is
+// not found), or the file alone when the file does not set it.
+func (s source) location(p manifest.Path) manifest.Location {
+	k, v := manifest.NodeAt(s.root, p)
+	switch {
+	case k != nil:
+		return manifest.Location{File: s.name, Line: k.Line, Column: k.Column}
+	case v != nil:
+		return manifest.Location{File: s.name, Line: v.Line, Column: v.Column}
+	}
+	return manifest.Location{File: s.name}
+}

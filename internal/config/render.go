@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
 // RenderFile is the rendering part of .plumb.yaml (top-level keys).
@@ -42,6 +44,10 @@ type RenderConfig struct {
 	TemplateParams map[string]map[string]string
 	// AllowRemote lets kustomize fetch remote bases (--allow-remote).
 	AllowRemote bool
+	// ParamLocations and TemplateParamLocations are where the file writes
+	// each params entry (by name; not those --param overrides) and each
+	// template_params entry (by template name), for messages about them.
+	ParamLocations, TemplateParamLocations map[string]manifest.Location
 }
 
 // resolveRender merges the rendering keys of the file with --param and
@@ -56,6 +62,15 @@ func resolveRender(file *File, fl *Flags) (RenderConfig, []error) {
 	for k, v := range file.Params {
 		rc.Params[k] = v
 	}
+	if file.src.name != "" {
+		rc.ParamLocations, rc.TemplateParamLocations = map[string]manifest.Location{}, map[string]manifest.Location{}
+		for k := range file.Params {
+			rc.ParamLocations[k] = file.src.location(manifest.Path{manifest.Key("params"), manifest.Key(k)})
+		}
+		for k := range file.TemplateParams {
+			rc.TemplateParamLocations[k] = file.src.location(manifest.Path{manifest.Key("template_params"), manifest.Key(k)})
+		}
+	}
 	var errs []error
 	for _, p := range fl.Params {
 		name, value, ok := strings.Cut(p, "=")
@@ -64,6 +79,7 @@ func resolveRender(file *File, fl *Flags) (RenderConfig, []error) {
 			continue
 		}
 		rc.Params[name] = value
+		delete(rc.ParamLocations, name)
 	}
 	return rc, errs
 }

@@ -109,9 +109,10 @@ func renderOptions(cfg *config.Config) render.Options {
 		AllowRemote: cfg.Render.AllowRemote,
 		Params:      render.TemplateParams{Global: cfg.Render.Params, PerTemplate: cfg.Render.TemplateParams},
 	}
-	if cfg.File != "" && (len(cfg.Render.TemplateParams) > 0 || len(cfg.Render.Targets) > 0) {
+	if cfg.File != "" && (len(cfg.Render.TemplateParams) > 0 || len(cfg.Render.Targets) > 0 || len(cfg.Render.ParamLocations) > 0) {
 		opts.ParamsAt = manifest.Location{File: cfg.File}
 	}
+	opts.ParamLocations, opts.TemplateParamLocations = cfg.Render.ParamLocations, cfg.Render.TemplateParamLocations
 	for _, t := range cfg.Render.Targets {
 		opts.Targets = append(opts.Targets, render.TargetSpec{Pattern: t.Pattern,
 			At: manifest.Location{File: cfg.File, Line: t.Line, Column: t.Column}})

@@ -113,8 +113,14 @@ func (r *renderer) unknownParams(targets []*Target) []manifest.Problem {
 			continue
 		}
 		p := manifest.Problem{Rule: RuleTemplate, Level: "error", Input: true, Key: "param:" + name, Location: r.opts.ParamsAt}
+		if at, ok := r.opts.ParamLocations[name]; ok {
+			p.Location = at
+		}
 		if first == nil {
 			p.Message = fmt.Sprintf("parameter %s is given but no OpenShift Template was found", name)
+			if p.Location.File != "" {
+				p.Message = fmt.Sprintf("params: %s is set but no OpenShift Template was found among the inputs: remove it, or check that the paths checked include the Template", name)
+			}
 		} else {
 			loc, _ := first.Locate(manifest.Path{manifest.Key("parameters")})
 			p.Location = loc
@@ -124,7 +130,11 @@ func (r *renderer) unknownParams(targets []*Target) []manifest.Problem {
 	}
 	for _, name := range slices.Sorted(maps.Keys(r.opts.Params.PerTemplate)) {
 		if !names[name] {
-			out = append(out, manifest.Problem{Rule: RuleTemplate, Level: "error", Input: true, Key: "template:" + name, Location: r.opts.ParamsAt,
+			at := r.opts.ParamsAt
+			if l, ok := r.opts.TemplateParamLocations[name]; ok {
+				at = l
+			}
+			out = append(out, manifest.Problem{Rule: RuleTemplate, Level: "error", Input: true, Key: "template:" + name, Location: at,
 				Message: fmt.Sprintf("template_params: no processed Template is named %s", name)})
 		}
 	}

@@ -88,8 +88,11 @@ type Options struct {
 	// Params are the Template parameter values (--param, .plumb.yaml).
 	Params TemplateParams
 	// ParamsAt is where the parameters were configured, for problems about
-	// them (a .plumb.yaml file, or empty for flags).
-	ParamsAt manifest.Location
+	// them (a .plumb.yaml file, or empty for flags); ParamLocations and
+	// TemplateParamLocations, where the file writes each (by parameter and
+	// by template name).
+	ParamsAt                               manifest.Location
+	ParamLocations, TemplateParamLocations map[string]manifest.Location
 	// Targets, when set, replaces the discovery of kustomize targets.
 	Targets []TargetSpec
 	// Workers bounds concurrent kustomize builds (default GOMAXPROCS).
