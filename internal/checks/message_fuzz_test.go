@@ -58,6 +58,12 @@ func FuzzMessage(f *testing.F) {
 		`${"\"}"}`,
 		"${ {'a': 1}['a'] }",
 		"${[1, 2, 3].map(x, x * 2)}",
+		// Issue 18: messages that build values far larger than their
+		// inputs (refused before they are built).
+		`${"x".repeat(10)}`,
+		`${[1, 2, 3].map(x, "abcdefghij".replace("", "abcdefghij")).join("")}`,
+		`${lists.range(100000000)}`,
+		`${string(facts.some_fact).split("").map(x, string(facts.some_fact)).join("")}`,
 		"${facts.some_fact / 0}",
 		"${1.0 / 3.0} ${double(1)} ${-0.0} ${1e308 * 10.0}",
 		"${b'\\xff'} ${\"\\xff\"} \xff",

@@ -126,6 +126,10 @@ func FuzzTemplateText(f *testing.F) {
 		"{{ define \"a\" }}{{ template \"a\" . }}{{ end }}{{ template \"a\" . }}",
 		"{{ env \"HOME\" }}", "{{ expandenv \"$HOME\" }}", "{{ readFile \"/etc/passwd\" }}",
 		"{{ repeat 100000000 \"x\" }}", "{{ until 10000000 }}", "{{ seq 1 100000000 }}",
+		// Issue 18: templates that print an input's secrets, or fail with
+		// one.
+		"apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  labels:\n    leak: '{{ .stringData.token }}'\n",
+		"{{ fail (printf \"cannot use %v\" .data) }}",
 		"kind: {{ .kind }}\n{{ $x := \"ab\" }}{{ range until 40 }}{{ $x = printf \"%s%s\" $x $x }}{{ end }}",
 		"kind: x\n{{ $d := dict }}{{ $_ := set $d \"self\" $d }}{{ $d }}",
 		"kind: x\n{{ $d := dict }}{{ $_ := merge $d (dict \"a\" (list $d)) }}{{ toToml $d }}",

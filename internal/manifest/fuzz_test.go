@@ -22,6 +22,11 @@ func FuzzParse(f *testing.F) {
 		strings.Repeat("[", 50),
 		"!!binary x: y\n? [a]\n: b\n",
 		"<<: [*x]\n",
+		// Issue 18: aliases inside themselves (what crashed kustomize),
+		// numbers JSON cannot hold.
+		"data: &A\n  b: *A\n",
+		"spec: &A\n  a: 1\n  c:\n    <<: *A\n",
+		"replicas: .nan\nlabels: {tier: .inf, low: -.Inf, big: 1e999}\n",
 	} {
 		f.Add([]byte(seed))
 	}

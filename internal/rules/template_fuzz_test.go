@@ -37,6 +37,8 @@ func FuzzTemplate(f *testing.F) {
 		"{item}",
 		"{item[value]}",
 		"{item[nested][password]}",
+		// Issue 18: a value doubled (bounded per action and per run).
+		"{plugin_data[a]}{plugin_data[a]}",
 		"{node[data]}",
 		"{node.data.token}",
 		"{node[stringData]}",
