@@ -307,6 +307,33 @@ func TestConfigurationPathsStayInTheRepository(t *testing.T) {
 			}
 		})
 	}
+	// The configuration file itself, a check catalog's file and a rules
+	// directory's file may not be links out of the repository either.
+	writeTree(t, outside, map[string]string{"secret.yaml": "paths: [PLANTED-OUTSIDE-VALUE]\nfail_on: PLANTED-OUTSIDE-VALUE\n"})
+	os.Remove(filepath.Join(repo, ".plumb.yaml"))
+	if err := os.Symlink(filepath.Join(outside, "secret.yaml"), filepath.Join(repo, ".plumb.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	r := runBounded(t, repo, 0, "check", "--no-default-checks", "ok")
+	if want := "plumb: .plumb.yaml: the configuration file is inside the repository but it leads outside the repository through a symbolic link"; r.code != 2 ||
+		!strings.Contains(r.stderr, want) || strings.Contains(r.stdout+r.stderr, "PLANTED-OUTSIDE-VALUE") {
+		t.Errorf("a .plumb.yaml linked out: exit %d, stderr %q; want 2 and %q", r.code, r.stderr, want)
+	}
+	os.Remove(filepath.Join(repo, ".plumb.yaml"))
+	for _, link := range []string{"inside/catalog/X1.yaml", "inside/rules/leak.yaml"} {
+		p := filepath.Join(repo, link)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Join(outside, "secret.yaml"), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r = runBounded(t, repo, 0, "check", "--no-default-checks", "ok", "--checks", "inside/catalog", "--rules", "inside/rules")
+	if strings.Contains(r.stdout+r.stderr, "PLANTED-OUTSIDE-VALUE") || !strings.Contains(r.stdout, "the path leads out of the directory it is read from") {
+		t.Errorf("links out of a catalog or rules directory were read:\n%s\n%s", r.stdout, r.stderr)
+	}
+
 	// A report path inside the repository is written there.
 	writeTree(t, repo, map[string]string{".plumb.yaml": `format: ["json=reports/r.json", text]` + "\n"})
 	if r := runBounded(t, repo, 0, "check", "--no-default-checks", "ok"); r.code != 0 {

@@ -256,7 +256,7 @@ func (e EvalCommand) Run(ctx context.Context, stdout, stderr io.Writer) int {
 	}
 	var sources []Source
 	for _, d := range e.Catalogs {
-		sources = append(sources, Source{FS: os.DirFS(d), Dir: ".", Display: filepath.ToSlash(d)})
+		sources = append(sources, Source{FS: DirFS(d), Dir: ".", Display: filepath.ToSlash(d)})
 	}
 	if len(sources) == 0 {
 		sources = []Source{DefaultSource()}

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 
@@ -31,9 +32,22 @@ func Sources(cfg config.Checks) []Source {
 		out = append(out, DefaultSource())
 	}
 	for _, d := range cfg.Dirs {
-		out = append(out, Source{FS: os.DirFS(d.Path), Dir: ".", Display: d.Display})
+		out = append(out, Source{FS: DirFS(d.Path), Dir: ".", Display: d.Display})
 	}
 	return out
+}
+
+// DirFS is a catalog directory read through an os.Root: a symbolic link in
+// it may not lead out of it (a catalog in the repository linking to
+// /etc/passwd or a key file would otherwise be read, and a parse error
+// could quote it). A directory that cannot be opened is read as it is, to
+// report why.
+func DirFS(dir string) fs.FS {
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return os.DirFS(dir)
+	}
+	return r.FS()
 }
 
 // New builds the checks engine for a run. Catalog files that do not lint,

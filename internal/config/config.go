@@ -265,6 +265,9 @@ func Load(fl *Flags, cwd string) (*Config, error) {
 	}
 	var file *File
 	if name != "" {
+		if err := confineConfigFile(fl, cwd, name, display); err != nil {
+			return nil, err
+		}
 		data, err := manifest.ReadRegularFile(name, manifest.DefaultLimits.MaxFileBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("--config %s: the file does not exist", display)

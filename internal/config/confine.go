@@ -141,3 +141,25 @@ func confineFileValues(cfg *Config, file *File, fl *Flags, cwd string) []error {
 	}
 	return errs
 }
+
+// confineConfigFile refuses a configuration file inside the repository
+// that is a symbolic link out of it (or into .git): its content would be
+// another file's, which an error message could quote.
+func confineConfigFile(fl *Flags, cwd, name, display string) error {
+	root := fl.Root
+	if root == "" {
+		root = cwd
+	}
+	root, err := filepath.Abs(root)
+	if err != nil || !inRepository(root, name) {
+		return nil
+	}
+	rel, err := filepath.Rel(root, name)
+	if err != nil {
+		return nil
+	}
+	if _, err := confinePath(root, root, rel); err != nil {
+		return fmt.Errorf("%s: the configuration file is inside the repository but %v", display, err)
+	}
+	return nil
+}

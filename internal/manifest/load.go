@@ -111,7 +111,7 @@ func unreadable(name string, err error) Problem {
 
 // isEscape recognises os.Root's refusal to follow a path out of the root.
 func isEscape(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
+	return err != nil && (errors.Is(err, ErrLeavesRoot) || strings.Contains(err.Error(), "path escapes from parent"))
 }
 
 // cleanErr drops the path prefix of *fs.PathError: the message already names

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 )
 
 // A repository controls the type of its files as much as their content: a
@@ -23,6 +24,19 @@ type NotRegularError struct {
 
 func (e *NotRegularError) Error() string {
 	return fmt.Sprintf("%s, not a regular file: plumb does not open it (reading it could block or never end)", DescribeMode(e.Mode))
+}
+
+// ErrLeavesRoot is a path that an os.Root refused: a symbolic link (or
+// "..") leading out of the directory the file is read from.
+var ErrLeavesRoot = errors.New("the path leads out of the directory it is read from (a symbolic link or \"..\")")
+
+// rootError replaces os.Root's refusal to follow a path out of the root
+// with ErrLeavesRoot, which says it in words.
+func rootError(err error) error {
+	if err != nil && strings.Contains(err.Error(), "path escapes from parent") {
+		return ErrLeavesRoot
+	}
+	return err
 }
 
 // TooLargeError reports a file over the size limit.
@@ -74,14 +88,14 @@ func CheckRegular(st fs.FileInfo, limit int64) error {
 func ReadRegular(fsys fs.FS, name string, limit int64) ([]byte, error) {
 	st, err := fs.Stat(fsys, name)
 	if err != nil {
-		return nil, err
+		return nil, rootError(err)
 	}
 	if err := CheckRegular(st, limit); err != nil {
 		return nil, err
 	}
 	f, err := fsys.Open(name)
 	if err != nil {
-		return nil, err
+		return nil, rootError(err)
 	}
 	defer f.Close()
 	return readLimited(f, limit)

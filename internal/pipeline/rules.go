@@ -79,8 +79,16 @@ func readRuleFiles(files []config.RuleFile) ([]rules.Source, []finding.Finding) 
 			sources = append(sources, rules.Source{Name: f.Name, Data: data})
 			continue
 		}
-		entries, err := os.ReadDir(f.Path)
+		// Through an os.Root: a symbolic link in the directory may not
+		// lead out of it.
+		dir, err := os.OpenRoot(f.Path)
 		if err != nil {
+			problem(f.Name, err)
+			continue
+		}
+		entries, err := fs.ReadDir(dir.FS(), ".")
+		if err != nil {
+			dir.Close()
 			problem(f.Name, err)
 			continue
 		}
@@ -90,13 +98,14 @@ func readRuleFiles(files []config.RuleFile) ([]rules.Source, []finding.Finding) 
 				continue
 			}
 			name := strings.TrimSuffix(f.Name, "/") + "/" + e.Name()
-			data, err := manifest.ReadRegularFile(filepath.Join(f.Path, e.Name()), manifest.DefaultLimits.MaxFileBytes)
+			data, err := manifest.ReadRegular(dir.FS(), e.Name(), manifest.DefaultLimits.MaxFileBytes)
 			if err != nil {
 				problem(name, err)
 				continue
 			}
 			sources = append(sources, rules.Source{Name: name, Data: data})
 		}
+		dir.Close()
 	}
 	return sources, findings
 }
