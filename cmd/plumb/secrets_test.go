@@ -188,7 +188,7 @@ func TestSecretValuesNeverLeaveThroughAnySink(t *testing.T) {
 			"POST /repos/acme/shop/pulls/7/reviews", "POST /repos/acme/shop/issues/7/comments"}},
 		{"compare", compares[0].stdout, []string{"-  password: '*** (after)'", "+  password: '*** (before)'", "-          value: '*** (after)'"}},
 		{"--explain", check.stderr, []string{"leaky"}},
-		{"the rules' log", check.stdout, []string{"password *** token ***", "env <redacted>"}},
+		{"the rules' log", check.stdout, []string{"password *** token ***", "env ***"}},
 	} {
 		for _, w := range c.want {
 			if !strings.Contains(c.text, w) {
