@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/base64"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -143,17 +142,7 @@ func TestSecretValuesNeverLeaveSecondRound(t *testing.T) {
 	for _, o := range []string{"json", "yaml", "junit"} {
 		run("compare -o "+o, "compare", "-r", "ref", "-f", "app", "-A", "-o", o)
 	}
-	entries, err := os.ReadDir(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(out, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		everything[e.Name()] = string(b)
-	}
+	collectFiles(t, out, everything)
 
 	// The action on the same pull request, against the fake GitHub.
 	step := newActionStep(t, r.Dir, []fakegithub.File{
@@ -168,15 +157,8 @@ func TestSecretValuesNeverLeaveSecondRound(t *testing.T) {
 		step.env[k] = v
 	}
 	act := step.run()
+	collectAction(t, act, r.Dir, everything)
 	everything["action log"] = strings.TrimPrefix(act.combined, "::add-mask::"+plantedToken+"\n")
-	everything["job summary"] = act.summary
-	everything["step outputs"] = act.outputs
-	everything["requests to GitHub"] = act.bodies()
-	for _, f := range []string{"plumb.sarif", "plumb-report.json"} {
-		if b, err := os.ReadFile(filepath.Join(r.Dir, f)); err == nil {
-			everything["action "+f] = string(b)
-		}
-	}
 	if len(act.requests) == 0 {
 		t.Errorf("the action sent nothing to GitHub:\n%s", act.combined)
 	}

@@ -118,17 +118,7 @@ func TestSecretValuesNeverLeaveThroughAnySink(t *testing.T) {
 			t.Errorf("compare: exit %d, want 1 (drift)\n%s%s", c.code, c.stdout, c.stderr)
 		}
 	}
-	entries, err := os.ReadDir(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(out, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		everything[e.Name()] = string(b)
-	}
+	collectFiles(t, out, everything)
 
 	// The action on the same pull request, against the fake GitHub: the
 	// annotations, the review comments, the summary comment with the
@@ -147,17 +137,7 @@ func TestSecretValuesNeverLeaveThroughAnySink(t *testing.T) {
 	if act.code != 0 {
 		t.Errorf("action: exit %d\n%s", act.code, act.combined)
 	}
-	everything["action log"] = act.combined
-	everything["job summary"] = act.summary
-	everything["step outputs"] = act.outputs
-	everything["requests to GitHub"] = act.bodies()
-	for _, f := range []string{"plumb.sarif", "plumb-report.json"} {
-		b, err := os.ReadFile(filepath.Join(r.Dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		everything["action "+f] = string(b)
-	}
+	collectAction(t, act, r.Dir, everything)
 
 	// The token is masked before anything is printed, on stdout or
 	// stderr; after that it never appears.
@@ -195,5 +175,37 @@ func TestSecretValuesNeverLeaveThroughAnySink(t *testing.T) {
 				t.Errorf("%s lacks %q:\n%s", c.name, w, c.text)
 			}
 		}
+	}
+}
+
+// collectFiles adds every file of dir to everything, by name.
+func collectFiles(t *testing.T, dir string, everything map[string]string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		everything[e.Name()] = string(b)
+	}
+}
+
+// collectAction adds what an action step printed, wrote and sent.
+func collectAction(t *testing.T, act stepResult, ws string, everything map[string]string) {
+	t.Helper()
+	everything["action log"] = act.combined
+	everything["job summary"] = act.summary
+	everything["step outputs"] = act.outputs
+	everything["requests to GitHub"] = act.bodies()
+	for _, f := range []string{"plumb.sarif", "plumb-report.json"} {
+		b, err := os.ReadFile(filepath.Join(ws, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		everything["action "+f] = string(b)
 	}
 }

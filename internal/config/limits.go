@@ -17,48 +17,27 @@ import (
 func resolveLimits(file *File, fl *Flags) (manifest.Limits, error) {
 	l := manifest.DefaultLimits
 	var errs []error
-	if file.Limits.MaxFileSize != "" {
-		n, err := ParseSize(file.Limits.MaxFileSize)
-		if err != nil {
-			errs = append(errs, file.src.errorf("limits.max_file_size", "limits.max_file_size: %v", err))
+	// value reads a limit written as text (a size, a duration) from the
+	// file, then from its flag, which wins.
+	value := func(key, flag, fromFile, fromFlag string, parse func(string) error) {
+		if fromFile != "" {
+			if err := parse(fromFile); err != nil {
+				errs = append(errs, file.src.errorf(key, "%s: %v", key, err))
+			}
 		}
-		l.MaxFileBytes = n
-	}
-	if fl.changed("max-file-size") {
-		n, err := ParseSize(fl.MaxFileSize)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("--max-file-size: %w", err))
+		if fl.changed(flag) {
+			if err := parse(fromFlag); err != nil {
+				errs = append(errs, fmt.Errorf("--%s: %w", flag, err))
+			}
 		}
-		l.MaxFileBytes = n
 	}
-	if file.Limits.MaxTargetSize != "" {
-		n, err := ParseSize(file.Limits.MaxTargetSize)
-		if err != nil {
-			errs = append(errs, file.src.errorf("limits.max_target_size", "limits.max_target_size: %v", err))
-		}
-		l.MaxTargetBytes = n
+	size := func(into *int64) func(string) error {
+		return func(s string) (err error) { *into, err = ParseSize(s); return err }
 	}
-	if fl.changed("max-target-size") {
-		n, err := ParseSize(fl.MaxTargetSize)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("--max-target-size: %w", err))
-		}
-		l.MaxTargetBytes = n
-	}
-	if file.Limits.MaxTargetTime != "" {
-		d, err := parseBudgetTime(file.Limits.MaxTargetTime)
-		if err != nil {
-			errs = append(errs, file.src.errorf("limits.max_target_time", "limits.max_target_time: %v", err))
-		}
-		l.MaxTargetTime = d
-	}
-	if fl.changed("max-target-time") {
-		d, err := parseBudgetTime(fl.MaxTargetTime)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("--max-target-time: %w", err))
-		}
-		l.MaxTargetTime = d
-	}
+	value("limits.max_file_size", "max-file-size", file.Limits.MaxFileSize, fl.MaxFileSize, size(&l.MaxFileBytes))
+	value("limits.max_target_size", "max-target-size", file.Limits.MaxTargetSize, fl.MaxTargetSize, size(&l.MaxTargetBytes))
+	value("limits.max_target_time", "max-target-time", file.Limits.MaxTargetTime, fl.MaxTargetTime,
+		func(s string) (err error) { l.MaxTargetTime, err = parseBudgetTime(s); return err })
 	count := func(key, flag string, fromFile, fromFlag int, into *int) {
 		if file.src.sets(key) || fromFile != 0 {
 			if fromFile <= 0 {

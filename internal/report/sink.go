@@ -168,16 +168,7 @@ func writeFile(name string, write func(io.Writer) error) error {
 		return fmt.Errorf("cannot create a file in %s: %w", filepath.Dir(name), err)
 	}
 	defer os.Remove(tmp.Name())
-	bw := bufio.NewWriter(tmp)
-	if err := write(bw); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
+	if err := writeClose(tmp, write); err != nil {
 		return err
 	}
 	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
@@ -191,16 +182,7 @@ func writeSpecial(name string, write func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriter(f)
-	if err := write(bw); err != nil {
-		f.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeClose(f, write)
 }
 
 func dirOf(name string) string {
@@ -219,4 +201,19 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// writeClose writes a report to f through a buffer and closes f; f is
+// closed whatever fails.
+func writeClose(f io.WriteCloser, write func(io.Writer) error) error {
+	bw := bufio.NewWriter(f)
+	if err := write(bw); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -51,16 +50,7 @@ func writeFileInRoot(root, name string, write func(io.Writer) error) error {
 		return fmt.Errorf("cannot create a file in %s: %w", filepath.Dir(name), err)
 	}
 	defer r.Remove(tmp)
-	bw := bufio.NewWriter(f)
-	if err := write(bw); err != nil {
-		f.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := writeClose(f, write); err != nil {
 		return err
 	}
 	return r.Rename(tmp, rel)
