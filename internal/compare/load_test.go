@@ -283,7 +283,7 @@ func TestLoadPathStaysInsideTheReference(t *testing.T) {
 	if ref != nil {
 		t.Fatal("a symlink leaving the reference directory was followed")
 	}
-	mustContain(t, ps.Error(), "ref/metadata.yaml:6: an error occurred while reading template: link.yaml specified in the config. error: path escapes from parent")
+	mustContain(t, ps.Error(), "ref/metadata.yaml:6: an error occurred while reading template: link.yaml specified in the config. error: the path leads out of the directory it is read from (a symbolic link or \"..\")")
 
 	// A directory path finds metadata.yaml; a missing path says so.
 	if _, ps := LoadPath(filepath.Join(dir, "nowhere"), ""); !strings.Contains(ps.Error(), "Reference config file doesn't exist") {
