@@ -226,6 +226,11 @@ func list(ctx context.Context, dyn dynamic.Interface, resources []resource, warn
 					return
 				}
 				for _, it := range page.Items {
+					// Items of typed lists may omit their type.
+					if it.GetKind() == "" {
+						it.SetAPIVersion(r.kind.APIVersion)
+						it.SetKind(r.kind.Kind)
+					}
 					outcomes[i].objects = append(outcomes[i].objects, it.Object)
 				}
 				cont = page.GetContinue()

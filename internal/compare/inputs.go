@@ -161,7 +161,7 @@ func parseInput(name string, data []byte, limits manifest.Limits) ([]*manifest.O
 // skipped is kube-compare's warning for input that holds no valid
 // resource (its skipInvalidResources message).
 func skipped(at manifest.Location, why string) Problem {
-	return Problem{Location: at, Warning: true, Message: fmt.Sprintf("Skipping %s: Input contains additional files from supported file extensions"+
+	return Problem{Warning: true, Message: fmt.Sprintf("Skipping %s: Input contains additional files from supported file extensions"+
 		" (json/yaml) that do not contain a valid resource, error: %s. In case this file is expected to be a valid resource modify it accordingly.",
-		at.File, why)}
+		manifest.FormatLocation(at), why)}
 }
