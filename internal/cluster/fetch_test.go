@@ -5,16 +5,18 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/plumb-ci/plumb/internal/cluster/fakeapi"
 )
 
-func newFake(t *testing.T) *fakeAPI {
-	f := &fakeAPI{t: t, objects: map[string][]map[string]any{}, forbidden: map[string]bool{"/api/v1/secrets": true}}
+func newFake(t *testing.T) *fakeapi.Server {
+	f := &fakeapi.Server{T: t, Objects: map[string][]map[string]any{}, Forbidden: map[string]bool{"/api/v1/secrets": true}}
 	for i := range 5 {
-		f.objects["/api/v1/configmaps"] = append(f.objects["/api/v1/configmaps"], object("v1", "ConfigMap", fmt.Sprintf("ns%d", i%2), fmt.Sprintf("cm%d", i)))
+		f.Objects["/api/v1/configmaps"] = append(f.Objects["/api/v1/configmaps"], fakeapi.Object("v1", "ConfigMap", fmt.Sprintf("ns%d", i%2), fmt.Sprintf("cm%d", i)))
 	}
-	f.objects["/apis/apps/v1/deployments"] = []map[string]any{object("apps/v1", "Deployment", "web", "frontend")}
-	f.objects["/api/v1/namespaces"] = []map[string]any{object("v1", "Namespace", "", "web")}
-	f.objects["/apis/example.com/v1/widgets"] = []map[string]any{object("example.com/v1", "Widget", "web", "w")}
+	f.Objects["/apis/apps/v1/deployments"] = []map[string]any{fakeapi.Object("apps/v1", "Deployment", "web", "frontend")}
+	f.Objects["/api/v1/namespaces"] = []map[string]any{fakeapi.Object("v1", "Namespace", "", "web")}
+	f.Objects["/apis/example.com/v1/widgets"] = []map[string]any{fakeapi.Object("example.com/v1", "Widget", "web", "w")}
 	return f
 }
 
@@ -25,7 +27,7 @@ func newFake(t *testing.T) *fakeAPI {
 // kind the cluster does not serve and one RBAC forbids are warnings.
 func TestFetchListsOnlyTheKindsAskedAcrossNamespaces(t *testing.T) {
 	f := newFake(t)
-	kubeconfig := f.start()
+	kubeconfig := f.Start()
 	cfg, err := RESTConfig(Options{Kubeconfig: kubeconfig, Context: "good"})
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +53,7 @@ func TestFetchListsOnlyTheKindsAskedAcrossNamespaces(t *testing.T) {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(res.Warnings, "\n"), strings.Join(want, "\n"))
 	}
 	pages := 0
-	for _, r := range f.requests {
+	for _, r := range f.Requests() {
 		if !strings.HasPrefix(r, "GET ") {
 			t.Errorf("a request that is not a read: %s", r)
 		}
@@ -69,13 +71,13 @@ func TestFetchListsOnlyTheKindsAskedAcrossNamespaces(t *testing.T) {
 		}
 	}
 	if pages != 3 {
-		t.Errorf("configmaps listed in %d pages, want 3 of at most 2 (requests %v)", pages, f.requests)
+		t.Errorf("configmaps listed in %d pages, want 3 of at most 2 (requests %v)", pages, f.Requests())
 	}
 }
 
 func TestFetchContextSelectsTheCluster(t *testing.T) {
 	f := newFake(t)
-	kubeconfig := f.start()
+	kubeconfig := f.Start()
 	// The current context points at a closed port.
 	cfg, err := RESTConfig(Options{Kubeconfig: kubeconfig})
 	if err != nil {
@@ -91,7 +93,7 @@ func TestFetchContextSelectsTheCluster(t *testing.T) {
 
 func TestFetchObjectLimit(t *testing.T) {
 	f := newFake(t)
-	cfg, err := RESTConfig(Options{Kubeconfig: f.start(), Context: "good"})
+	cfg, err := RESTConfig(Options{Kubeconfig: f.Start(), Context: "good"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -166,7 +166,7 @@ func generatedTemplate(obj map[string]any) string {
 			masked := make(map[string]any, len(m))
 			for _, k := range sortedKeys(m) {
 				masked[k] = fmt.Sprintf("PLUMB_SECRET_VALUE_%d", len(actions))
-				actions = append(actions, fmt.Sprintf("{{ index .%s %q | toYaml }}", field, k))
+				actions = append(actions, fmt.Sprintf("{{ index (default dict .%s) %q | toYaml }}", field, k))
 			}
 			out[field] = masked
 		}

@@ -131,8 +131,9 @@ func displayPath(root, file string) string {
 	if err != nil {
 		return file
 	}
-	if rel, err := filepath.Rel(wd, filepath.Join(root, filepath.FromSlash(file))); err == nil {
+	abs := filepath.Join(root, filepath.FromSlash(file))
+	if rel, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(rel, "..") {
 		return filepath.ToSlash(rel)
 	}
-	return file
+	return filepath.ToSlash(abs)
 }

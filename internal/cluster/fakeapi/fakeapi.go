@@ -1,4 +1,10 @@
-package cluster
+// Package fakeapi is an httptest server that behaves like a Kubernetes API
+// server for what plumb compare's live mode asks: legacy discovery (/api,
+// /apis, one resource list per group version), lists across namespaces
+// paginated with limit and continue, 403 for the resources RBAC denies,
+// 404 for what it does not serve. Every request is recorded, so tests can
+// check that nothing but GET is sent.
+package fakeapi
 
 import (
 	"encoding/json"
@@ -8,27 +14,32 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"slices"
 	"sync"
 	"testing"
 )
 
-// fakeAPI behaves like a Kubernetes API server for what plumb compare's
-// live mode asks: legacy discovery (/api, /apis, one resource list per
-// group version), lists across namespaces paginated with limit and
-// continue, and 403 for the resources RBAC denies. Every request is
-// recorded: the tests check that nothing but GET is sent.
-type fakeAPI struct {
-	t *testing.T
-	// objects per resource path ("/api/v1/configmaps").
-	objects map[string][]map[string]any
-	// forbidden resource paths answer 403.
-	forbidden map[string]bool
+// Server is the fake API server. It serves ConfigMaps, Namespaces and
+// Secrets (v1), Deployments (apps/v1) and Widgets (example.com/v1).
+type Server struct {
+	T testing.TB
+	// Objects per resource path ("/api/v1/configmaps").
+	Objects map[string][]map[string]any
+	// Forbidden resource paths answer 403.
+	Forbidden map[string]bool
 
 	mu       sync.Mutex
 	requests []string
 }
 
-func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
+// Requests returns the requests received, as "METHOD URL".
+func (f *Server) Requests() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.requests)
+}
+
+func (f *Server) serve(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.requests = append(f.requests, r.Method+" "+r.URL.String())
 	f.mu.Unlock()
@@ -68,12 +79,12 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		write(200, map[string]any{"kind": "APIResourceList", "groupVersion": "example.com/v1", "resources": []any{res("widgets", "Widget", true)}})
 		return
 	}
-	if f.forbidden[r.URL.Path] {
+	if f.Forbidden[r.URL.Path] {
 		write(403, map[string]any{"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "Forbidden", "code": 403,
 			"message": fmt.Sprintf("%s is forbidden: User \"ci\" cannot list resource", r.URL.Path)})
 		return
 	}
-	items, ok := f.objects[r.URL.Path]
+	items, ok := f.Objects[r.URL.Path]
 	if !ok {
 		write(404, map[string]any{"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "NotFound", "code": 404})
 		return
@@ -92,11 +103,11 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	write(200, map[string]any{"kind": "List", "apiVersion": "v1", "metadata": meta, "items": items[start:end]})
 }
 
-// start runs the server and writes a kubeconfig with two contexts: "good"
-// points at it, "other" at a closed port.
-func (f *fakeAPI) start() (kubeconfig string) {
+// Start runs the server and writes a kubeconfig with two contexts: "good"
+// points at it, "other" (the current one) at a closed port.
+func (f *Server) Start() (kubeconfig string) {
 	srv := httptest.NewServer(http.HandlerFunc(f.serve))
-	f.t.Cleanup(srv.Close)
+	f.T.Cleanup(srv.Close)
 	kc := fmt.Sprintf(`apiVersion: v1
 kind: Config
 clusters:
@@ -114,14 +125,15 @@ contexts:
   context: {cluster: gone, user: ci}
 current-context: other
 `, srv.URL)
-	path := filepath.Join(f.t.TempDir(), "kubeconfig")
+	path := filepath.Join(f.T.TempDir(), "kubeconfig")
 	if err := os.WriteFile(path, []byte(kc), 0o600); err != nil {
-		f.t.Fatal(err)
+		f.T.Fatal(err)
 	}
 	return path
 }
 
-func object(apiVersion, kind, namespace, name string) map[string]any {
+// Object is a minimal object.
+func Object(apiVersion, kind, namespace, name string) map[string]any {
 	md := map[string]any{"name": name}
 	if namespace != "" {
 		md["namespace"] = namespace
