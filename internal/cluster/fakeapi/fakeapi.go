@@ -13,8 +13,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strconv"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 )
