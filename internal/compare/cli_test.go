@@ -167,6 +167,12 @@ func TestExitCodes(t *testing.T) {
 		// warning): a file that is not a valid resource is skipped.
 		{"input that is not YAML is skipped", CLIOptions{Reference: refDir, Files: []string{conforming, write("bad.yaml", "kind: [\n")}}, "", ExitNoDrift,
 			"bad.yaml:1:1: Input contains additional files from supported file extensions (json/yaml) that do not contain a valid resource, error: YAML syntax error", "CRs with diffs: 0/1"},
+		// kubectl's resource builder flattens *List kinds (a must-gather
+		// holds ServiceList files); duplicates by identity are dropped, the
+		// first one winning (kube-compare PR #237, pkg/compare/compare.go).
+		{"lists are flattened, duplicates dropped first-wins", CLIOptions{Reference: refDir, Files: []string{write("list.yaml",
+			"apiVersion: v1\nkind: ServiceList\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata: {name: frontend, namespace: shop}\n  spec:\n    ports:\n    - port: 80\n"+
+				"- apiVersion: v1\n  kind: Service\n  metadata: {name: frontend, namespace: shop}\n  spec:\n    ports:\n    - port: 81\n")}}, "", ExitNoDrift, "", "CRs with diffs: 0/1"},
 		// kubectl's decoder keeps the last of duplicate keys.
 		{"duplicate keys keep the last value", CLIOptions{Reference: refDir, Files: []string{write("dup.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: frontend\n  namespace: shop\nspec:\n  ports:\n    - port: 81\n  ports:\n    - port: 80\n")}}, "", ExitNoDrift,
 			`dup.yaml:9:3: duplicate key "ports" (first defined at line 7)`, "CRs with diffs: 0/1"},

@@ -136,8 +136,9 @@ func parseInput(name string, data []byte, limits manifest.Limits) ([]*manifest.O
 	for _, p := range parseProblems {
 		switch {
 		case p.Rule == manifest.RuleDuplicateKey:
+			msg, _, _ := strings.Cut(p.Message, ": keep one of them")
 			problems = append(problems, Problem{Location: p.Location, Warning: true,
-				Message: p.Message + "; the last value is used, as kubectl does"})
+				Message: msg + ": the last value is used, as kube-compare's reader uses it; keep one of them"})
 		case p.Rule == manifest.RuleYAMLSyntax || p.Rule == manifest.RuleInvalidUTF8:
 			problems = append(problems, skipped(p.Location, p.Message))
 		default:
