@@ -118,7 +118,7 @@ type resource struct {
 // resolve maps kinds to resources through discovery. A kind the cluster
 // does not serve is a warning.
 func resolve(dc discovery.DiscoveryInterface, kinds []Kind) ([]resource, []string, error) {
-	_, lists, err := dc.ServerGroupsAndResources()
+	groups, lists, err := dc.ServerGroupsAndResources()
 	var partial *discovery.ErrGroupDiscoveryFailed
 	if err != nil && !errors.As(err, &partial) {
 		return nil, nil, fmt.Errorf("discovering the cluster's API resources: %w", err)
@@ -132,7 +132,13 @@ func resolve(dc discovery.DiscoveryInterface, kinds []Kind) ([]resource, []strin
 		slices.Sort(gvs)
 		warnings = append(warnings, fmt.Sprintf("the cluster did not describe the API groups %s; their kinds are not read", strings.Join(gvs, ", ")))
 	}
-	// served maps "group/version kind" and "kind" to resources.
+	// A kind named without apiVersion is read in its group's preferred
+	// version only: the same objects served in two versions would
+	// otherwise be compared twice.
+	preferred := map[string]bool{}
+	for _, g := range groups {
+		preferred[g.PreferredVersion.GroupVersion] = true
+	}
 	type served struct {
 		gvr        schema.GroupVersionResource
 		apiVersion string
@@ -156,7 +162,7 @@ func resolve(dc discovery.DiscoveryInterface, kinds []Kind) ([]resource, []strin
 	for _, k := range kinds {
 		found := false
 		for _, s := range byKind[k.Kind] {
-			if k.APIVersion != "" && s.apiVersion != k.APIVersion {
+			if k.APIVersion != "" && s.apiVersion != k.APIVersion || k.APIVersion == "" && !preferred[s.apiVersion] {
 				continue
 			}
 			found = true
@@ -233,10 +239,15 @@ func list(ctx context.Context, dyn dynamic.Interface, resources []resource, warn
 					}
 					outcomes[i].objects = append(outcomes[i].objects, it.Object)
 				}
-				cont = page.GetContinue()
-				if cont == "" {
+				next := page.GetContinue()
+				if next == "" {
 					return
 				}
+				if next == cont {
+					outcomes[i].err = fmt.Errorf("listing %s: the server returned the same continue token twice", r.kind)
+					return
+				}
+				cont = next
 			}
 		}()
 	}

@@ -17,6 +17,9 @@ func newFake(t *testing.T) *fakeapi.Server {
 	f.Objects["/apis/apps/v1/deployments"] = []map[string]any{fakeapi.Object("apps/v1", "Deployment", "web", "frontend")}
 	f.Objects["/api/v1/namespaces"] = []map[string]any{fakeapi.Object("v1", "Namespace", "", "web")}
 	f.Objects["/apis/example.com/v1/widgets"] = []map[string]any{fakeapi.Object("example.com/v1", "Widget", "web", "w")}
+	// The same Widget in the group's other version: a kind named without
+	// apiVersion is read in the preferred version only.
+	f.Objects["/apis/example.com/v1beta1/widgets"] = []map[string]any{fakeapi.Object("example.com/v1beta1", "Widget", "web", "w")}
 	return f
 }
 

@@ -15,12 +15,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
 
 // Server is the fake API server. It serves ConfigMaps, Namespaces and
-// Secrets (v1), Deployments (apps/v1) and Widgets (example.com/v1).
+// Secrets (v1), Deployments (apps/v1) and Widgets (example.com/v1, the
+// preferred version, and example.com/v1beta1).
 type Server struct {
 	T testing.TB
 	// Objects per resource path ("/api/v1/configmaps").
@@ -60,11 +62,15 @@ func (f *Server) serve(w http.ResponseWriter, r *http.Request) {
 		write(200, map[string]any{"kind": "APIVersions", "versions": []string{"v1"}, "serverAddressByClientCIDRs": []any{}})
 		return
 	case "/apis":
-		group := func(name string) map[string]any {
+		group := func(name string, more ...string) map[string]any {
 			gv := map[string]any{"groupVersion": name + "/v1", "version": "v1"}
-			return map[string]any{"name": name, "versions": []any{gv}, "preferredVersion": gv}
+			versions := []any{gv}
+			for _, v := range more {
+				versions = append(versions, map[string]any{"groupVersion": name + "/" + v, "version": v})
+			}
+			return map[string]any{"name": name, "versions": versions, "preferredVersion": gv}
 		}
-		write(200, map[string]any{"kind": "APIGroupList", "apiVersion": "v1", "groups": []any{group("apps"), group("example.com")}})
+		write(200, map[string]any{"kind": "APIGroupList", "apiVersion": "v1", "groups": []any{group("apps"), group("example.com", "v1beta1")}})
 		return
 	case "/api/v1":
 		write(200, map[string]any{"kind": "APIResourceList", "groupVersion": "v1", "resources": []any{
@@ -75,8 +81,9 @@ func (f *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case "/apis/apps/v1":
 		write(200, map[string]any{"kind": "APIResourceList", "groupVersion": "apps/v1", "resources": []any{res("deployments", "Deployment", true)}})
 		return
-	case "/apis/example.com/v1":
-		write(200, map[string]any{"kind": "APIResourceList", "groupVersion": "example.com/v1", "resources": []any{res("widgets", "Widget", true)}})
+	case "/apis/example.com/v1", "/apis/example.com/v1beta1":
+		gv := strings.TrimPrefix(r.URL.Path, "/apis/")
+		write(200, map[string]any{"kind": "APIResourceList", "groupVersion": gv, "resources": []any{res("widgets", "Widget", true)}})
 		return
 	}
 	if f.Forbidden[r.URL.Path] {
