@@ -82,6 +82,9 @@ func RESTConfig(opts Options) (*rest.Config, error) {
 	}
 	overrides := &clientcmd.ConfigOverrides{CurrentContext: opts.Context}
 	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides).ClientConfig()
+	if clientcmd.IsEmptyConfig(err) {
+		return nil, errors.New("no kubeconfig found (--kubeconfig, $KUBECONFIG, ~/.kube/config): without -f or -k the objects are read from the kubeconfig's cluster; give files with -f or a kustomization with -k to compare without a cluster")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the kubeconfig: %w", err)
 	}

@@ -105,3 +105,11 @@ func TestFetchObjectLimit(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+func TestNoKubeconfig(t *testing.T) {
+	t.Setenv("KUBECONFIG", "")
+	t.Setenv("HOME", t.TempDir())
+	if _, err := RESTConfig(Options{}); err == nil || !strings.Contains(err.Error(), "no kubeconfig found") {
+		t.Errorf("err %v", err)
+	}
+}
