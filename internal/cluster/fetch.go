@@ -11,14 +11,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -97,15 +94,15 @@ func RESTConfig(opts Options) (*rest.Config, error) {
 
 // Fetch lists every object of kinds from the cluster cfg points at.
 func Fetch(ctx context.Context, cfg *rest.Config, kinds []Kind, opts Options) (*Result, error) {
-	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("connecting to the cluster: %w", err)
-	}
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the cluster: %w", err)
 	}
-	resources, warnings, err := resolve(dc, kinds)
+	d, err := newDiscoverer(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to the cluster: %w", err)
+	}
+	resources, warnings, err := d.resolve(ctx, kinds)
 	if err != nil {
 		return nil, err
 	}
@@ -116,69 +113,6 @@ func Fetch(ctx context.Context, cfg *rest.Config, kinds []Kind, opts Options) (*
 type resource struct {
 	kind Kind
 	gvr  schema.GroupVersionResource
-}
-
-// resolve maps kinds to resources through discovery. A kind the cluster
-// does not serve is a warning.
-func resolve(dc discovery.DiscoveryInterface, kinds []Kind) ([]resource, []string, error) {
-	groups, lists, err := dc.ServerGroupsAndResources()
-	var partial *discovery.ErrGroupDiscoveryFailed
-	if err != nil && !errors.As(err, &partial) {
-		return nil, nil, fmt.Errorf("discovering the cluster's API resources: %w", err)
-	}
-	var warnings []string
-	if partial != nil {
-		gvs := make([]string, 0, len(partial.Groups))
-		for gv := range partial.Groups {
-			gvs = append(gvs, gv.String())
-		}
-		slices.Sort(gvs)
-		warnings = append(warnings, fmt.Sprintf("the cluster did not describe the API groups %s; their kinds are not read", strings.Join(gvs, ", ")))
-	}
-	// A kind named without apiVersion is read in its group's preferred
-	// version only: the same objects served in two versions would
-	// otherwise be compared twice.
-	preferred := map[string]bool{}
-	for _, g := range groups {
-		preferred[g.PreferredVersion.GroupVersion] = true
-	}
-	type served struct {
-		gvr        schema.GroupVersionResource
-		apiVersion string
-	}
-	byKind := map[string][]served{}
-	for _, l := range lists {
-		gv, err := schema.ParseGroupVersion(l.GroupVersion)
-		if err != nil {
-			continue
-		}
-		for _, r := range l.APIResources {
-			if strings.Contains(r.Name, "/") || !slices.Contains(r.Verbs, "list") {
-				continue // subresources, and what cannot be listed
-			}
-			s := served{gvr: gv.WithResource(r.Name), apiVersion: l.GroupVersion}
-			byKind[r.Kind] = append(byKind[r.Kind], s)
-		}
-	}
-	var out []resource
-	seen := map[schema.GroupVersionResource]bool{}
-	for _, k := range kinds {
-		found := false
-		for _, s := range byKind[k.Kind] {
-			if k.APIVersion != "" && s.apiVersion != k.APIVersion || k.APIVersion == "" && !preferred[s.apiVersion] {
-				continue
-			}
-			found = true
-			if !seen[s.gvr] {
-				seen[s.gvr] = true
-				out = append(out, resource{kind: Kind{APIVersion: s.apiVersion, Kind: k.Kind}, gvr: s.gvr})
-			}
-		}
-		if !found {
-			warnings = append(warnings, fmt.Sprintf("the cluster does not serve %s: templates of that kind match nothing", k))
-		}
-	}
-	return out, warnings, nil
 }
 
 // list reads each resource across all namespaces, concurrency at a time.
