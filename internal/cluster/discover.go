@@ -40,11 +40,13 @@ func newDiscoverer(cfg *rest.Config) (*discoverer, error) {
 	return &discoverer{client: client}, nil
 }
 
-// get reads one discovery document into v; found is false on 404.
+// get reads one discovery document into v; found is false on 404, and on
+// 403 (a document RBAC does not let the user read: its kinds cannot be
+// read either).
 func (d *discoverer) get(ctx context.Context, path string, v any) (found bool, err error) {
 	body, err := d.client.Get().AbsPath(path).SetHeader("Accept", "application/json").DoRaw(ctx)
 	switch {
-	case apierrors.IsNotFound(err):
+	case apierrors.IsNotFound(err), apierrors.IsForbidden(err):
 		return false, nil
 	case err != nil:
 		return false, fmt.Errorf("discovering the cluster's API resources (%s): %w", path, err)
