@@ -153,29 +153,42 @@ func generatedTemplate(obj map[string]any) string {
 	for _, p := range generatedDropped {
 		out, _ = withoutPath(out, p, false, true)
 	}
-	// A Secret's values become actions that copy the compared Secret's
-	// value: placeholders (plain YAML scalars) are printed first and
-	// replaced by the actions afterwards.
-	var actions []string
-	if manifest.IsSecret(obj) {
-		for _, field := range []string{"data", "stringData"} {
-			m, ok := out[field].(map[string]any)
-			if !ok {
-				continue
-			}
-			masked := make(map[string]any, len(m))
-			for _, k := range sortedKeys(m) {
-				masked[k] = fmt.Sprintf("PLUMB_SECRET_VALUE_%d", len(actions))
-				actions = append(actions, fmt.Sprintf("{{ index (default dict .%s) %q | toYaml }}", field, k))
-			}
-			out[field] = masked
-		}
+	// Secret values (a Secret's data and stringData, and what else plumb
+	// treats as secret: a ConfigMap's credential keys, credential
+	// environment variables) become actions that copy the compared
+	// object's value at the same place, so they are never written and
+	// never drift. Placeholders (plain YAML scalars) are printed first and
+	// replaced by the actions afterwards; toJson keeps each on its line.
+	paths := manifest.SecretPaths(out)
+	actions := make([]string, len(paths))
+	for i, p := range paths {
+		out = manifest.MaskPaths(out, []manifest.Path{p}, secretPlaceholder(i))
+		actions[i] = secretAction(p)
 	}
 	text := kubectlYAML(escapeTemplateValues(out))
 	for i := len(actions) - 1; i >= 0; i-- { // _10 before _1
-		text = strings.ReplaceAll(text, fmt.Sprintf("PLUMB_SECRET_VALUE_%d", i), actions[i])
+		text = strings.ReplaceAll(text, secretPlaceholder(i), actions[i])
 	}
 	return text
+}
+
+func secretPlaceholder(i int) string { return fmt.Sprintf("PLUMB_SECRET_VALUE_%d", i) }
+
+// secretAction copies the compared object's value at p. It renders
+// nothing when the template runs with empty data (the pre-render that
+// finds a template's fixed fields).
+func secretAction(p manifest.Path) string {
+	var b strings.Builder
+	b.WriteString("{{ if . }}{{ index .")
+	for _, seg := range p {
+		if seg.IsIndex {
+			fmt.Fprintf(&b, " %d", seg.Index)
+		} else {
+			fmt.Fprintf(&b, " %q", seg.Key)
+		}
+	}
+	b.WriteString(" | toJson }}{{ end }}")
+	return b.String()
 }
 
 // escapeTemplateValues makes every "{{" in a string print literally.

@@ -182,7 +182,7 @@ func TestGenerateConfig(t *testing.T) {
 			t.Errorf("a secret value was written:\n%s", secret)
 		}
 	}
-	mustContain(t, string(secret), `password: {{ index (default dict .data) "password" | toYaml }}`)
+	mustContain(t, string(secret), `password: {{ if . }}{{ index . "data" "password" | toJson }}{{ end }}`)
 	out, errOut, code = runCLI(t, CLIOptions{Reference: dir, Files: []string{"testdata/inputs"}, AllResources: true}, "")
 	if code != ExitNoDrift {
 		t.Errorf("the inputs drift from their own reference: exit %d\n%s\n%s", code, out, errOut)
@@ -192,5 +192,80 @@ func TestGenerateConfig(t *testing.T) {
 	_, errOut, code = runCLI(t, CLIOptions{GenerateConfig: true, OutputDir: dir, Files: []string{"testdata/inputs"}}, "")
 	if code != ExitError || !strings.Contains(errOut, "already holds a metadata.yaml") {
 		t.Errorf("exit %d\n%s", code, errOut)
+	}
+}
+
+// What plumb treats as secret besides a Secret's values (a credential
+// environment variable, a multi-line stringData value) is not written to
+// a generated reference either, and still compares without drift.
+func TestGenerateConfigKeepsCredentialsOut(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.yaml")
+	objs := `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: shop, annotations: {note: "{{ .literally }} braces"}}
+spec:
+  template:
+    spec:
+      containers:
+      - name: api
+        image: api:1.2.3
+        env:
+        - name: LOG_LEVEL
+          value: info
+        - name: DB_PASSWORD
+          value: hunter2-in-env
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: tls, namespace: shop}
+stringData:
+  key.pem: |
+    -----BEGIN PRIVATE KEY-----
+    bm90LWEtcmVhbC1rZXk=
+    -----END PRIVATE KEY-----
+  note: "{{ not a template }}"
+`
+	if err := os.WriteFile(in, []byte(objs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ref := filepath.Join(dir, "ref")
+	if _, errOut, code := runCLI(t, CLIOptions{GenerateConfig: true, OutputDir: ref, Files: []string{in}}, ""); code != ExitNoDrift {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	err := filepath.WalkDir(ref, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		for _, secret := range []string{"hunter2-in-env", "bm90LWEtcmVhbC1rZXk=", "not a template"} {
+			if strings.Contains(string(data), secret) {
+				t.Errorf("%s holds %q:\n%s", p, secret, data)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deploy, err := os.ReadFile(filepath.Join(ref, "deployment.apps", "shop_api.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Braces in a value are escaped, so the template prints them.
+	mustContain(t, string(deploy), `{{ "{{" }} .literally }} braces`)
+	out, errOut, code := runCLI(t, CLIOptions{Reference: ref, Files: []string{in}, AllResources: true}, "")
+	if code != ExitNoDrift {
+		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	mustContain(t, out, "CRs with diffs: 0/2")
+	// A changed plain value still drifts.
+	changed := strings.Replace(objs, "value: info", "value: debug", 1)
+	if err := os.WriteFile(in, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code = runCLI(t, CLIOptions{Reference: ref, Files: []string{in}}, "")
+	if code != ExitDrift || !strings.Contains(out, "+          value: debug") {
+		t.Errorf("exit %d\n%s", code, out)
 	}
 }
