@@ -1,0 +1,186 @@
+package helm
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
+)
+
+// chartOrigin is the provenance of an object a chart rendered: a field
+// whose value an action read from the values points at that values key's
+// line in the file that supplied it; any other field at the template line
+// that wrote it (inside _helpers.tpl when an include wrote it).
+type chartOrigin struct {
+	content map[string]any
+	node    *yaml.Node
+	text    string // the document as Helm split it
+	lines   []int
+	base    int // offset of text in the template's output
+	trace   *fileTrace
+	values  *origin
+}
+
+// Locate implements manifest.Provenance.
+func (o *chartOrigin) Locate(p manifest.Path) (manifest.Location, bool) {
+	loc, _, exact := o.locate(p)
+	return loc, exact
+}
+
+// Related returns the template line that wrote a field whose location is a
+// values line (a finding there also names the template).
+func (o *chartOrigin) Related(p manifest.Path) []manifest.Location {
+	_, tmpl, _ := o.locate(p)
+	if tmpl.IsZero() {
+		return nil
+	}
+	return []manifest.Location{tmpl}
+}
+
+// locate returns the field's location, and the template location when the
+// former is a values line.
+func (o *chartOrigin) locate(p manifest.Path) (loc, tmpl manifest.Location, exact bool) {
+	q := presentPrefix(o.content, p)
+	exact = len(q) == len(p)
+	key, val := manifest.NodeAt(o.node, q)
+	if len(q) == 0 || val == nil {
+		val, key = o.node, nil
+	}
+	n := val
+	if key != nil && (val.Kind != yaml.ScalarNode) {
+		n = key
+	}
+	off, ok := o.offset(n)
+	if !ok {
+		return o.trace.file.location(1, 1), manifest.Location{}, false
+	}
+	seg, end, ok := o.trace.at(off)
+	if !ok {
+		return o.trace.file.location(1, 1), manifest.Location{}, false
+	}
+	tmplLoc := seg.node.file.location(seg.node.file.position(seg.templateOffset(off)))
+	if seg.node.kind == kindAction && len(seg.refs) > 0 {
+		v, _ := manifest.Lookup(o.content, q)
+		if vp, ok := o.valuesPath(seg, end, q, v); ok {
+			if vl, ok := o.values.locate(vp); ok {
+				return vl, tmplLoc, exact
+			}
+		}
+	}
+	return tmplLoc, manifest.Location{}, exact
+}
+
+// valuesPath picks the values key the segment's action printed at field q.
+func (o *chartOrigin) valuesPath(seg segment, end int, q manifest.Path, v any) (manifest.Path, bool) {
+	rel := o.relativeTo(seg, end, q)
+	var weak manifest.Path
+	weakOK := false
+	for _, r := range seg.refs {
+		if r.path == nil && r.val == nil {
+			continue
+		}
+		if isComposite(r.val) && len(rel) > 0 {
+			if got, ok := manifest.Lookup(normalize(r.val), rel); ok && sameScalar(got, v) {
+				return r.path.Child(rel...), true
+			}
+			continue
+		}
+		if isComposite(r.val) {
+			if !weakOK {
+				weak, weakOK = r.path, true
+			}
+			continue
+		}
+		rt, vt := scalarText(r.val), scalarText(v)
+		if rt == vt {
+			return r.path, true
+		}
+		if rt != "" && strings.Contains(vt, rt) && !weakOK {
+			weak, weakOK = r.path, true
+		}
+	}
+	return weak, weakOK
+}
+
+// relativeTo returns the part of q the action wrote: the path below the
+// deepest ancestor of q written before the action started.
+func (o *chartOrigin) relativeTo(seg segment, end int, q manifest.Path) manifest.Path {
+	for i := 1; i <= len(q); i++ {
+		k, v := manifest.NodeAt(o.node, q[:i])
+		n := k
+		if n == nil {
+			n = v
+		}
+		if n == nil {
+			return nil
+		}
+		off, ok := o.offset(n)
+		if ok && off >= seg.start && off < end {
+			return q[i-1:]
+		}
+	}
+	return nil
+}
+
+// offset is the position of a node in the template's output.
+func (o *chartOrigin) offset(n *yaml.Node) (int, bool) {
+	if n == nil || n.Line < 1 || n.Line > len(o.lines) {
+		return 0, false
+	}
+	start := o.lines[n.Line-1]
+	off := start
+	for col := 1; col < n.Column && off < len(o.text); col++ {
+		_, size := utf8.DecodeRuneInString(o.text[off:])
+		off += size
+	}
+	return o.base + off, true
+}
+
+func presentPrefix(v any, p manifest.Path) manifest.Path {
+	for i, s := range p {
+		switch t := v.(type) {
+		case map[string]any:
+			next, ok := t[s.Key]
+			if s.IsIndex || !ok {
+				return p[:i]
+			}
+			v = next
+		case []any:
+			if !s.IsIndex || s.Index >= len(t) {
+				return p[:i]
+			}
+			v = t[s.Index]
+		default:
+			return p[:i]
+		}
+	}
+	return p
+}
+
+func isComposite(v any) bool {
+	if _, ok := v.([]any); ok {
+		return true
+	}
+	_, ok := asMap(v)
+	return ok
+}
+
+// normalize makes a values subtree addressable by manifest.Lookup.
+func normalize(v any) any {
+	if m, ok := asMap(v); ok {
+		return m
+	}
+	return v
+}
+
+// sameScalar compares a values leaf with the rendered field loosely, as
+// text (values went through JSON: 5 is float64 there, int64 rendered).
+func sameScalar(a, b any) bool {
+	if isComposite(a) || isComposite(b) {
+		return isComposite(a) && isComposite(b)
+	}
+	return scalarText(a) == scalarText(b) || fmt.Sprint(a) == fmt.Sprint(b)
+}
