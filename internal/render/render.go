@@ -101,6 +101,8 @@ type Options struct {
 	// the same repository with the same options (pull-request mode): a
 	// target whose build would read the same files in both is built once.
 	Builds *BuildCache
+	// Helm says how charts render (charts.go).
+	Helm HelmOptions
 }
 
 // Render groups the loaded documents into targets and builds them. fsys is
@@ -211,6 +213,7 @@ func (r *renderer) run(ctx context.Context) *Result {
 	built := r.buildAll(ctx, selected, closures, schemaFilled, problems)
 	plain := r.plainTargets(consumed, targets, problems)
 	res.Targets = append(built, plain...)
+	res.Targets = append(res.Targets, r.chartTargets(ctx, gitopsTargets(r.files.fsys, res.Targets, r.set, problems), problems)...)
 	slices.SortFunc(res.Targets, func(a, b *Target) int { return strings.Compare(a.Name, b.Name) })
 
 	problems.add(r.unknownParams(res.Targets)...)

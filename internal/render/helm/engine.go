@@ -35,7 +35,7 @@ type tmplFile struct {
 	// repoFile is the repository-relative file, "" inside a .tgz archive
 	// (whose archive file is then archive).
 	repoFile, archive string
-	lines            []int // byte offsets of line starts
+	lines             []int // byte offsets of line starts
 }
 
 // position returns the 1-based line and column of byte offset off.

@@ -36,6 +36,34 @@ func (t *fileTrace) at(off int) (segment, int, bool) {
 	return t.segs[i], end, true
 }
 
+// spanSeg is a segment with its end.
+type spanSeg struct {
+	seg segment
+	end int
+}
+
+// within returns the segments that wrote any of [a, b).
+func (t *fileTrace) within(a, b int) []spanSeg {
+	i := sort.Search(len(t.segs), func(i int) bool { return t.segs[i].start > a }) - 1
+	if i < 0 {
+		i = 0
+	}
+	var out []spanSeg
+	for ; i < len(t.segs) && t.segs[i].start < b; i++ {
+		end := len(t.out)
+		for j := i + 1; j < len(t.segs); j++ {
+			if t.segs[j].start > t.segs[i].start {
+				end = t.segs[j].start
+				break
+			}
+		}
+		if end > a {
+			out = append(out, spanSeg{t.segs[i], end})
+		}
+	}
+	return out
+}
+
 // traceFile flattens the trace of one rendered template file, removing
 // "<no value>" as Helm does.
 func (t *tracer) traceFile(r *rendered, ix identityIndex) *fileTrace {

@@ -36,7 +36,7 @@ type nodeInfo struct {
 	file *tmplFile
 	pos  int // byte offset in the template source
 	kind nodeKind
-	text []byte         // kindText: the text it writes
+	text []byte          // kindText: the text it writes
 	pipe *parse.PipeNode // kindAction, kindRange, kindWith: the pipeline
 	// vars are the variables passed to the recording call after dot and
 	// $: those the pipeline reads.

@@ -57,18 +57,32 @@ func (o *chartOrigin) locate(p manifest.Path) (loc, tmpl manifest.Location, exac
 	if !ok {
 		return o.trace.file.location(1, 1), manifest.Location{}, false
 	}
-	seg, end, ok := o.trace.at(off)
+	seg, _, ok := o.trace.at(off)
 	if !ok {
 		return o.trace.file.location(1, 1), manifest.Location{}, false
 	}
 	tmplLoc := seg.node.file.location(seg.node.file.position(seg.templateOffset(off)))
-	if seg.node.kind == kindAction && len(seg.refs) > 0 {
-		v, _ := manifest.Lookup(o.content, q)
-		if vp, ok := o.valuesPath(seg, end, q, v); ok {
+	v, _ := manifest.Lookup(o.content, q)
+	// The actions that wrote the field's line (a scalar: its value, e.g.
+	// "{{ .Values.image.repository }}:{{ .Values.image.tag }}"), the last
+	// one that printed a values key wins.
+	spanEnd := off + 1
+	if n.Kind == yaml.ScalarNode && n == val {
+		spanEnd = o.lineEnd(off)
+	}
+	for _, s := range o.trace.within(off, spanEnd) {
+		if s.seg.node.kind != kindAction || len(s.seg.refs) == 0 {
+			continue
+		}
+		if vp, ok := o.valuesPath(s.seg, s.end, q, v); ok {
 			if vl, ok := o.values.locate(vp); ok {
-				return vl, tmplLoc, exact
+				loc = vl
+				tmpl = s.seg.node.file.location(s.seg.node.file.position(s.seg.node.pos))
 			}
 		}
+	}
+	if !loc.IsZero() {
+		return loc, tmpl, exact
 	}
 	return tmplLoc, manifest.Location{}, exact
 }
@@ -123,6 +137,18 @@ func (o *chartOrigin) relativeTo(seg segment, end int, q manifest.Path) manifest
 		}
 	}
 	return nil
+}
+
+// lineEnd is the output offset of the end of the line holding off.
+func (o *chartOrigin) lineEnd(off int) int {
+	rel := off - o.base
+	if rel < 0 || rel >= len(o.text) {
+		return off + 1
+	}
+	if i := strings.IndexByte(o.text[rel:], '\n'); i >= 0 {
+		return off + i
+	}
+	return o.base + len(o.text)
 }
 
 // offset is the position of a node in the template's output.
