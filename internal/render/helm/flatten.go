@@ -124,7 +124,13 @@ func (t *tracer) flatten(f *frame, out string, sc *scope) []segment {
 		}
 		chunk := out[e.off:end]
 		var placed []segment
-		for _, sp := range append(mine, pending...) {
+		candidates := mine
+		if len(info.vars) > 0 {
+			// A helper's result kept in a variable is printed by an
+			// action that reads the variable.
+			candidates = append(candidates, pending...)
+		}
+		for _, sp := range candidates {
 			child := t.flatten(sp.child, sp.text, newScope(sc.ix))
 			placed = append(placed, align(chunk, sp.text, child, base)...)
 		}

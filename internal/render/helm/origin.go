@@ -70,13 +70,14 @@ func (o *chartOrigin) locate(p manifest.Path) (loc, tmpl manifest.Location, exac
 	if n.Kind == yaml.ScalarNode && n == val {
 		spanEnd = o.lineEnd(off)
 	}
+	bestRank := 0
 	for _, s := range o.trace.within(off, spanEnd) {
 		if s.seg.node.kind != kindAction || len(s.seg.refs) == 0 {
 			continue
 		}
-		if vp, ok := o.valuesPath(s.seg, s.end, q, v); ok {
+		if vp, rank := o.valuesPath(s.seg, s.end, q, v); rank > 0 && rank >= bestRank {
 			if vl, ok := o.values.locate(vp); ok {
-				loc = vl
+				loc, bestRank = vl, rank
 				tmpl = s.seg.node.file.location(s.seg.node.file.position(s.seg.node.pos))
 			}
 		}
@@ -87,36 +88,54 @@ func (o *chartOrigin) locate(p manifest.Path) (loc, tmpl manifest.Location, exac
 	return tmplLoc, manifest.Location{}, exact
 }
 
-// valuesPath picks the values key the segment's action printed at field q.
-func (o *chartOrigin) valuesPath(seg segment, end int, q manifest.Path, v any) (manifest.Path, bool) {
+// valuesPath picks the values key the segment's action printed at field
+// q: a key below a mapping or list the action printed (toYaml) whose value
+// is the field's; a scalar it printed equal to the field, or inside it
+// (printf); else the same by key alone (tpl and b64enc change the text);
+// else its only scalar.
+func (o *chartOrigin) valuesPath(seg segment, end int, q manifest.Path, v any) (manifest.Path, int) {
 	rel := o.relativeTo(seg, end, q)
-	var weak manifest.Path
-	weakOK := false
+	best, rank := manifest.Path(nil), 0
+	consider := func(p manifest.Path, r int) {
+		if r > rank {
+			best, rank = p, r
+		}
+	}
+	scalars := 0
+	for _, r := range seg.refs {
+		if !isComposite(r.val) {
+			scalars++
+		}
+	}
 	for _, r := range seg.refs {
 		if r.path == nil && r.val == nil {
 			continue
 		}
-		if isComposite(r.val) && len(rel) > 0 {
-			if got, ok := manifest.Lookup(normalize(r.val), rel); ok && sameScalar(got, v) {
-				return r.path.Child(rel...), true
-			}
-			continue
-		}
 		if isComposite(r.val) {
-			if !weakOK {
-				weak, weakOK = r.path, true
+			if len(rel) == 0 {
+				consider(r.path, 1)
+				continue
+			}
+			if got, ok := manifest.Lookup(normalize(r.val), rel); ok {
+				if sameScalar(got, v) {
+					consider(r.path.Child(rel...), 5)
+				} else {
+					consider(r.path.Child(rel...), 3)
+				}
 			}
 			continue
 		}
 		rt, vt := scalarText(r.val), scalarText(v)
-		if rt == vt {
-			return r.path, true
-		}
-		if rt != "" && strings.Contains(vt, rt) && !weakOK {
-			weak, weakOK = r.path, true
+		switch {
+		case rt == vt:
+			consider(r.path, 5)
+		case rt != "" && strings.Contains(vt, rt):
+			consider(r.path, 4)
+		case scalars == 1:
+			consider(r.path, 2)
 		}
 	}
-	return weak, weakOK
+	return best, rank
 }
 
 // relativeTo returns the part of q the action wrote: the path below the
