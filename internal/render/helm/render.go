@@ -307,7 +307,8 @@ func (r *Renderer) valueOrigin(c *Chart, ch *chart.Chart, given []layer) *origin
 	return o
 }
 
-// templateProblem places a template error at the template line Helm names.
+// templateProblem places a template error at the template line Helm names,
+// with Helm's message less the positions (the location has them).
 func templateProblem(err error, tpls map[string]renderable, fallback manifest.Location) manifest.Problem {
 	msg := err.Error()
 	p := manifest.Problem{Rule: RuleTemplate, Level: "error", Location: fallback, Message: msg}
@@ -319,10 +320,18 @@ func templateProblem(err error, tpls map[string]renderable, fallback manifest.Lo
 				col, _ = strconv.Atoi(m[3])
 			}
 			p.Location = r.file.location(line, col)
-			p.Message = strings.TrimSpace(strings.Replace(msg, m[0], "", 1))
-			p.Message = strings.TrimPrefix(strings.TrimPrefix(p.Message, ":"), " ")
-			if strings.HasPrefix(msg, "execution error at") {
-				p.Message = "template failed: " + p.Message
+		}
+	}
+	rest := msg
+	for _, prefix := range []string{"parse error at ", "execution error at ", "parse error in "} {
+		if after, ok := strings.CutPrefix(msg, prefix); ok {
+			if i := strings.Index(after, "): "); i >= 0 {
+				rest = after[i+3:]
+			}
+			if prefix == "execution error at " {
+				p.Message = "template failed: " + cleanPositions(rest, tpls)
+			} else {
+				p.Message = "the template does not parse: " + cleanPositions(rest, tpls)
 			}
 		}
 	}
@@ -330,8 +339,19 @@ func templateProblem(err error, tpls map[string]renderable, fallback manifest.Lo
 	return p
 }
 
+// cleanPositions writes "NAME:LINE:COL" of a template as its repository file.
+func cleanPositions(msg string, tpls map[string]renderable) string {
+	return templatePosRE.ReplaceAllStringFunc(msg, func(s string) string {
+		m := templatePosRE.FindStringSubmatch(s)
+		if r, ok := tpls[m[1]]; ok && r.file.repoFile != "" {
+			return r.file.repoFile + ":" + m[2]
+		}
+		return s
+	})
+}
+
 var (
-	templatePosRE = regexp.MustCompile(`\(?([^\s():]+\.(?:yaml|yml|tpl|txt|json)):(\d+)(?::(\d+))?\)?`)
+	templatePosRE = regexp.MustCompile(`([^\s()<>":]+\.(?:yaml|yml|tpl|txt|json)):(\d+)(?::(\d+))?`)
 	positionRE    = regexp.MustCompile(`:\d+(:\d+)?`)
 )
 

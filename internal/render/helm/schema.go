@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 
 	"helm.sh/helm/v4/pkg/chart/common"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
@@ -92,7 +94,7 @@ func (r *Renderer) validateOne(c *Chart, ch *chart.Chart, vals map[string]any, p
 				loc = manifest.Location{File: schemaFile, Line: 1, Column: 1}
 			}
 			where := "/" + strings.Join(leaf.InstanceLocation, "/")
-			msg := fmt.Sprintf("%s: values break %s at %s: %s", ch.Name(), path.Base(schemaFile), where, leaf.ErrorKind.LocalizedString(nil))
+			msg := fmt.Sprintf("%s: values break %s at %s: %s", ch.Name(), path.Base(schemaFile), where, leaf.ErrorKind.LocalizedString(english))
 			out = append(out, manifest.Problem{Rule: RuleValues, Level: "error", Location: loc, Message: msg, Key: ch.Name() + where})
 		}
 		return out
@@ -127,6 +129,8 @@ func leaves(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
 	}
 	return out
 }
+
+var english = message.NewPrinter(language.English)
 
 // offlineLoader refuses every external schema reference.
 type offlineLoader struct{}
