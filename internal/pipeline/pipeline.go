@@ -261,6 +261,7 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 		}
 	}
 	rep.Findings = append(rep.Findings, mainRules(rendered, rep)...)
+	relateSources(rep.Findings, rendered.Render.Targets)
 	for _, t := range rendered.Render.Targets {
 		rep.Targets = append(rep.Targets, report.TargetEntry{Name: t.Name, Kind: string(t.Kind), Objects: len(t.Objects)})
 		for _, o := range t.Objects {

@@ -32,12 +32,12 @@ func (o *chartOrigin) Locate(p manifest.Path) (manifest.Location, bool) {
 
 // Related returns the template line that wrote a field whose location is a
 // values line (a finding there also names the template).
-func (o *chartOrigin) Related(p manifest.Path) []manifest.Location {
+func (o *chartOrigin) Related(p manifest.Path) []manifest.RelatedLocation {
 	_, tmpl, _ := o.locate(p)
 	if tmpl.IsZero() {
 		return nil
 	}
-	return []manifest.Location{tmpl}
+	return []manifest.RelatedLocation{{Location: tmpl, Message: "the template line that prints this value"}}
 }
 
 // locate returns the field's location, and the template location when the

@@ -107,13 +107,11 @@ func TestProvenance(t *testing.T) {
 		if c.related == "" {
 			continue
 		}
-		var rel []manifest.Location
-		if ro, ok := obj.Origin.(interface {
-			Related(manifest.Path) []manifest.Location
-		}); ok {
+		var rel []manifest.RelatedLocation
+		if ro, ok := obj.Origin.(manifest.RelatedProvenance); ok {
 			rel = ro.Related(p)
 		}
-		if len(rel) != 1 || manifest.FormatLocation(rel[0]) != c.related {
+		if len(rel) != 1 || manifest.FormatLocation(rel[0].Location) != c.related {
 			t.Errorf("%s[%s] %s %s: related %v, want %s", c.chart, c.values, c.kind, c.path, rel, c.related)
 		}
 	}
