@@ -76,7 +76,7 @@ func TestCheckChartFindings(t *testing.T) {
 				Line    int
 				Message string
 			}
-			Object struct{ Target string }
+			Object     struct{ Target string }
 			InputError bool `json:"input_error"`
 		}
 	}
