@@ -5,6 +5,7 @@ package helm
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
@@ -222,7 +223,14 @@ func (r *Renderer) mergeSources(sources []Source) (map[string]any, []layer, *man
 			base = loader.MergeMaps(base, deepCopy(p.vals))
 			layers = append(layers, docLayer(nil, p.doc))
 		case s.Inline != nil:
-			base = loader.MergeMaps(base, deepCopy(s.Inline))
+			// As the controllers read them: through JSON (numbers are
+			// float64, as in values files).
+			inline, err := viaJSON(s.Inline)
+			if err != nil {
+				return nil, nil, &manifest.Problem{Rule: RuleValues, Level: "error", Location: s.At,
+					Message: fmt.Sprintf("inline values cannot be read: %v", err)}
+			}
+			base = loader.MergeMaps(base, inline)
 			loc := s.InlineLocate
 			layers = append(layers, layer{locate: func(rel manifest.Path) (manifest.Location, bool) {
 				if loc == nil {
@@ -255,6 +263,14 @@ func (r *Renderer) mergeSources(sources []Source) (map[string]any, []layer, *man
 }
 
 var yamlLineRE = regexp.MustCompile(`line (\d+)`)
+
+func viaJSON(m map[string]any) (map[string]any, error) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	return loader.LoadValues(bytes.NewReader(b))
+}
 
 func deepCopy(m map[string]any) map[string]any {
 	out := make(map[string]any, len(m))
