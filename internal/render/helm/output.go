@@ -1,8 +1,9 @@
 package helm
 
 import (
-	"fmt"
 	"path"
+	"slices"
+	"sort"
 	"strings"
 
 	chart "helm.sh/helm/v4/pkg/chart/v2"
@@ -14,76 +15,96 @@ import (
 
 const notesFileSuffix = "NOTES.txt"
 
-// assemble does what `helm template` does with the engine's output: NOTES
-// left out, documents split and sorted in install order, CRDs first, hooks
-// last; and makes objects of them, each with its provenance.
+// assemble does what `helm template` does with the engine's output
+// (releaseutil.SortManifests and the printing of renderResources): NOTES
+// left out, each file split into documents, hooks told from manifests by
+// their helm.sh/hook annotation (unknown hook events dropped), both sorted
+// by kind in install order, CRDs first, hooks last. Each document is parsed
+// once, with positions, for both the sorting and the objects.
 func (r *Renderer) assemble(c *Chart, ch *chart.Chart, req Request, files map[string]*rendered, src *origin, ix identityIndex) Output {
 	var out Output
-	texts := make(map[string]string, len(files))
-	traces := map[string]*fileTrace{}
-	var t *tracer
-	for name, f := range files {
-		if strings.HasSuffix(name, notesFileSuffix) {
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var manifests, hooks []*entry
+	for _, name := range names {
+		f := files[name]
+		if strings.HasSuffix(name, notesFileSuffix) || strings.HasPrefix(path.Base(name), "_") {
 			continue
 		}
-		if t == nil {
-			t = f.tracer
-		}
 		ft := f.tracer.traceFile(f, ix)
-		traces[name] = ft
-		texts[name] = ft.out
-	}
-	hooks, manifests, err := releaseutil.SortManifests(texts, nil, releaseutil.InstallOrder)
-	if err != nil {
-		out.Problems = append(out.Problems, r.outputProblem(err, traces, c))
-		return out
-	}
-	used := map[string][]int{}
-	place := func(name, content string) (*fileTrace, int) {
-		ft := traces[name]
-		if ft == nil {
-			return nil, -1
+		if strings.TrimSpace(ft.out) == "" {
+			continue
 		}
-		from := 0
-		for {
-			k := strings.Index(ft.out[from:], content)
-			if k < 0 {
-				return ft, -1
+		split := releaseutil.SplitManifests(ft.out)
+		keys := make([]string, 0, len(split))
+		for k := range split {
+			keys = append(keys, k)
+		}
+		sort.Sort(releaseutil.BySplitManifestsOrder(keys))
+		cursor := 0
+		for _, k := range keys {
+			content := split[k]
+			off := -1
+			if i := strings.Index(ft.out[cursor:], content); i >= 0 {
+				off = cursor + i
+				cursor = off + len(content)
 			}
-			off := from + k
-			if !containsInt(used[name], off) {
-				used[name] = append(used[name], off)
-				return ft, off
+			e := &entry{name: name, content: content, trace: ft, off: off}
+			docs, problems := manifest.Parse(name, []byte(content), r.limits)
+			if len(problems) > 0 {
+				p := problems[0]
+				if off >= 0 {
+					p.Location = ft.position(off + lineOffset(content, p.Location.Line))
+				}
+				p.Rule, p.Input = RuleTemplate, false
+				p.Message = "the template's output is not valid YAML: " + p.Message
+				p.Key = name + ": " + positionRE.ReplaceAllString(p.Message, "")
+				out.Problems = append(out.Problems, p)
+				return out
 			}
-			from = off + 1
+			if len(docs) > 0 {
+				e.doc = docs[0]
+				e.kind, e.hook, e.events = head(docs[0])
+			}
+			switch {
+			case e.hook && e.events == nil:
+				// an unknown hook event: Helm skips the document
+			case e.hook:
+				hooks = append(hooks, e)
+			default:
+				manifests = append(manifests, e)
+			}
 		}
 	}
-	add := func(name, content string) {
-		ft, off := place(name, content)
-		docs, problems := manifest.Parse(name, []byte(content), r.limits)
-		for _, p := range problems {
-			if ft != nil && off >= 0 {
-				p.Location = ft.position(off)
+	sort.SliceStable(manifests, func(i, j int) bool { return lessByKind(manifests[i].kind, manifests[j].kind) })
+	sort.SliceStable(hooks, func(i, j int) bool { return lessByKind(hooks[i].kind, hooks[j].kind) })
+
+	add := func(e *entry) {
+		if e.doc == nil {
+			return
+		}
+		objs, ps := e.doc.Objects(req.Target)
+		origin := func(d *manifest.Document) *chartOrigin {
+			m, _ := d.Value.(map[string]any)
+			return &chartOrigin{content: m, node: d.Node, text: e.content, lines: lineStarts(e.content), base: e.off, trace: e.trace, values: src}
+		}
+		for _, o := range objs {
+			if e.off >= 0 {
+				co := origin(e.doc)
+				co.content, co.node = o.Content, o.Node
+				o.Origin = co
+			}
+			o.Doc = nil
+			out.Objects = append(out.Objects, o)
+		}
+		for _, p := range ps {
+			if e.off >= 0 {
+				p.Location, _ = origin(e.doc).Locate(p.Path)
 			}
 			out.Problems = append(out.Problems, p)
-		}
-		for _, d := range docs {
-			objs, ps := d.Objects(req.Target)
-			for _, o := range objs {
-				if ft != nil && off >= 0 {
-					o.Origin = &chartOrigin{content: o.Content, node: o.Node, text: content, lines: lineStarts(content),
-						base: off, trace: ft, values: src}
-				}
-				o.Doc = nil
-				out.Objects = append(out.Objects, o)
-			}
-			for _, p := range ps {
-				if ft != nil && off >= 0 {
-					co := &chartOrigin{content: d.Value.(map[string]any), node: d.Node, text: content, lines: lineStarts(content), base: off, trace: ft, values: src}
-					p.Location, _ = co.Locate(p.Path)
-				}
-				out.Problems = append(out.Problems, p)
-			}
 		}
 	}
 	if req.IncludeCRDs {
@@ -91,36 +112,97 @@ func (r *Renderer) assemble(c *Chart, ch *chart.Chart, req Request, files map[st
 			out.Objects = append(out.Objects, r.crdObjects(c, crd, req.Target, &out)...)
 		}
 	}
-	for _, m := range manifests {
-		add(m.Name, m.Content)
+	for _, e := range manifests {
+		add(e)
 	}
 	if !req.SkipHooks {
-		for _, h := range hooks {
-			if req.SkipTests && isTestHook(h) {
+		for _, e := range hooks {
+			if req.SkipTests && slices.Contains(e.events, "test") {
 				continue
 			}
-			add(h.Path, h.Manifest)
+			add(e)
 		}
 	}
 	return out
 }
 
-func isTestHook(h *release.Hook) bool {
-	for _, e := range h.Events {
-		if e == release.HookTest {
-			return true
-		}
-	}
-	return false
+// entry is one document of a template's output.
+type entry struct {
+	name, content string
+	trace         *fileTrace
+	off           int
+	doc           *manifest.Document
+	kind          string
+	hook          bool
+	events        []string
 }
 
-func containsInt(list []int, v int) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
+// hookEvents are the hook events Helm knows (release.HookEvent values, and
+// Helm 2's test-success).
+var hookEvents = map[string]string{
+	"pre-install": "pre-install", "post-install": "post-install", "pre-delete": "pre-delete",
+	"post-delete": "post-delete", "pre-upgrade": "pre-upgrade", "post-upgrade": "post-upgrade",
+	"pre-rollback": "pre-rollback", "post-rollback": "post-rollback", "test": "test", "test-success": "test",
+}
+
+// head reads what Helm's SimpleHead has: the kind, and the hook events of
+// the helm.sh/hook annotation (nil when one is unknown).
+func head(d *manifest.Document) (kind string, hook bool, events []string) {
+	m, _ := d.Value.(map[string]any)
+	kind, _ = m["kind"].(string)
+	md, _ := m["metadata"].(map[string]any)
+	ann, _ := md["annotations"].(map[string]any)
+	v, ok := ann[release.HookAnnotation]
+	if !ok {
+		return kind, false, nil
 	}
-	return false
+	s, _ := v.(string)
+	for _, t := range strings.Split(s, ",") {
+		e, ok := hookEvents[strings.ToLower(strings.TrimSpace(t))]
+		if !ok {
+			return kind, true, nil
+		}
+		events = append(events, e)
+	}
+	return kind, true, events
+}
+
+// installOrder indexes releaseutil.InstallOrder.
+var installOrder = func() map[string]int {
+	m := map[string]int{}
+	for i, k := range releaseutil.InstallOrder {
+		m[k] = i
+	}
+	return m
+}()
+
+// lessByKind is Helm's kind order: known kinds in install order, unknown
+// kinds after them, alphabetically.
+func lessByKind(a, b string) bool {
+	first, aok := installOrder[a]
+	second, bok := installOrder[b]
+	switch {
+	case !aok && !bok:
+		return a < b
+	case !aok:
+		return false
+	case !bok:
+		return true
+	}
+	return first < second
+}
+
+// lineOffset is the byte offset of a 1-based line of s.
+func lineOffset(s string, line int) int {
+	off := 0
+	for l := 1; l < line; l++ {
+		i := strings.IndexByte(s[off:], '\n')
+		if i < 0 {
+			return off
+		}
+		off += i + 1
+	}
+	return off
 }
 
 // crdObjects reads a crds/ file as the plain file it is.
@@ -138,27 +220,6 @@ func (r *Renderer) crdObjects(c *Chart, crd chart.CRD, target string, out *Outpu
 		out.Problems = append(out.Problems, ps...)
 	}
 	return objs
-}
-
-// outputProblem places Helm's "YAML parse error on FILE: ..." at the
-// template.
-func (r *Renderer) outputProblem(err error, traces map[string]*fileTrace, c *Chart) manifest.Problem {
-	msg := err.Error()
-	p := manifest.Problem{Rule: RuleTemplate, Level: "error", Location: manifest.Location{File: path.Join(c.Dir, "Chart.yaml")},
-		Message: "the template's output is not valid YAML: " + msg}
-	for name, ft := range traces {
-		if strings.Contains(msg, name+":") {
-			p.Location = ft.file.location(1, 1)
-			if ft.file.repoFile != "" {
-				p.Location = manifest.Location{File: ft.file.repoFile}
-			}
-			if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-				p.Message = fmt.Sprintf("the template's output is not valid YAML (%s); render it with `helm template --debug` to see the output", strings.TrimSpace(msg[strings.Index(msg, name)+len(name)+1:]))
-			}
-		}
-	}
-	p.Key = positionRE.ReplaceAllString(p.Message, "")
-	return p
 }
 
 // position is the template position that wrote output offset off.
