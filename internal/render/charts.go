@@ -109,9 +109,10 @@ func (r *renderer) chartTargets(ctx context.Context, extra []HelmTarget, problem
 	for _, t := range extra {
 		add(t, t.At)
 	}
+	inflated := kustomizeCharts(r.closures)
 	for _, d := range r.set.Charts {
 		c := charts[d]
-		if c == nil || configured[d] {
+		if c == nil || configured[d] || inflated[d] {
 			continue
 		}
 		if h.hasFlags() {

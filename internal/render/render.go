@@ -120,6 +120,11 @@ type renderer struct {
 	kc    *kustomizationCache
 	graph *graph
 	docs  *docCache
+	// helm inflates kustomizations' helmCharts (kustomize_helm.go).
+	helm     *kustomizeHelm
+	helmOnce sync.Once
+	// closures are the kustomize targets' closures, by directory.
+	closures map[string]*closure
 }
 
 func newRenderer(fsys fs.FS, set *manifest.Set, opts Options) *renderer {
@@ -206,6 +211,7 @@ func (r *renderer) run(ctx context.Context) *Result {
 		}
 	}
 
+	r.closures = closures
 	selected := targets
 	if r.opts.Select != nil {
 		selected = slices.DeleteFunc(slices.Clone(targets), func(dir string) bool { return !r.opts.Select(dir) })
@@ -292,7 +298,7 @@ func (r *renderer) buildAll(ctx context.Context, dirs []string, closures map[str
 // when the other revision built it from the same files.
 func (r *renderer) buildOne(dir string, c *closure) (*Target, []manifest.Problem) {
 	cache := r.opts.Builds
-	if cache == nil || c.customOpenAPI || r.opts.AllowRemote {
+	if cache == nil || c.customOpenAPI || r.opts.AllowRemote || closureHasCharts(c) {
 		return r.buildLocked(c, nil)
 	}
 	e, builder := cache.claim(dir)
