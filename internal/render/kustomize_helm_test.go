@@ -56,10 +56,10 @@ func TestKustomizeHelmCharts(t *testing.T) {
 	// values files and valuesInline, then its transformers and patches.
 	dep := object(t, res, "app", "Deployment", "eu-web-basic")
 	for path, want := range map[string]string{
-		"spec.replicas":                                           "app/kustomization.yaml:14:7",
-		"spec.template.spec.containers[0].image":                  "app/values-shop.yaml:2:3",
-		"spec.template.spec.nodeSelector.region":                  "app/values-eu.yaml:2:3",
-		"spec.template.spec.containers[0].ports[0].containerPort": "app/kustomization.yaml:16:9",
+		"spec.replicas":                                            "app/kustomization.yaml:14:7",
+		"spec.template.spec.containers[0].image":                   "app/values-shop.yaml:2:3",
+		"spec.template.spec.nodeSelector.region":                   "app/values-eu.yaml:2:3",
+		"spec.template.spec.containers[0].ports[0].containerPort":  "app/kustomization.yaml:16:9",
 		"spec.template.spec.containers[0].resources.limits.memory": "app/resources-patch.yaml:12:15",
 		"spec.template.spec.containers[0].resources.requests.cpu":  "app/charts/basic/values.yaml:16:5",
 		"spec.template.spec.containers[0].env[0].value":            "app/charts/basic/values.yaml:10:3",
