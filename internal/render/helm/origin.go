@@ -70,16 +70,19 @@ func (o *chartOrigin) locate(p manifest.Path) (loc, tmpl manifest.Location, exac
 	if n.Kind == yaml.ScalarNode && n == val {
 		spanEnd = o.lineEnd(off)
 	}
-	bestRank := 0
+	var best candidate
+	bestLayer := -1
 	for _, s := range o.trace.within(off, spanEnd) {
 		if s.seg.node.kind != kindAction || len(s.seg.refs) == 0 {
 			continue
 		}
-		if vp, rank := o.valuesPath(s.seg, s.end, q, v); rank > 0 && rank >= bestRank {
-			if vl, ok := o.values.locate(vp); ok {
-				loc, bestRank = vl, rank
-				tmpl = s.seg.node.file.location(s.seg.node.file.position(s.seg.node.pos))
+		for _, c := range o.valuesPath(s.seg, s.end, q, v) {
+			vl, layer, ok := o.values.locate(c.path)
+			if !ok || (bestLayer >= 0 && !better(c, layer, best, bestLayer)) {
+				continue
 			}
+			best, bestLayer, loc = c, layer, vl
+			tmpl = s.seg.node.file.location(s.seg.node.file.position(s.seg.node.pos))
 		}
 	}
 	if !loc.IsZero() {
@@ -88,19 +91,38 @@ func (o *chartOrigin) locate(p manifest.Path) (loc, tmpl manifest.Location, exac
 	return tmplLoc, manifest.Location{}, exact
 }
 
-// valuesPath picks the values key the segment's action printed at field
-// q: a key below a mapping or list the action printed (toYaml) whose value
-// is the field's; a scalar it printed equal to the field, or inside it
-// (printf); else the same by key alone (tpl and b64enc change the text);
-// else its only scalar.
-func (o *chartOrigin) valuesPath(seg segment, end int, q manifest.Path, v any) (manifest.Path, int) {
-	rel := o.relativeTo(seg, end, q)
-	best, rank := manifest.Path(nil), 0
-	consider := func(p manifest.Path, r int) {
-		if r > rank {
-			best, rank = p, r
-		}
+// candidate is a values key an action printed at a field, and how well it
+// matches the field.
+type candidate struct {
+	path manifest.Path
+	// class: 5 the field is the key's value (a scalar, or below a mapping
+	// the action printed); 4 the key's value is inside the field's (printf);
+	// 3 the key is below a printed mapping but its value differs (tpl); 2 the
+	// action's only scalar key, whatever its text (b64enc); 1 a printed
+	// mapping that holds the field's ancestors only.
+	class int
+	// length of the key's text, for class 4.
+	length int
+}
+
+// better orders candidates: the closer match; among keys printed into one
+// value ("REPO/NAME:TAG"), the one from the most specific values source
+// (the environment's file before the chart's), then the one that wrote most
+// of it; then the later action.
+func better(a candidate, aLayer int, b candidate, bLayer int) bool {
+	if a.class != b.class {
+		return a.class > b.class
 	}
+	if aLayer != bLayer {
+		return aLayer < bLayer
+	}
+	return a.length >= b.length
+}
+
+// valuesPath lists the values keys the segment's action printed at field q.
+func (o *chartOrigin) valuesPath(seg segment, end int, q manifest.Path, v any) []candidate {
+	rel := o.relativeTo(seg, end, q)
+	var out []candidate
 	scalars := 0
 	for _, r := range seg.refs {
 		if !isComposite(r.val) {
@@ -113,29 +135,29 @@ func (o *chartOrigin) valuesPath(seg segment, end int, q manifest.Path, v any) (
 		}
 		if isComposite(r.val) {
 			if len(rel) == 0 {
-				consider(r.path, 1)
+				out = append(out, candidate{r.path, 1, 0})
 				continue
 			}
 			if got, ok := manifest.Lookup(normalize(r.val), rel); ok {
+				class := 3
 				if sameScalar(got, v) {
-					consider(r.path.Child(rel...), 5)
-				} else {
-					consider(r.path.Child(rel...), 3)
+					class = 5
 				}
+				out = append(out, candidate{r.path.Child(rel...), class, 0})
 			}
 			continue
 		}
 		rt, vt := scalarText(r.val), scalarText(v)
 		switch {
 		case rt == vt:
-			consider(r.path, 5)
+			out = append(out, candidate{r.path, 5, len(rt)})
 		case rt != "" && strings.Contains(vt, rt):
-			consider(r.path, 4)
+			out = append(out, candidate{r.path, 4, len(rt)})
 		case scalars == 1:
-			consider(r.path, 2)
+			out = append(out, candidate{r.path, 2, len(rt)})
 		}
 	}
-	return best, rank
+	return out
 }
 
 // relativeTo returns the part of q the action wrote: the path below the

@@ -85,10 +85,10 @@ func (r *Renderer) validateOne(c *Chart, ch *chart.Chart, vals map[string]any, p
 					p = p.Child(manifest.Key(s))
 				}
 			}
-			loc, ok := src.locate(p)
+			loc, _, ok := src.locate(p)
 			for !ok && len(p) > 0 {
 				p = p.Parent()
-				loc, ok = src.locate(p)
+				loc, _, ok = src.locate(p)
 			}
 			if !ok {
 				loc = manifest.Location{File: schemaFile, Line: 1, Column: 1}

@@ -44,14 +44,15 @@ type layer struct {
 	locate func(rel manifest.Path) (manifest.Location, bool)
 }
 
-// locate returns the line of the values source that supplied path p.
-func (o *origin) locate(p manifest.Path) (manifest.Location, bool) {
-	for _, l := range o.layers {
+// locate returns the line of the values source that supplied path p, and
+// the source's rank (0 the most specific: the last given).
+func (o *origin) locate(p manifest.Path) (manifest.Location, int, bool) {
+	for i, l := range o.layers {
 		if !p.HasPrefix(l.prefix) {
 			continue
 		}
 		if loc, ok := l.locate(p[len(l.prefix):]); ok {
-			return loc, true
+			return loc, i, true
 		}
 	}
 	// A subchart's global values come from its parent's.
@@ -61,7 +62,7 @@ func (o *origin) locate(p manifest.Path) (manifest.Location, bool) {
 			return o.locate(q)
 		}
 	}
-	return manifest.Location{}, false
+	return manifest.Location{}, 0, false
 }
 
 // docLayer locates paths in a parsed values document; only a key the
