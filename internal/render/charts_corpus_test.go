@@ -34,7 +34,7 @@ func TestCorpusCharts(t *testing.T) {
 			{"charts/podinfo", "Deployment/release-name-podinfo", "spec.template.spec.containers[0].resources.requests.memory", "charts/podinfo/values.yaml:269:5"},
 			{"charts/podinfo", "Service/release-name-podinfo", "metadata.name", "charts/podinfo/templates/_helpers.tpl:21:5"},
 			{"charts/podinfo[values-prod.yaml]", "Deployment/release-name-podinfo", "spec.template.spec.containers[0].image", "charts/podinfo/values-prod.yaml:10:3"},
-			{"charts/podinfo[values-prod.yaml]", "Deployment/release-name-podinfo-redis", "spec.template.spec.containers[0].image", "charts/podinfo/values-prod.yaml:99:3"},
+			{"charts/podinfo[values-prod.yaml]", "Deployment/release-name-podinfo-redis", "spec.template.spec.containers[0].image", "charts/podinfo/values-prod.yaml:98:3"},
 			{"charts/podinfo[values-prod.yaml]", "HorizontalPodAutoscaler/release-name-podinfo", "spec.maxReplicas", "charts/podinfo/values-prod.yaml:85:3"},
 		}},
 		{"microservices-demo", map[string]int{"helm-chart": 36}, [][4]string{

@@ -108,7 +108,7 @@ type candidate struct {
 // better orders candidates: the closer match; among keys printed into one
 // value ("REPO/NAME:TAG"), the one from the most specific values source
 // (the environment's file before the chart's), then the one that wrote most
-// of it; then the later action.
+// of it, then the first printed (the repository before the tag).
 func better(a candidate, aLayer int, b candidate, bLayer int) bool {
 	if a.class != b.class {
 		return a.class > b.class
@@ -116,7 +116,7 @@ func better(a candidate, aLayer int, b candidate, bLayer int) bool {
 	if aLayer != bLayer {
 		return aLayer < bLayer
 	}
-	return a.length >= b.length
+	return a.length > b.length
 }
 
 // valuesPath lists the values keys the segment's action printed at field q.
