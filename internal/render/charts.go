@@ -93,8 +93,10 @@ func (r *renderer) chartTargets(ctx context.Context, extra []HelmTarget, problem
 	add := func(t HelmTarget, at manifest.Location) {
 		c := charts[t.Chart]
 		if c == nil {
-			problems.add(manifest.Problem{Rule: helm.RuleChart, Level: "error", Location: at, Key: "chart:" + t.Chart,
-				Message: "helm target " + t.Chart + ": no Helm chart (Chart.yaml) in that directory"})
+			// A .plumb.yaml entry that names no chart is plumb's own input
+			// (exit 2, as a targets: entry naming no kustomization).
+			problems.add(manifest.Problem{Rule: helm.RuleChart, Level: "error", Location: at, Key: "chart:" + t.Chart, Input: true,
+				Message: "helm.targets: " + t.Chart + " is not a Helm chart directory (no Chart.yaml)"})
 			return
 		}
 		jobs = append(jobs, chartRender{chart: c, name: t.Name, req: r.request(t)})
