@@ -47,6 +47,8 @@ type File struct {
 	Checks       ChecksFile    `yaml:"checks"`
 	// KubernetesVersion is the cluster version to check for (kubernetes.go).
 	KubernetesVersion string `yaml:"kubernetes_version"`
+	// Helm configures chart rendering (helm.go).
+	Helm HelmFile `yaml:"helm"`
 
 	// src locates values for messages (position.go).
 	src source
@@ -97,6 +99,8 @@ type Config struct {
 	// KubernetesVersion is the cluster version charts render for and
 	// schemas are checked against (kubernetes.go).
 	KubernetesVersion KubernetesVersion
+	// Helm is how charts render (helm.go).
+	Helm HelmConfig
 }
 
 // FailOn is the exit-code threshold.
@@ -214,6 +218,9 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	var renderErrs []error
 	cfg.Render, renderErrs = resolveRender(file, fl)
 	errs = append(errs, renderErrs...)
+	var helmErrs []error
+	cfg.Helm, helmErrs = resolveHelm(file, fl, root, cwd)
+	errs = append(errs, helmErrs...)
 	cfg.KubeVirt = resolveKubeVirt(file, fl)
 	if cfg.KubernetesVersion, err = resolveKubernetesVersion(file, fl); err != nil {
 		errs = append(errs, err)
