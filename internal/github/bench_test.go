@@ -34,7 +34,7 @@ func BenchmarkPlanReview(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		plan := planReview(fs, diff, existing, DefaultMaxComments, nil)
+		plan := planReview(planInput{findings: fs, diff: diff, existing: existing, max: DefaultMaxComments})
 		if plan.result.Kept == 0 {
 			b.Fatal("nothing kept")
 		}

@@ -184,7 +184,7 @@ func TestCommentsInStaleFilesAreKept(t *testing.T) {
 	body := findingCommentBody("x", f.Fingerprint)
 	path := "merged.yaml"
 	existing := []*gogithub.PullRequestComment{{ID: gogithub.Int64(1), Body: &body, Path: &path, Line: gogithub.Int(2)}}
-	plan := planReview([]*finding.Finding{f}, d, existing, 10, nil)
+	plan := planReview(planInput{findings: []*finding.Finding{f}, diff: d, existing: existing, max: 10})
 	if len(plan.create) != 0 || len(plan.delete) != 0 || plan.result.OutsideDiff != 1 {
 		t.Errorf("plan %+v", plan)
 	}

@@ -560,3 +560,9 @@ func trustedMarkdown(s string) string {
 // MarkdownText escapes text from outside (a repository, an API error) for
 // a Markdown paragraph or table cell.
 func MarkdownText(s string) string { return mdText(s) }
+
+// MarkdownCode prints text from outside as inline code.
+func MarkdownCode(s string) string { return codeSpan(s) }
+
+// MarkdownFence returns a code fence longer than any backtick run in body.
+func MarkdownFence(body string) string { return codeFence(body) }

@@ -1,0 +1,162 @@
+package github
+
+import (
+	"strings"
+
+	gogithub "github.com/google/go-github/v60/github"
+
+	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/report"
+)
+
+// suggester decides which new line comments carry a GitHub suggested
+// change: the finding's fix edit, shown as the text that replaces exactly
+// the comment's anchored lines, so a reviewer applies it with one click.
+//
+// A suggestion is made only when every line it changes lies within the
+// comment's anchor, and the anchor within one hunk of the diff (the
+// anchor grows from the finding's lines to cover the edit's). Two
+// suggestions on the same lines would clash once both are applied (two
+// findings adding settings to one container would each add a
+// securityContext), so findings whose edits touch the same lines share one
+// joint suggestion, carried by the most important one's comment, and no
+// suggestion goes on lines where one of plumb's comments already has one.
+type suggester struct {
+	diff  *Diff
+	lines func(path string) []string
+	// busy are the line ranges, by file, that already carry a suggestion.
+	busy map[string][][2]int
+	// carriedBy names the comment carrying a joint suggestion, by the
+	// joint's first fingerprint.
+	carriedBy map[string]string
+	byFP      map[string]*finding.Finding
+}
+
+// section is what a suggestion adds to a comment.
+type section struct {
+	markdown  string
+	suggested bool
+}
+
+func newSuggester(in planInput, ours []*gogithub.PullRequestComment, keep map[int64]bool) *suggester {
+	s := &suggester{diff: in.diff, lines: in.lines, busy: map[string][][2]int{}, carriedBy: map[string]string{},
+		byFP: make(map[string]*finding.Finding, len(in.findings))}
+	for _, c := range ours {
+		if keep[c.GetID()] && c.Line != nil && hasSuggestion(c.GetBody()) {
+			start := c.GetStartLine()
+			if start == 0 {
+				start = c.GetLine()
+			}
+			s.busy[c.GetPath()] = append(s.busy[c.GetPath()], [2]int{start, c.GetLine()})
+		}
+	}
+	for _, f := range in.findings {
+		if s.byFP[f.Fingerprint] == nil {
+			s.byFP[f.Fingerprint] = f
+		}
+	}
+	return s
+}
+
+// suggest returns the comment's anchor (grown to cover the edit) and what
+// to add to its body.
+func (s *suggester) suggest(f *finding.Finding, anchor Anchor) (Anchor, section) {
+	if !f.Fixable() {
+		return anchor, section{}
+	}
+	edits := f.Fix.Edits
+	var also []string
+	jointKey := ""
+	if j := f.Fix.Joint; j != nil && len(j.Findings) > 1 && len(j.Edits) > 0 {
+		jointKey = j.Findings[0]
+		if by, ok := s.carriedBy[jointKey]; ok {
+			return anchor, section{markdown: "The suggested change in plumb's comment about " + by + " on these lines fixes this too."}
+		}
+		edits = j.Edits
+		for _, fp := range j.Findings {
+			if g := s.byFP[fp]; g != nil && fp != f.Fingerprint {
+				also = append(also, describe(g))
+			}
+		}
+	}
+	desc := report.MarkdownText(f.Fix.Description)
+	fallback := section{markdown: "`plumb fix` makes this change at the source: " + desc + "."}
+	if len(edits) != 1 || edits[0].File != anchor.Path {
+		return anchor, fallback
+	}
+	e := edits[0]
+	start := anchor.Line
+	if anchor.StartLine > 0 {
+		start = anchor.StartLine
+	}
+	start, end := min(start, e.StartLine), max(anchor.Line, e.EndLine)
+	span, ok := s.diff.Span(anchor.Path, start, end)
+	if !ok || s.overlaps(anchor.Path, start, end) {
+		return anchor, fallback
+	}
+	text, ok := s.replacement(e, start, end)
+	if !ok {
+		return anchor, fallback
+	}
+	s.busy[anchor.Path] = append(s.busy[anchor.Path], [2]int{start, end})
+	if jointKey != "" {
+		s.carriedBy[jointKey] = describe(f)
+	}
+	md := "**Suggested change:** " + desc
+	if len(also) > 0 {
+		md += ". It also fixes " + strings.Join(also, ", ") + ", on the same lines"
+	}
+	fence := report.MarkdownFence(text)
+	md += ".\n\n" + fence + "suggestion\n" + text + "\n" + fence
+	return span, section{markdown: md, suggested: true}
+}
+
+// describe names a finding in a comment: its rule and object.
+func describe(f *finding.Finding) string {
+	s := report.MarkdownCode(f.RuleID)
+	if !f.Object.IsZero() {
+		s += " (" + report.MarkdownText(f.Object.String()) + ")"
+	}
+	return s
+}
+
+func (s *suggester) overlaps(path string, start, end int) bool {
+	for _, r := range s.busy[path] {
+		if start <= r[1] && r[0] <= end {
+			return true
+		}
+	}
+	return false
+}
+
+// replacement is the text that replaces lines start..end: the edit's new
+// lines, with the anchored lines around the edit as they are. Those lines,
+// and the edit's own old lines, come from the checkout; without one (the
+// fork-safe poster) the anchor must be exactly the edit's lines.
+func (s *suggester) replacement(e finding.Edit, start, end int) (string, bool) {
+	if strings.ContainsRune(e.Old, '\r') || strings.ContainsRune(e.New, '\r') {
+		return "", false // GitHub's suggestions are line-based text: keep CRLF files out
+	}
+	newLines := strings.Split(strings.TrimSuffix(e.New, "\n"), "\n")
+	if e.New == "" {
+		newLines = nil
+	}
+	var lines []string
+	if s.lines != nil {
+		lines = s.lines(e.File)
+	}
+	if lines == nil {
+		if start != e.StartLine || end != e.EndLine {
+			return "", false
+		}
+		return strings.Join(newLines, "\n"), true
+	}
+	if end > len(lines) || strings.Join(lines[e.StartLine-1:e.EndLine], "\n") != strings.TrimSuffix(e.Old, "\n") {
+		return "", false // the checkout is not what the edit was computed against
+	}
+	out := make([]string, 0, end-start+1+len(newLines))
+	out = append(out, lines[start-1:e.StartLine-1]...)
+	out = append(out, newLines...)
+	out = append(out, lines[e.EndLine:end]...)
+	return strings.Join(out, "\n"), true
+}
