@@ -49,7 +49,7 @@ func (c *Client) create(ctx context.Context, what string, send func() error, lan
 // uncertain reports whether a failed creation may have been stored all the
 // same: a 5xx answer, a dropped connection, a timeout.
 func uncertain(ctx context.Context, err error) bool {
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || IsRateLimited(err) {
 		return false
 	}
 	if s := StatusOf(err); s >= 500 {
@@ -79,7 +79,8 @@ func IsRateLimited(err error) bool {
 	}
 	var rl *gogithub.RateLimitError
 	var al *gogithub.AbuseRateLimitError
-	if errors.As(err, &rl) || errors.As(err, &al) || errors.Is(err, errWaitBudget) {
+	var le *LimitError
+	if errors.As(err, &le) || errors.As(err, &rl) || errors.As(err, &al) || errors.Is(err, errWaitBudget) {
 		return true
 	}
 	return StatusOf(err) == http.StatusTooManyRequests

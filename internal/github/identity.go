@@ -50,7 +50,8 @@ func (c *Client) learnSelf(ctx context.Context) error {
 	}
 	c.selfKnown = true
 	if err != nil {
-		c.selfErr = fmt.Errorf("cannot tell which GitHub account the token acts as, so which comments are plumb's own (%w)", err)
+		// Not %w: a 404 from GraphQL is not a permission problem of the token.
+		c.selfErr = fmt.Errorf("cannot tell which GitHub account the token acts as, so which comments are plumb's own (%v)", err)
 		return c.selfErr
 	}
 	c.self = account{login: login}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 
 	gogithub "github.com/google/go-github/v60/github"
 
@@ -236,12 +237,14 @@ func (c *Client) hasComment(ctx context.Context, number int, fingerprint string)
 	if err != nil {
 		return false, err
 	}
-	if err := c.learnSelf(ctx); err != nil {
-		return false, err
-	}
 	for _, cm := range cs {
-		if cm.InReplyTo == nil && commentFingerprint(cm.GetBody()) == fingerprint && c.ours(cm.User) &&
-			(cm.Line != nil || cm.GetSubjectType() == "file") {
+		if cm.InReplyTo != nil || commentFingerprint(cm.GetBody()) != fingerprint || (cm.Line == nil && cm.GetSubjectType() != "file") {
+			continue
+		}
+		if err := c.learnSelf(ctx); err != nil {
+			return false, err
+		}
+		if c.ours(cm.User) {
 			return true, nil
 		}
 	}
@@ -254,14 +257,15 @@ func (c *Client) isListed(ctx context.Context, number int, fingerprint string) (
 	if err != nil {
 		return false, err
 	}
-	if err := c.learnSelf(ctx); err != nil {
-		return false, err
-	}
 	for _, rv := range reviews {
-		for _, fp := range listedFingerprints(rv.GetBody()) {
-			if fp == fingerprint && c.ours(rv.User) {
-				return true, nil
-			}
+		if !slices.Contains(listedFingerprints(rv.GetBody()), fingerprint) {
+			continue
+		}
+		if err := c.learnSelf(ctx); err != nil {
+			return false, err
+		}
+		if c.ours(rv.User) {
+			return true, nil
 		}
 	}
 	return false, nil

@@ -126,6 +126,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	mutating := isMutating(req.Method)
 	replayable := !createsContent(req)
 	attempts := orDefault(t.MaxAttempts, defaultMaxAttempts)
+	if until := t.LimitedUntil(); t.clock().Now().Before(until) {
+		// GitHub said when it lets requests through again: asking before
+		// that only spends requests.
+		return nil, &LimitError{Until: until}
+	}
 	for attempt := 1; ; attempt++ {
 		if mutating {
 			if err := t.pace(ctx); err != nil {
@@ -160,10 +165,14 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return resp, nil // a 5xx to a creation: see above
 		}
 		if attempt >= attempts || !t.fits(wait) {
-			if limited {
-				t.noteLimit(t.clock().Now().Add(wait))
+			if !limited {
+				return resp, nil
 			}
-			return resp, nil
+			until := t.clock().Now().Add(wait)
+			t.noteLimit(until)
+			io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+			resp.Body.Close()
+			return nil, &LimitError{Until: until, Status: resp.Status}
 		}
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 		resp.Body.Close()
@@ -279,6 +288,22 @@ func (t *Transport) wait(ctx context.Context, d time.Duration, why string) error
 	return t.clock().Sleep(ctx, d)
 }
 
+// LimitError is a request GitHub refuses for a rate limit until Until,
+// which is later than the run may wait (or Status is "" and the request was
+// not sent: an earlier answer said so).
+type LimitError struct {
+	Until  time.Time
+	Status string
+}
+
+func (e *LimitError) Error() string {
+	if e.Status != "" {
+		return fmt.Sprintf("GitHub's API rate limit (%s) until %s", e.Status, clockTime(e.Until))
+	}
+	return "GitHub's API rate limit until " + clockTime(e.Until)
+}
+
+// errWaitBudget is a wait the budget has no room for.
 var errWaitBudget = fmt.Errorf("the time plumb may wait for GitHub in one run is used up")
 
 // retryAfter decides whether a response should be retried, after how
