@@ -29,7 +29,9 @@ const (
 	resolve     = "POST /graphql resolveReviewThread"
 )
 
-func editSummary(id int64) string { return fmt.Sprintf("PATCH /repos/acme/shop/issues/comments/%d", id) }
+func editSummary(id int64) string {
+	return fmt.Sprintf("PATCH /repos/acme/shop/issues/comments/%d", id)
+}
 
 // 1. Another bot that writes plumb's markers (a second plumb installed as
 // another App, a copycat) is not plumb: its comments are never edited,
