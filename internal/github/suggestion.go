@@ -1,6 +1,7 @@
 package github
 
 import (
+	"slices"
 	"strings"
 
 	gogithub "github.com/google/go-github/v60/github"
@@ -25,11 +26,20 @@ type suggester struct {
 	diff  *Diff
 	lines func(path string) []string
 	// busy are the line ranges, by file, that already carry a suggestion.
-	busy map[string][][2]int
+	busy map[string][]busySpan
 	// carriedBy names the comment carrying a joint suggestion, by the
 	// joint's first fingerprint.
 	carriedBy map[string]string
 	byFP      map[string]*finding.Finding
+}
+
+// busySpan is a range of lines a suggestion replaces: one of plumb's
+// comments already there, or one planned in this run (with its edit and
+// the finding whose comment carries it).
+type busySpan struct {
+	start, end int
+	edits      []finding.Edit
+	by         string
 }
 
 // section is what a suggestion adds to a comment.
@@ -39,7 +49,7 @@ type section struct {
 }
 
 func newSuggester(in planInput, ours []*gogithub.PullRequestComment, keep map[int64]bool) *suggester {
-	s := &suggester{diff: in.diff, lines: in.lines, busy: map[string][][2]int{}, carriedBy: map[string]string{},
+	s := &suggester{diff: in.diff, lines: in.lines, busy: map[string][]busySpan{}, carriedBy: map[string]string{},
 		byFP: make(map[string]*finding.Finding, len(in.findings))}
 	for _, c := range ours {
 		if keep[c.GetID()] && c.Line != nil && hasSuggestion(c.GetBody()) {
@@ -47,7 +57,7 @@ func newSuggester(in planInput, ours []*gogithub.PullRequestComment, keep map[in
 			if start == 0 {
 				start = c.GetLine()
 			}
-			s.busy[c.GetPath()] = append(s.busy[c.GetPath()], [2]int{start, c.GetLine()})
+			s.busy[c.GetPath()] = append(s.busy[c.GetPath()], busySpan{start: start, end: c.GetLine()})
 		}
 	}
 	for _, f := range in.findings {
@@ -91,14 +101,21 @@ func (s *suggester) suggest(f *finding.Finding, anchor Anchor) (Anchor, section)
 	}
 	start, end := min(start, e.StartLine), max(anchor.Line, e.EndLine)
 	span, ok := s.diff.Span(anchor.Path, start, end)
-	if !ok || s.overlaps(anchor.Path, start, end) {
+	if !ok {
+		return anchor, fallback
+	}
+	if b := s.overlap(anchor.Path, start, end); b != nil {
+		if b.by != "" && slices.Equal(b.edits, edits) {
+			// The same edit (a base shared by several overlays).
+			return anchor, section{markdown: "The suggested change in plumb's comment about " + b.by + " on these lines fixes this too."}
+		}
 		return anchor, fallback
 	}
 	text, ok := s.replacement(e, start, end)
 	if !ok {
 		return anchor, fallback
 	}
-	s.busy[anchor.Path] = append(s.busy[anchor.Path], [2]int{start, end})
+	s.busy[anchor.Path] = append(s.busy[anchor.Path], busySpan{start: start, end: end, edits: edits, by: describe(f)})
 	if jointKey != "" {
 		s.carriedBy[jointKey] = describe(f)
 	}
@@ -120,13 +137,14 @@ func describe(f *finding.Finding) string {
 	return s
 }
 
-func (s *suggester) overlaps(path string, start, end int) bool {
-	for _, r := range s.busy[path] {
-		if start <= r[1] && r[0] <= end {
-			return true
+// overlap returns a suggestion already on some of lines start..end.
+func (s *suggester) overlap(path string, start, end int) *busySpan {
+	for i, b := range s.busy[path] {
+		if start <= b.end && b.start <= end {
+			return &s.busy[path][i]
 		}
 	}
-	return false
+	return nil
 }
 
 // replacement is the text that replaces lines start..end: the edit's new

@@ -124,8 +124,11 @@ func TestLongRetryAfterIsNotWaitedFor(t *testing.T) {
 		Header: map[string]string{"Retry-After": "3600"}, Body: `{"message":"You have exceeded a secondary rate limit."}`})
 	c := testClient(t, srv, "write-token")
 	_, err := c.Diff(context.Background(), 1)
-	if StatusOf(err) != 403 || len(srv.Clock.Slept()) != 0 {
+	if !IsRateLimited(err) || len(srv.Clock.Slept()) != 0 {
 		t.Fatalf("err = %v, sleeps %v", err, srv.Clock.Slept())
+	}
+	if until := c.RateLimitedUntil(err); !until.Equal(srv.Clock.Now().Add(time.Hour)) {
+		t.Errorf("limited until %s, want in an hour", until)
 	}
 }
 
