@@ -65,8 +65,8 @@ func TestEditsKeepTheFilesStyle(t *testing.T) {
 	c0 := "spec.template.spec.containers[0]."
 	for _, c := range []struct {
 		name, file, in string
-		changes      []finding.Change
-		want         string
+		changes        []finding.Change
+		want           string
 	}{
 		{"a container without securityContext: after its name", "d.yaml", container,
 			[]finding.Change{set(c0+"securityContext.runAsNonRoot", true)},
