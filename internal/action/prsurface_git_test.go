@@ -2,6 +2,7 @@ package action
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -178,5 +179,76 @@ func TestActionSummaryListsAlikeFindingsOnce(t *testing.T) {
 	row := "has no memory limit (resources.limits.memory)<br><sub>Deployment shop/web \\[apps/overlays/dev, apps/overlays/prod\\] `spec.template.spec.containers[0]`</sub>"
 	if strings.Count(body, "has no memory limit") != 1 || !strings.Contains(body, row) {
 		t.Errorf("summary comment:\n%s", body)
+	}
+}
+
+// addedFile is the pull request file entry of a file it adds.
+func addedFile(name, content string) fakegithub.File {
+	lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
+	return fakegithub.File{Filename: name, Status: "added",
+		Patch: fmt.Sprintf("@@ -0,0 +1,%d @@\n+%s", len(lines), strings.Join(lines, "\n+"))}
+}
+
+// A container added without a securityContext fails five checks of the
+// default catalog that have a mechanical fix: the review carries one
+// suggested change that fixes all five (in the first comment; the others
+// point to it), and once a reviewer applies it, plumb finds none of them.
+func TestActionSuggestsChangesAReviewerAppliesInOneClick(t *testing.T) {
+	ws := t.TempDir()
+	content := deployment("web", "web-config", limits)
+	files := map[string]string{"apps/web/deploy.yaml": content,
+		"apps/web/config.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-config\n  namespace: shop\n"}
+	for name, c := range files {
+		p := filepath.Join(ws, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(c), 0o644)
+	}
+	h := newHarnessIn(t, ws, []fakegithub.File{addedFile("apps/web/deploy.yaml", content)})
+	h.env["INPUT_CONFIG"] = ""
+	r := h.run("41")
+	comments := reviewComments(t, r.requests)
+	if len(comments) != 1 {
+		t.Fatalf("%d reviews", len(comments))
+	}
+	var carrier map[string]any
+	pointers := 0
+	for _, c := range comments[0] {
+		body := c["body"].(string)
+		switch {
+		case strings.Contains(body, "```suggestion"):
+			if carrier != nil {
+				t.Errorf("two comments suggest a change on the same lines")
+			}
+			carrier = c
+		case strings.Contains(body, "The suggested change in plumb's comment about `check/D10001`"):
+			pointers++
+		}
+	}
+	if carrier == nil || pointers != 4 {
+		t.Fatalf("a suggestion carrier %v and %d pointers, want 4", carrier != nil, pointers)
+	}
+	body := carrier["body"].(string)
+	if !strings.Contains(body, "`check/D10001`") || !strings.Contains(body, "it also fixes `check/D10002`") {
+		t.Errorf("carrier:\n%s", body)
+	}
+	if carrier["line"].(float64) != 15 || carrier["start_line"] != nil {
+		t.Errorf("anchored at %v-%v, want line 15 (the container)", carrier["start_line"], carrier["line"])
+	}
+	if !strings.Contains(r.summary, "Review comments: 6 posted (1 with a suggested change).") {
+		t.Errorf("job summary:\n%s", r.summary)
+	}
+
+	// The reviewer commits the suggestion: it replaces the anchored line.
+	suggestion := strings.SplitN(strings.SplitN(body, "```suggestion\n", 2)[1], "\n```", 2)[0]
+	lines := strings.Split(content, "\n")
+	lines[14] = suggestion
+	os.WriteFile(filepath.Join(ws, "apps/web/deploy.yaml"), []byte(strings.Join(lines, "\n")), 0o644)
+	h.env["INPUT_REVIEW-COMMENTS"] = "false"
+	h.env["INPUT_SUMMARY-COMMENT"] = "false"
+	r = h.run("42")
+	for _, rule := range []string{"D10001", "D10002", "D10006", "D10007", "D10011"} {
+		if strings.Contains(r.stdout, "[check/"+rule+"]") {
+			t.Errorf("check/%s still fails after the suggestion was applied", rule)
+		}
 	}
 }

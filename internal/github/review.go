@@ -119,15 +119,29 @@ const (
 //     makes an unchanged container line a finding) still reaches the
 //     author: a comment on its file when the pull request changes the file,
 //     else a line in the review's body.
+//   - A finding with a fix is commented where the fix edits, when the
+//     diff shows those lines (and the same rule holds for them): that is
+//     the line to change (an overlay patch's value, where the finding
+//     points at the base's container), and the suggested change can go
+//     there.
 func place(f *finding.Finding, diff *Diff) (where, Anchor) {
 	loc := f.Location
+	if f.Fingerprint == "" {
+		return nowhere, Anchor{}
+	}
 	anchor, ok := diff.Anchor(loc.File, loc.Line, loc.EndLine)
 	if ok && f.Status != finding.StatusNew {
 		ok = diff.ChangedWithin(loc.File, loc.Line, loc.EndLine)
 	}
+	if f.Fixable() && len(f.Fix.Edits) == 1 {
+		// (In the finding's own file the suggestion spans both.)
+		if e := f.Fix.Edits[0]; !ok || e.File != loc.File {
+			if a, editable := diff.Span(e.File, e.StartLine, e.EndLine); editable && (f.Status == finding.StatusNew || diff.ChangedWithin(e.File, e.StartLine, e.EndLine)) {
+				return onLine, a
+			}
+		}
+	}
 	switch {
-	case f.Fingerprint == "":
-		return nowhere, Anchor{}
 	case ok:
 		return onLine, anchor
 	case f.Status != finding.StatusNew || loc.File == "":
@@ -225,7 +239,7 @@ func planReview(in planInput) reviewPlan {
 		case p.where == onLine && len(plan.create)+len(plan.files) < budget:
 			anchor, section := sug.suggest(f, p.anchor)
 			d := draftComment{fingerprint: f.Fingerprint, anchor: anchor, suggested: section.suggested,
-				body: findingCommentBody(joinMarkdown(report.FindingComment(f), section.markdown), f.Fingerprint)}
+				body: findingCommentBody(report.FindingCommentWith(f, section.markdown), f.Fingerprint)}
 			plan.create = append(plan.create, d)
 		case p.where == onFile && len(plan.files) < fileBudget && len(plan.create)+len(plan.files) < budget:
 			plan.files = append(plan.files, draftComment{fingerprint: f.Fingerprint, anchor: p.anchor,
@@ -321,13 +335,6 @@ func reviewBody(offset, n, total, files int, listed []listing) string {
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
-}
-
-func joinMarkdown(a, b string) string {
-	if b == "" {
-		return a
-	}
-	return a + "\n\n" + b
 }
 
 func noun(n int, word string) string {

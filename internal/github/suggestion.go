@@ -85,7 +85,11 @@ func (s *suggester) suggest(f *finding.Finding, anchor Anchor) (Anchor, section)
 		edits = j.Edits
 		for _, fp := range j.Findings {
 			if g := s.byFP[fp]; g != nil && fp != f.Fingerprint {
-				also = append(also, describe(g))
+				if g.Object == f.Object {
+					also = append(also, report.MarkdownCode(g.RuleID))
+				} else {
+					also = append(also, describe(g))
+				}
 			}
 		}
 	}
@@ -121,7 +125,7 @@ func (s *suggester) suggest(f *finding.Finding, anchor Anchor) (Anchor, section)
 	}
 	md := "**Suggested change:** " + desc
 	if len(also) > 0 {
-		md += ". It also fixes " + strings.Join(also, ", ") + ", on the same lines"
+		md += "; it also fixes " + joinAnd(also) + " here"
 	}
 	fence := report.MarkdownFence(text)
 	md += ".\n\n" + fence + "suggestion\n" + text + "\n" + fence
@@ -177,4 +181,12 @@ func (s *suggester) replacement(e finding.Edit, start, end int) (string, bool) {
 	out = append(out, newLines...)
 	out = append(out, lines[e.EndLine:end]...)
 	return strings.Join(out, "\n"), true
+}
+
+// joinAnd lists items as people write them: "a, b and c".
+func joinAnd(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

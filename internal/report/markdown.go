@@ -544,7 +544,11 @@ const maxCommentDiff = 20000
 // FindingComment is the Markdown of a review comment about one finding:
 // level, rule and status, the message, the object and field, the rule's
 // remediation and (cut to a size) the diff.
-func FindingComment(f *finding.Finding) string {
+func FindingComment(f *finding.Finding) string { return FindingCommentWith(f, "") }
+
+// FindingCommentWith is FindingComment with trusted Markdown (a suggested
+// change) after the message and before the remediation.
+func FindingCommentWith(f *finding.Finding, extra string) string {
 	var b strings.Builder
 	level := map[finding.Level]string{finding.Error: "❌ **error**", finding.Warning: "⚠️ **warning**", finding.Note: "ℹ️ **note**"}[f.Level]
 	b.WriteString(level + " · " + codeSpan(f.RuleID))
@@ -567,6 +571,9 @@ func FindingComment(f *finding.Finding) string {
 			b.WriteString(" · " + codeSpan(f.Path.String()))
 		}
 		b.WriteString("</sub>\n\n")
+	}
+	if extra != "" {
+		b.WriteString(extra + "\n\n")
 	}
 	if help := strings.TrimSpace(f.Help); help != "" {
 		b.WriteString("<details><summary>How to fix</summary>\n\n")
