@@ -21,6 +21,8 @@ type Fix struct {
 	// others whose edits touch the same lines (several settings added to
 	// one container): made one after another, their own edits would clash.
 	Joint *JointFix `json:"joint,omitempty"`
+	// NoEdit says why there are no Edits, when the fix stage tried.
+	NoEdit string `json:"no_edit,omitempty"`
 }
 
 // Change operations.

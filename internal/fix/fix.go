@@ -50,23 +50,42 @@ func Resolve(fs []finding.Finding, targets []*render.Target, opts Options) {
 		if f.Fix == nil || len(f.Fix.Changes) == 0 || !report.IsOpen(f) {
 			continue
 		}
-		f.Fix.Edits, f.Fix.Joint = nil, nil
+		f.Fix.Edits, f.Fix.Joint, f.Fix.NoEdit = nil, nil, ""
 		obj := objects[f.Object]
-		if obj == nil || obj.ID.Kind == "Secret" {
+		switch {
+		case obj == nil:
+			f.Fix.NoEdit = "the object is not one rendered object (a duplicate)"
+			continue
+		case obj.ID.Kind == "Secret":
+			f.Fix.NoEdit = "Secrets are never edited: an edit would carry their lines"
 			continue
 		}
 		ops, err := r.ops(obj, f.Fix.Changes)
 		if err != nil {
+			f.Fix.NoEdit = reason(err)
 			continue
 		}
 		edits, err := r.edits(ops)
 		if err != nil || len(edits) == 0 {
+			f.Fix.NoEdit = reason(err)
 			continue
 		}
 		f.Fix.Edits = edits
 		fixable = append(fixable, planned{f, ops})
 	}
 	joint(fixable, r)
+}
+
+// reason says why a fix has no edit, in words for a person.
+func reason(err error) string {
+	var ne *errNotEditable
+	switch {
+	case err == nil, errors.Is(err, errNothingToDo):
+		return "the object already has the values the fix sets"
+	case errors.As(err, &ne):
+		return ne.why
+	}
+	return err.Error()
 }
 
 // objectIndex finds rendered objects by id; an id two objects share (a
