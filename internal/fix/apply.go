@@ -20,14 +20,14 @@ type Applied struct {
 // rendered, then made one after another on the file texts, each checked;
 // a finding whose operations cannot all be made is skipped whole.
 func Apply(findings []*finding.Finding, targets []*render.Target, opts Options) *Applied {
-	objects := objectIndex(targets)
+	objects := newObjectIndex(targets)
 	r := newResolver(opts.FS, opts.Limits)
 	out := &Applied{Files: map[string]string{}, Old: map[string]string{}}
 	for _, f := range findings {
 		if f.Fix == nil || len(f.Fix.Changes) == 0 {
 			continue
 		}
-		obj := objects[f.Object]
+		obj := objects.find(f)
 		if obj == nil || obj.ID.Kind == "Secret" {
 			out.Skipped = append(out.Skipped, f)
 			continue
@@ -46,7 +46,7 @@ func Apply(findings []*finding.Finding, targets []*render.Target, opts Options) 
 					text = r.files[op.file].text
 				}
 			}
-			if text, err = apply(text, op, r.limits); err != nil {
+			if text, err = r.apply(text, op, true); err != nil {
 				ok = false
 				break
 			}

@@ -27,6 +27,39 @@ type sourceOp struct {
 	to     string
 	keys   []string
 	value  any
+	// also are more keys to add below path in the same go (keys several
+	// fixes add to one mapping), in order.
+	also []insertion
+}
+
+// insertion is keys to add below a node and the value of the last.
+type insertion struct {
+	keys  []string
+	value any
+}
+
+// errCannotBatch is a batch of insertions that cannot go in together.
+var errCannotBatch = notEditable("the keys cannot be added in one go")
+
+// batchInserts merges the operations that add keys below the same node
+// into one, in order; the others stay as they are.
+func batchInserts(ops []sourceOp) []sourceOp {
+	var out []sourceOp
+	at := map[string]int{}
+	for _, op := range ops {
+		if op.rename || len(op.keys) == 0 {
+			out = append(out, op)
+			continue
+		}
+		k := fmt.Sprintf("%s\x00%d\x00%s", op.file, op.rng, op.path)
+		if i, ok := at[k]; ok {
+			out[i].also = append(out[i].also, insertion{op.keys, op.value})
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, op)
+	}
+	return out
 }
 
 // docRanges cuts a file's lines into document ranges, [start, end) line
@@ -58,11 +91,53 @@ func rangeOf(rs [][2]int, line int) int {
 	return -1
 }
 
-// apply makes op in text and returns the new text. The result is checked:
-// the document must read back exactly as before with this one change, and
-// nothing outside it may change; otherwise apply refuses (the edit would
-// not be exact). An op that is already made returns text unchanged.
-func apply(text string, op sourceOp, limits manifest.Limits) (string, error) {
+// applyKey identifies an apply: the same operation on the same text gives
+// the same result (alike findings of several render targets share their
+// operations; joint edits repeat their members').
+type applyKey struct {
+	text, op string
+	verify   bool
+}
+
+type applied struct {
+	text string
+	err  error
+}
+
+// apply is applyOp, remembered.
+func (r *resolver) apply(text string, op sourceOp, verify bool) (string, error) {
+	k := applyKey{verify: verify, text: text, op: fmt.Sprintf("%s\x00%d\x00%s\x00%v\x00%s\x00%q\x00%#v\x00%#v", op.file, op.rng, op.path, op.rename, op.to, op.keys, op.value, op.also)}
+	if a, ok := r.applied[k]; ok {
+		return a.text, a.err
+	}
+	out, err := applyOp(text, op, r.parseOne, verify)
+	r.applied[k] = applied{out, err}
+	return out, err
+}
+
+// parseOne is parseOne, remembered: the same document is read again for
+// every operation on it.
+func (r *resolver) parseOne(file, text string) (*manifest.Document, error) {
+	if d, ok := r.parsed[text]; ok {
+		return d.doc, d.err
+	}
+	doc, err := parseOne(file, text, r.limits)
+	r.parsed[text] = parsedDoc{doc, err}
+	return doc, err
+}
+
+type parsedDoc struct {
+	doc *manifest.Document
+	err error
+}
+
+// applyOp makes op in text and returns the new text. With verify the
+// result is checked: the document must read back exactly as before with
+// this one change, and nothing outside it may change; otherwise applyOp
+// refuses (the edit would not be exact). An op that is already made
+// returns text unchanged. Parsed documents are read-only: parse may share
+// them.
+func applyOp(text string, op sourceOp, parse func(file, text string) (*manifest.Document, error), verify bool) (string, error) {
 	lines := strings.Split(text, "\n")
 	rs := docRanges(lines)
 	if op.rng < 0 || op.rng >= len(rs) {
@@ -74,7 +149,7 @@ func apply(text string, op sourceOp, limits manifest.Limits) (string, error) {
 	if strings.Contains(chunkText, "{{") {
 		return "", notEditable("the document in %s holds template expressions: the lines are not the values", op.file)
 	}
-	doc, err := parseOne(op.file, chunkText, limits)
+	doc, err := parse(op.file, chunkText)
 	if err != nil {
 		return "", err
 	}
@@ -86,22 +161,33 @@ func apply(text string, op sourceOp, limits manifest.Limits) (string, error) {
 	if newChunk == chunkText {
 		return text, nil
 	}
-	got, err := parseOne(op.file, newChunk, limits)
-	if err != nil {
-		return "", notEditable("the edit would break the YAML: %v", err)
-	}
-	want, err := expected(doc.Value, op)
-	if err != nil {
-		return "", err
-	}
-	if !reflect.DeepEqual(got.Value, want) {
-		return "", notEditable("the edit would not read back as exactly this change")
+	if verify {
+		if err := check(op, doc, newChunk, parse); err != nil {
+			return "", err
+		}
 	}
 	out := make([]string, 0, len(lines)+len(e.lines)-len(chunk))
 	out = append(out, lines[:r[0]]...)
 	out = append(out, e.lines...)
 	out = append(out, lines[r[1]:]...)
 	return strings.Join(out, "\n"), nil
+}
+
+// check reads an edited document back: it must be the old one with op
+// made, exactly.
+func check(op sourceOp, doc *manifest.Document, newChunk string, parse func(file, text string) (*manifest.Document, error)) error {
+	got, err := parse(op.file, newChunk)
+	if err != nil {
+		return notEditable("the edit would break the YAML: %v", err)
+	}
+	want, err := expected(doc.Value, op)
+	if err != nil {
+		return err
+	}
+	if !reflect.DeepEqual(got.Value, want) {
+		return notEditable("the edit would not read back as exactly this change")
+	}
+	return nil
 }
 
 // parseOne parses the text of one document.
@@ -131,6 +217,9 @@ func (e *editor) make(op sourceOp) error {
 	if op.rename {
 		return e.renameKey(key, op)
 	}
+	if len(op.also) > 0 {
+		return e.insertAll(key, n, append([]insertion{{op.keys, op.value}}, op.also...))
+	}
 	keys := op.keys
 	// Walk into the mappings already there (an earlier edit may have
 	// added securityContext).
@@ -147,17 +236,62 @@ func (e *editor) make(op sourceOp) error {
 	if len(keys) == 0 {
 		return e.replace(key, n, op.value)
 	}
+	return e.insert(key, n, []entry{{keys[0], nest(keys[1:], op.value)}})
+}
+
+// entry is a key to add to a mapping and its value.
+type entry struct {
+	key   string
+	value any
+}
+
+// insert adds entries to the mapping n (the value of key), in its style.
+func (e *editor) insert(key, n *yaml.Node, entries []entry) error {
 	switch {
 	case n.Kind == yaml.MappingNode && hasMergeKey(n):
 		return notEditable("the mapping takes keys from a merge key (<<)")
 	case n.Kind == yaml.MappingNode && n.Style&yaml.FlowStyle != 0:
-		return e.insertFlow(n, keys, op.value)
+		return e.insertFlow(n, entries)
 	case n.Kind == yaml.MappingNode:
-		return e.insertBlock(n, keys, op.value)
+		return e.insertBlock(n, entries)
 	case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" && key != nil:
-		return e.fillNull(key, n, keys, op.value)
+		return e.fillNull(key, n, entries)
 	}
 	return notEditable("the field holds a %s, not a mapping", describe(n))
+}
+
+// insertAll adds several insertions below n in one go, in their order,
+// when none of their first keys is there already.
+func (e *editor) insertAll(key, n *yaml.Node, all []insertion) error {
+	tree := &ordered{}
+	for _, in := range all {
+		if !tree.set(in.keys, in.value) {
+			return errCannotBatch
+		}
+	}
+	entries := make([]entry, 0, len(tree.keys))
+	for _, k := range tree.keys {
+		if n.Kind == yaml.MappingNode {
+			if k, _ := mapEntry(n, k); k != nil {
+				return errCannotBatch
+			}
+		}
+		entries = append(entries, entry{k, tree.vals[k]})
+	}
+	return e.insert(key, n, entries)
+}
+
+// blockEntries writes entries as block lines at indent.
+func (e *editor) blockEntries(entries []entry, indent int) ([]string, error) {
+	var out []string
+	for _, en := range entries {
+		lines, err := blockLines(en.key, en.value, indent, e.style)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, lines...)
+	}
+	return out, nil
 }
 
 func mapEntry(n *yaml.Node, k string) (key, value *yaml.Node) {
@@ -195,10 +329,10 @@ func (e *editor) insertLines(after int, add []string) {
 // that starts after "- " (a list item, such as a container) gets it right
 // after its first entry (its name), so the change sits next to the line a
 // finding points at.
-func (e *editor) insertBlock(n *yaml.Node, keys []string, value any) error {
+func (e *editor) insertBlock(n *yaml.Node, entries []entry) error {
 	first := n.Content[0]
 	indent := first.Column - 1
-	add, err := blockLines(keys[0], nest(keys[1:], value), indent, e.style)
+	add, err := e.blockEntries(entries, indent)
 	if err != nil {
 		return err
 	}
@@ -244,16 +378,20 @@ func indentOf(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
 // insertFlow adds keys with value to a flow mapping: before its first key
 // ("{a: 1}" becomes "{new: v, a: 1}"), on a line of its own when the
 // first key starts a line (pretty-printed JSON), or into "{}".
-func (e *editor) insertFlow(n *yaml.Node, keys []string, value any) error {
-	kt, err := keyText(keys[0], e.style)
-	if err != nil {
-		return err
+func (e *editor) insertFlow(n *yaml.Node, entries []entry) error {
+	parts := make([]string, 0, len(entries))
+	for _, en := range entries {
+		kt, err := keyText(en.key, e.style)
+		if err != nil {
+			return err
+		}
+		vt, err := flowText(en.value, e.style)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, kt+": "+vt)
 	}
-	vt, err := flowText(nest(keys[1:], value), e.style)
-	if err != nil {
-		return err
-	}
-	entry := kt + ": " + vt
+	entry := strings.Join(parts, ", ")
 	if len(n.Content) == 0 {
 		line := e.runes(n.Line)
 		open := n.Column - 1
@@ -283,7 +421,7 @@ func (e *editor) insertFlow(n *yaml.Node, keys []string, value any) error {
 
 // fillNull gives an empty (null) field its first keys: "securityContext:"
 // or "securityContext: ~" becomes a block mapping.
-func (e *editor) fillNull(key, n *yaml.Node, keys []string, value any) error {
+func (e *editor) fillNull(key, n *yaml.Node, entries []entry) error {
 	line := e.runes(key.Line)
 	if n.Value != "" {
 		if n.Line != key.Line || n.Column-1+utf8.RuneCountInString(n.Value) > len(line) {
@@ -296,7 +434,7 @@ func (e *editor) fillNull(key, n *yaml.Node, keys []string, value any) error {
 		}
 		e.lines[key.Line-1] = strings.TrimRight(string(line[:at]), " ") + string(line[at+utf8.RuneCountInString(n.Value):])
 	}
-	add, err := blockLines(keys[0], nest(keys[1:], value), key.Column-1+e.style.step, e.style)
+	add, err := e.blockEntries(entries, key.Column-1+e.style.step)
 	if err != nil {
 		return err
 	}
@@ -500,8 +638,13 @@ func expected(v any, op sourceOp) (any, error) {
 		delete(parent, last.Key)
 		return v, nil
 	}
-	full := append(op.path.Child(), keyPath(op.keys)...)
-	return setValue(v, full, normalize(op.value))
+	for _, in := range append([]insertion{{op.keys, op.value}}, op.also...) {
+		var err error
+		if v, err = setValue(v, op.path.Child(keyPath(in.keys)...), normalize(in.value)); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
 }
 
 func keyPath(keys []string) manifest.Path {

@@ -42,7 +42,7 @@ func fixText(t *testing.T, file, text, name string, changes ...finding.Change) (
 	if err != nil {
 		return "", err
 	}
-	texts, err := r.makeAll(ops)
+	texts, err := r.makeAll(ops, true)
 	if err != nil {
 		return "", err
 	}

@@ -13,9 +13,12 @@ package fix
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -39,22 +42,26 @@ type planned struct {
 // Resolve computes, in place, the source edits of the fixes of the open
 // findings: Fix.Edits for each finding alone, and Fix.Joint for findings
 // whose edits touch the same lines (their edits made one after another).
-// A fix without an exact edit keeps its Changes and gets no Edits.
-// Secrets are never edited: an edit carries source lines.
+// A fix without an exact edit keeps its Changes, gets no Edits and says
+// why in NoEdit. Secrets are never edited: an edit carries source lines.
+//
+// The findings of each file are worked on apart, on both cores: every
+// edit is checked by reading the edited document back, which is most of
+// the work.
 func Resolve(fs []finding.Finding, targets []*render.Target, opts Options) {
-	objects := objectIndex(targets)
+	objects := newObjectIndex(targets)
 	r := newResolver(opts.FS, opts.Limits)
-	var fixable []planned
+	byFile := map[string][]planned{}
 	for i := range fs {
 		f := &fs[i]
 		if f.Fix == nil || len(f.Fix.Changes) == 0 || !report.IsOpen(f) {
 			continue
 		}
 		f.Fix.Edits, f.Fix.Joint, f.Fix.NoEdit = nil, nil, ""
-		obj := objects[f.Object]
+		obj := objects.find(f)
 		switch {
 		case obj == nil:
-			f.Fix.NoEdit = "the object is not one rendered object (a duplicate)"
+			f.Fix.NoEdit = "the object is not one rendered object (two share its name, and neither is where the finding points)"
 			continue
 		case obj.ID.Kind == "Secret":
 			f.Fix.NoEdit = "Secrets are never edited: an edit would carry their lines"
@@ -65,15 +72,97 @@ func Resolve(fs []finding.Finding, targets []*render.Target, opts Options) {
 			f.Fix.NoEdit = reason(err)
 			continue
 		}
-		edits, err := r.edits(ops)
-		if err != nil || len(edits) == 0 {
-			f.Fix.NoEdit = reason(err)
+		files := map[string]bool{}
+		for _, op := range ops {
+			files[op.file] = true
+		}
+		key := "" // the findings whose fix edits several files go together
+		if len(files) == 1 {
+			key = ops[0].file
+		}
+		byFile[key] = append(byFile[key], planned{f, ops})
+	}
+	work := make(chan []planned)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(byFile)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for group := range work {
+				r.fork().editsOf(group)
+			}
+		}()
+	}
+	for _, name := range sortedKeys(byFile) {
+		work <- byFile[name]
+	}
+	close(work)
+	wg.Wait()
+}
+
+// editsOf computes the findings' own edits and their joint ones.
+//
+// Findings that add keys to the same mapping (the five security settings
+// of one container) are the common case, and reading every edited
+// document back is the cost: their keys are added in one go first,
+// checked, and when that reads back right, each one's own edit is the
+// same lines alone, made without reading back again (entries of one
+// block or flow mapping stand on their own).
+func (r *resolver) editsOf(group []planned) {
+	batches := map[string][]planned{}
+	var order []string
+	for _, p := range group {
+		if len(p.ops) != 1 || p.ops[0].rename || len(p.ops[0].keys) == 0 {
 			continue
 		}
-		f.Fix.Edits = edits
-		fixable = append(fixable, planned{f, ops})
+		op := p.ops[0]
+		k := fmt.Sprintf("%s\x00%s\x00%d\x00%s", p.f.Object.Target, op.file, op.rng, op.path)
+		if batches[k] == nil {
+			order = append(order, k)
+		}
+		batches[k] = append(batches[k], p)
 	}
-	joint(fixable, r)
+	done := map[*finding.Finding]bool{}
+	known := map[string]*finding.JointFix{}
+	for _, k := range order {
+		members := batches[k]
+		if len(members) < 2 {
+			continue
+		}
+		slices.SortStableFunc(members, func(a, b planned) int { return report.CompareImportance(a.f, b.f) })
+		var ops []sourceOp
+		fps := make([]string, 0, len(members))
+		for _, p := range members {
+			ops = append(ops, p.ops...)
+			fps = append(fps, p.f.Fingerprint)
+		}
+		edits, err := r.edits(batchInserts(ops), true)
+		if err != nil || len(edits) == 0 {
+			continue
+		}
+		for _, p := range members {
+			own, err := r.edits(p.ops, false)
+			if err != nil || len(own) == 0 {
+				continue
+			}
+			p.f.Fix.Edits = own
+			done[p.f] = true
+		}
+		known[strings.Join(slices.Sorted(slices.Values(fps)), ",")] = &finding.JointFix{Findings: fps, Edits: edits}
+	}
+	fixable := group[:0:0]
+	for _, p := range group {
+		if !done[p.f] {
+			edits, err := r.edits(p.ops, true)
+			if err != nil || len(edits) == 0 {
+				p.f.Fix.NoEdit = reason(err)
+				continue
+			}
+			p.f.Fix.Edits = edits
+		}
+		fixable = append(fixable, p)
+	}
+	joint(fixable, r, known)
 }
 
 // reason says why a fix has no edit, in words for a person.
@@ -88,23 +177,37 @@ func reason(err error) string {
 	return err.Error()
 }
 
-// objectIndex finds rendered objects by id; an id two objects share (a
-// duplicate) finds none.
-func objectIndex(targets []*render.Target) map[manifest.ObjectID]*manifest.Object {
-	out := map[manifest.ObjectID]*manifest.Object{}
-	dup := map[manifest.ObjectID]bool{}
+// objectIndex finds rendered objects by id.
+type objectIndex map[manifest.ObjectID][]*manifest.Object
+
+func newObjectIndex(targets []*render.Target) objectIndex {
+	out := objectIndex{}
 	for _, t := range targets {
 		for _, o := range t.Objects {
-			if _, seen := out[o.ID]; seen {
-				dup[o.ID] = true
-			}
-			out[o.ID] = o
+			out[o.ID] = append(out[o.ID], o)
 		}
 	}
-	for id := range dup {
-		out[id] = nil
-	}
 	return out
+}
+
+// find returns the object a finding is about. Two objects may share an id
+// (a duplicate in one target, itself a finding): then it is the one whose
+// field is where the finding points.
+func (x objectIndex) find(f *finding.Finding) *manifest.Object {
+	objs := x[f.Object]
+	if len(objs) == 1 {
+		return objs[0]
+	}
+	var found *manifest.Object
+	for _, o := range objs {
+		if loc, _ := o.Locate(f.Path); loc == f.Location {
+			if found != nil {
+				return nil
+			}
+			found = o
+		}
+	}
+	return found
 }
 
 // ops resolves the changes of one fix; none is made twice.
@@ -127,14 +230,15 @@ func (r *resolver) ops(obj *manifest.Object, changes []finding.Change) ([]source
 }
 
 // edits makes ops, in order, on the files as they are, and returns one
-// edit for each file that changed.
-func (r *resolver) edits(ops []sourceOp) ([]finding.Edit, error) {
-	texts, err := r.makeAll(ops)
+// edit for each file that changed; verify reads each edited document back
+// (see applyOp).
+func (r *resolver) edits(ops []sourceOp, verify bool) ([]finding.Edit, error) {
+	texts, err := r.makeAll(ops, verify)
 	if err != nil {
 		return nil, err
 	}
 	var out []finding.Edit
-	for _, name := range sortedFiles(texts) {
+	for _, name := range sortedKeys(texts) {
 		if e, ok := lineEdit(name, r.files[name].text, texts[name]); ok {
 			out = append(out, e)
 		}
@@ -144,29 +248,20 @@ func (r *resolver) edits(ops []sourceOp) ([]finding.Edit, error) {
 
 // makeAll makes ops one after another and returns the new text of each
 // file they touch.
-func (r *resolver) makeAll(ops []sourceOp) (map[string]string, error) {
+func (r *resolver) makeAll(ops []sourceOp, verify bool) (map[string]string, error) {
 	texts := map[string]string{}
 	for _, op := range ops {
 		text, ok := texts[op.file]
 		if !ok {
 			text = r.files[op.file].text
 		}
-		next, err := apply(text, op, r.limits)
+		next, err := r.apply(text, op, verify)
 		if err != nil {
 			return nil, err
 		}
 		texts[op.file] = next
 	}
 	return texts, nil
-}
-
-func sortedFiles(texts map[string]string) []string {
-	names := make([]string, 0, len(texts))
-	for n := range texts {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
 }
 
 // lineEdit is the edit that turns text a into b: the lines between their
@@ -215,7 +310,7 @@ func lineEdit(file, a, b string) (finding.Edit, bool) {
 // joint groups the findings of one render target whose edits touch the
 // same lines of a file and gives each group one edit: all their operations made one after
 // another, most important finding first.
-func joint(fixable []planned, r *resolver) {
+func joint(fixable []planned, r *resolver, known map[string]*finding.JointFix) {
 	if len(fixable) < 2 {
 		return
 	}
@@ -267,17 +362,27 @@ func joint(fixable []planned, r *resolver) {
 			continue
 		}
 		slices.SortStableFunc(members, report.CompareImportance)
-		// The least important first: each key added to a mapping goes
-		// before its first one, so the most important ends up on top.
 		var ops []sourceOp
 		fps := make([]string, 0, len(members))
-		for i := len(members) - 1; i >= 0; i-- {
-			ops = append(ops, opsOf[members[i]]...)
-		}
 		for _, f := range members {
+			ops = append(ops, opsOf[f]...)
 			fps = append(fps, f.Fingerprint)
 		}
-		edits, err := r.edits(ops)
+		if j := known[strings.Join(slices.Sorted(slices.Values(fps)), ",")]; j != nil {
+			for _, f := range members {
+				f.Fix.Joint = j
+			}
+			continue
+		}
+		// Keys added to one mapping go in together, in this order. When
+		// that cannot be (a key on the way is already there), one after
+		// another, least important first: each goes before the mapping's
+		// first key, so the most important ends up on top.
+		edits, err := r.edits(batchInserts(ops), true)
+		if err != nil {
+			slices.Reverse(ops)
+			edits, err = r.edits(ops, true)
+		}
 		if err != nil || len(edits) == 0 {
 			continue
 		}
@@ -286,4 +391,13 @@ func joint(fixable []planned, r *resolver) {
 			f.Fix.Joint = j
 		}
 	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -19,10 +19,22 @@ type resolver struct {
 	limits manifest.Limits
 	files  map[string]*sourceFile
 	errs   map[string]error
+	// parsed and applied remember documents read and operations made.
+	parsed  map[string]parsedDoc
+	applied map[applyKey]applied
+}
+
+// fork is a resolver that shares the files read so far (read-only from
+// now on) with its own memory of documents and operations, for another
+// goroutine.
+func (r *resolver) fork() *resolver {
+	return &resolver{fsys: r.fsys, limits: r.limits, files: r.files, errs: r.errs,
+		parsed: map[string]parsedDoc{}, applied: map[applyKey]applied{}}
 }
 
 func newResolver(fsys fs.FS, limits manifest.Limits) *resolver {
-	return &resolver{fsys: fsys, limits: limits, files: map[string]*sourceFile{}, errs: map[string]error{}}
+	return &resolver{fsys: fsys, limits: limits, files: map[string]*sourceFile{}, errs: map[string]error{},
+		parsed: map[string]parsedDoc{}, applied: map[applyKey]applied{}}
 }
 
 // file reads and parses a source file once.

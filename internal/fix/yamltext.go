@@ -3,7 +3,6 @@ package fix
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -103,8 +102,18 @@ func scalarText(v any, st style, quote yaml.Style) (string, error) {
 			return "'" + strings.ReplaceAll(s, "'", "''") + "'", nil
 		}
 	}
-	switch v.(type) {
-	case string, bool, int, int64, float64, nil:
+	switch t := v.(type) {
+	case bool:
+		return strconv.FormatBool(t), nil
+	case int64:
+		return strconv.FormatInt(t, 10), nil
+	case int:
+		return strconv.Itoa(t), nil
+	case string:
+		if plainWord(t) {
+			return t, nil
+		}
+	case float64, nil:
 	default:
 		return "", fmt.Errorf("%T is not a scalar", v)
 	}
@@ -119,6 +128,27 @@ func scalarText(v any, st style, quote yaml.Style) (string, error) {
 	return text, nil
 }
 
+// plainWord reports whether a string reads back as itself unquoted: a
+// word of letters, digits and . _ / - that starts with a letter and that
+// YAML 1.1 or 1.2 does not take for a boolean or null (RuntimeDefault,
+// IfNotPresent, ALL). Anything else goes through the YAML encoder.
+func plainWord(s string) bool {
+	if s == "" || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '/' || c == '-') {
+			return false
+		}
+	}
+	switch strings.ToLower(s) {
+	case "true", "false", "yes", "no", "on", "off", "y", "n", "null", "nan", "inf":
+		return false
+	}
+	return true
+}
+
 // keyText writes a mapping key.
 func keyText(k string, st style) (string, error) {
 	if st.json {
@@ -128,9 +158,58 @@ func keyText(k string, st style) (string, error) {
 	return scalarText(k, st, 0)
 }
 
+// ordered is a mapping that keeps the order its keys were added in (the
+// keys several fixes add to one mapping in one go).
+type ordered struct {
+	keys []string
+	vals map[string]any
+}
+
+// set puts v at keys, making ordered mappings on the way; false when
+// another value is already there.
+func (o *ordered) set(keys []string, v any) bool {
+	if o.vals == nil {
+		o.vals = map[string]any{}
+	}
+	k := keys[0]
+	cur, ok := o.vals[k]
+	if len(keys) == 1 {
+		if ok {
+			return false
+		}
+		o.keys = append(o.keys, k)
+		o.vals[k] = v
+		return true
+	}
+	sub, isSub := cur.(*ordered)
+	if ok && !isSub {
+		return false
+	}
+	if !ok {
+		sub = &ordered{}
+		o.keys = append(o.keys, k)
+		o.vals[k] = sub
+	}
+	return sub.set(keys[1:], v)
+}
+
 // flowText writes a value in flow style: {a: 1}, [A, B], or a scalar.
 func flowText(v any, st style) (string, error) {
 	switch t := v.(type) {
+	case *ordered:
+		parts := make([]string, 0, len(t.keys))
+		for _, k := range t.keys {
+			kt, err := keyText(k, st)
+			if err != nil {
+				return "", err
+			}
+			vt, err := flowText(t.vals[k], st)
+			if err != nil {
+				return "", err
+			}
+			parts = append(parts, kt+": "+vt)
+		}
+		return "{" + strings.Join(parts, ", ") + "}", nil
 	case map[string]any:
 		keys := sortedKeys(t)
 		parts := make([]string, 0, len(keys))
@@ -170,6 +249,16 @@ func blockLines(key string, v any, indent int, st style) ([]string, error) {
 		return nil, err
 	}
 	switch t := v.(type) {
+	case *ordered:
+		out := []string{pad + kt + ":"}
+		for _, k := range t.keys {
+			sub, err := blockLines(k, t.vals[k], indent+st.step, st)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, sub...)
+		}
+		return out, nil
 	case map[string]any:
 		if len(t) == 0 {
 			return []string{pad + kt + ": {}"}, nil
@@ -215,15 +304,6 @@ func scalarList(l []any) bool {
 		}
 	}
 	return true
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // nest wraps v in mappings for keys: nest([a b], 1) is {a: {b: 1}}.
