@@ -58,6 +58,12 @@ func TestFixAppliesTheSuggestedEdits(t *testing.T) {
 		return string(b)
 	}
 
+	// check says what plumb fix would do.
+	if _, out, _ := plumb(t, "check", "--root", dir, "--checks", filepath.Join(dir, "checks"), filepath.Join(dir, "apps")); !strings.HasSuffix(out,
+		"\n6 findings have a mechanical fix: plumb fix makes the edits (plumb fix --dry-run shows them)\n") {
+		t.Errorf("check output:\n%s", out)
+	}
+
 	// A dry run shows the edit and writes nothing.
 	code, out, errOut := plumb(t, args("--dry-run")...)
 	if code != 0 || read() != fixWorkload {
@@ -91,6 +97,9 @@ func TestFixAppliesTheSuggestedEdits(t *testing.T) {
 		t.Errorf("a second fix: exit %d\n%s", code, out)
 	}
 	_, out, _ = plumb(t, "check", "--root", dir, "--checks", filepath.Join(dir, "checks"), filepath.Join(dir, "apps"))
+	if strings.Contains(out, "mechanical fix") {
+		t.Errorf("a fix is still offered:\n%s", out)
+	}
 	for _, rule := range []string{"P00001", "D10001", "D10002", "D10006", "D10007", "D10011"} {
 		if strings.Contains(out, "[check/"+rule+"]") {
 			t.Errorf("check/%s still found:\n%s", rule, out)
