@@ -99,7 +99,6 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 				commentNotes = append(commentNotes, note)
 				jobNotes = append(jobNotes, note)
 			}
-			opts.Lines = r.workspaceLines
 		}
 		if err == nil {
 			res, err = client.SyncReview(ctx, pr, diff, open, opts)
@@ -159,16 +158,6 @@ func (r *runner) githubClient() (*github.Client, error) {
 	}
 	r.client = client
 	return client, nil
-}
-
-// workspaceLines reads a file of the checkout as lines (nil when it
-// cannot be read).
-func (r *runner) workspaceLines(path string) []string {
-	data, err := r.readWorkspace(path)
-	if err != nil {
-		return nil
-	}
-	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 }
 
 // readWorkspace reads a repository file of the checkout (paths come from

@@ -21,6 +21,11 @@ type Fix struct {
 	// others whose edits touch the same lines (several settings added to
 	// one container): made one after another, their own edits would clash.
 	Joint *JointFix `json:"joint,omitempty"`
+	// Span, when set, is the one edit widened to the finding's own lines
+	// in the same file (lines between them unchanged), so a suggested
+	// change can be anchored on the finding; unset when a credential's
+	// line lies between.
+	Span *Edit `json:"span,omitempty"`
 	// NoEdit says why there are no Edits, when the fix stage tried.
 	NoEdit string `json:"no_edit,omitempty"`
 }
@@ -61,6 +66,8 @@ type JointFix struct {
 	// important first.
 	Findings []string `json:"findings"`
 	Edits    []Edit   `json:"edits"`
+	// Span is Edits widened to the first finding's lines, as Fix.Span.
+	Span *Edit `json:"span,omitempty"`
 }
 
 // Fixable reports whether the finding has source edits.

@@ -174,17 +174,50 @@ func TestNoEditWhereItWouldNotBeExact(t *testing.T) {
 
 func TestLineEdit(t *testing.T) {
 	for _, c := range []struct {
-		a, b string
-		want finding.Edit
+		a, b  string
+		avoid map[int]bool
+		want  finding.Edit
 	}{
-		{"a\nb\nc\n", "a\nb\nX\nc\n", finding.Edit{File: "f", StartLine: 2, EndLine: 2, Old: "b\n", New: "b\nX\n"}},
-		{"a\nb\n", "X\na\nb\n", finding.Edit{File: "f", StartLine: 1, EndLine: 1, Old: "a\n", New: "X\na\n"}},
-		{"a\nb", "a\nB", finding.Edit{File: "f", StartLine: 2, EndLine: 2, Old: "b", New: "B"}},
-		{"a\nb\n", "a\nb\nc\n", finding.Edit{File: "f", StartLine: 2, EndLine: 2, Old: "b\n", New: "b\nc\n"}},
+		{"a\nb\nc\n", "a\nb\nX\nc\n", nil, finding.Edit{File: "f", StartLine: 2, EndLine: 2, Old: "b\n", New: "b\nX\n"}},
+		{"a\nb\n", "X\na\nb\n", nil, finding.Edit{File: "f", StartLine: 1, EndLine: 1, Old: "a\n", New: "X\na\n"}},
+		{"a\nb", "a\nB", nil, finding.Edit{File: "f", StartLine: 2, EndLine: 2, Old: "b", New: "B"}},
+		{"a\nb\n", "a\nb\nc\n", nil, finding.Edit{File: "f", StartLine: 2, EndLine: 2, Old: "b\n", New: "b\nc\n"}},
+		// The line before an insertion holds a credential: the line after
+		// carries the edit instead.
+		{"a\nb\nc\n", "a\nb\nX\nc\n", map[int]bool{2: true}, finding.Edit{File: "f", StartLine: 3, EndLine: 3, Old: "c\n", New: "X\nc\n"}},
 	} {
-		got, ok := lineEdit("f", c.a, c.b)
-		if !ok || got != c.want {
+		got, changed, ok := lineEdit("f", c.a, c.b, c.avoid)
+		if !ok || !changed || got != c.want {
 			t.Errorf("lineEdit(%q, %q) = %+v, want %+v", c.a, c.b, got, c.want)
 		}
+	}
+	if _, _, ok := lineEdit("f", "a\nb\n", "a\nB\n", map[int]bool{2: true}); ok {
+		t.Error("an edit of a credential's line")
+	}
+}
+
+// A container whose environment holds a credential: the edit is not
+// allowed to carry the credential's line, nor the span to a finding.
+func TestEditsNeverCarryACredential(t *testing.T) {
+	in := strings.Replace(container, "        - name: web   # the shop front\n          image: nginx:1.25\n",
+		"        - env:\n            - name: DB_PASSWORD\n              value: hunter2\n          name: web\n          image: nginx:1.25\n", 1)
+	r := newResolver(fstest.MapFS{"d.yaml": {Data: []byte(in)}}, manifest.Limits{})
+	obj := plainObject(t, "d.yaml", in, "web")
+	ops, err := r.ops(obj, []finding.Change{set("spec.template.spec.containers[0].securityContext.runAsNonRoot", true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	edits, err := r.edits(ops, true, secretLines(obj))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range edits {
+		if strings.Contains(e.Old+e.New, "hunter2") {
+			t.Errorf("the edit carries the credential: %+v", e)
+		}
+	}
+	loc, _ := obj.Locate(manifest.MustParsePath("spec.template.spec.containers[0]"))
+	if sp := r.span(edits, loc, secretLines(obj)); sp != nil {
+		t.Errorf("a span over the credential: %+v", sp)
 	}
 }

@@ -33,10 +33,50 @@ type Options struct {
 	Limits manifest.Limits
 }
 
-// planned is a finding with its fix resolved to source operations.
+// planned is a finding with its fix resolved to source operations, and
+// the lines of its object that hold credentials (which no edit may carry).
 type planned struct {
-	f   *finding.Finding
-	ops []sourceOp
+	f      *finding.Finding
+	ops    []sourceOp
+	secret lineSet
+}
+
+// lineSet is a set of lines by file.
+type lineSet map[string]map[int]bool
+
+// secretLines are the source lines of an object's credential values (a
+// Secret's data, a credential environment variable's value): an edit
+// replaces whole lines, and these must not be among them.
+func secretLines(obj *manifest.Object) lineSet {
+	out := lineSet{}
+	for _, p := range manifest.SecretPaths(obj.Content) {
+		loc, _ := obj.Locate(p)
+		if loc.File == "" || loc.Line <= 0 {
+			continue
+		}
+		if out[loc.File] == nil {
+			out[loc.File] = map[int]bool{}
+		}
+		for l := loc.Line; l <= max(loc.Line, loc.EndLine); l++ {
+			out[loc.File][l] = true
+		}
+	}
+	return out
+}
+
+func (s lineSet) merge(t lineSet) lineSet {
+	out := lineSet{}
+	for _, x := range []lineSet{s, t} {
+		for f, lines := range x {
+			if out[f] == nil {
+				out[f] = map[int]bool{}
+			}
+			for l := range lines {
+				out[f][l] = true
+			}
+		}
+	}
+	return out
 }
 
 // Resolve computes, in place, the source edits of the fixes of the open
@@ -57,7 +97,7 @@ func Resolve(fs []finding.Finding, targets []*render.Target, opts Options) {
 		if f.Fix == nil || len(f.Fix.Changes) == 0 || !report.IsOpen(f) {
 			continue
 		}
-		f.Fix.Edits, f.Fix.Joint, f.Fix.NoEdit = nil, nil, ""
+		f.Fix.Edits, f.Fix.Joint, f.Fix.Span, f.Fix.NoEdit = nil, nil, nil, ""
 		obj := objects.find(f)
 		switch {
 		case obj == nil:
@@ -80,7 +120,7 @@ func Resolve(fs []finding.Finding, targets []*render.Target, opts Options) {
 		if len(files) == 1 {
 			key = ops[0].file
 		}
-		byFile[key] = append(byFile[key], planned{f, ops})
+		byFile[key] = append(byFile[key], planned{f, ops, secretLines(obj)})
 	}
 	work := make(chan []planned)
 	var wg sync.WaitGroup
@@ -136,29 +176,36 @@ func (r *resolver) editsOf(group []planned) {
 			ops = append(ops, p.ops...)
 			fps = append(fps, p.f.Fingerprint)
 		}
-		edits, err := r.edits(batchInserts(ops), true)
+		secret := lineSet{}
+		for _, p := range members {
+			secret = secret.merge(p.secret)
+		}
+		edits, err := r.edits(batchInserts(ops), true, secret)
 		if err != nil || len(edits) == 0 {
 			continue
 		}
 		for _, p := range members {
-			own, err := r.edits(p.ops, false)
+			own, err := r.edits(p.ops, false, p.secret)
 			if err != nil || len(own) == 0 {
 				continue
 			}
 			p.f.Fix.Edits = own
+			p.f.Fix.Span = r.span(own, p.f.Location, p.secret)
 			done[p.f] = true
 		}
-		known[strings.Join(slices.Sorted(slices.Values(fps)), ",")] = &finding.JointFix{Findings: fps, Edits: edits}
+		known[strings.Join(slices.Sorted(slices.Values(fps)), ",")] = &finding.JointFix{Findings: fps, Edits: edits,
+			Span: r.span(edits, members[0].f.Location, secret)}
 	}
 	fixable := group[:0:0]
 	for _, p := range group {
 		if !done[p.f] {
-			edits, err := r.edits(p.ops, true)
+			edits, err := r.edits(p.ops, true, p.secret)
 			if err != nil || len(edits) == 0 {
 				p.f.Fix.NoEdit = reason(err)
 				continue
 			}
 			p.f.Fix.Edits = edits
+			p.f.Fix.Span = r.span(edits, p.f.Location, p.secret)
 		}
 		fixable = append(fixable, p)
 	}
@@ -231,19 +278,54 @@ func (r *resolver) ops(obj *manifest.Object, changes []finding.Change) ([]source
 
 // edits makes ops, in order, on the files as they are, and returns one
 // edit for each file that changed; verify reads each edited document back
-// (see applyOp).
-func (r *resolver) edits(ops []sourceOp, verify bool) ([]finding.Edit, error) {
+// (see applyOp). No edit may carry a line of secret.
+func (r *resolver) edits(ops []sourceOp, verify bool, secret lineSet) ([]finding.Edit, error) {
 	texts, err := r.makeAll(ops, verify)
 	if err != nil {
 		return nil, err
 	}
 	var out []finding.Edit
 	for _, name := range sortedKeys(texts) {
-		if e, ok := lineEdit(name, r.files[name].text, texts[name]); ok {
+		e, changed, ok := lineEdit(name, r.files[name].text, texts[name], secret[name])
+		if !ok {
+			return nil, notEditable("the edit would carry the line of a credential's value")
+		}
+		if changed {
 			out = append(out, e)
 		}
 	}
 	return out, nil
+}
+
+// maxSpanExtra bounds the unchanged lines a span adds to its edit: a
+// suggestion that repeats a screenful of lines hides its change, and the
+// comment is then better on the edit's lines.
+const maxSpanExtra = 6
+
+// span widens a single edit to the finding's own lines in the same file,
+// the lines between as they are; nil when that would take in a line of
+// secret or more than maxSpanExtra lines, or there is nothing to widen.
+func (r *resolver) span(edits []finding.Edit, loc finding.Location, secret lineSet) *finding.Edit {
+	if len(edits) != 1 || edits[0].File != loc.File || loc.Line <= 0 {
+		return nil
+	}
+	e := edits[0]
+	start, end := min(loc.Line, e.StartLine), max(loc.Line, loc.EndLine, e.EndLine)
+	if start == e.StartLine && end == e.EndLine || (e.StartLine-start)+(end-e.EndLine) > maxSpanExtra {
+		return nil
+	}
+	lines := strings.SplitAfter(r.files[e.File].text, "\n")
+	if end > len(lines) {
+		return nil
+	}
+	for l := start; l <= end; l++ {
+		if secret[e.File][l] && (l < e.StartLine || l > e.EndLine) {
+			return nil
+		}
+	}
+	before := strings.Join(lines[start-1:e.StartLine-1], "")
+	after := strings.Join(lines[e.EndLine:end], "")
+	return &finding.Edit{File: e.File, StartLine: start, EndLine: end, Old: before + e.Old + after, New: before + e.New + after}
 }
 
 // makeAll makes ops one after another and returns the new text of each
@@ -266,11 +348,13 @@ func (r *resolver) makeAll(ops []sourceOp, verify bool) (map[string]string, erro
 
 // lineEdit is the edit that turns text a into b: the lines between their
 // common beginning and end. A pure insertion also covers the line before
-// it (the one after, at the top of the file): an edit replaces at least
-// one line, as a suggested change does.
-func lineEdit(file, a, b string) (finding.Edit, bool) {
+// it (or after it: at the top of the file, or when the line before is in
+// avoid): an edit replaces at least one line, as a suggested change does.
+// ok is false when the edit would replace a line in avoid; changed when a
+// and b differ.
+func lineEdit(file, a, b string, avoid map[int]bool) (e finding.Edit, changed, ok bool) {
 	if a == b {
-		return finding.Edit{}, false
+		return finding.Edit{}, false, true
 	}
 	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
 	p := 0
@@ -284,11 +368,20 @@ func lineEdit(file, a, b string) (finding.Edit, bool) {
 	start, end := p, len(la)-s // old lines [start, end)
 	newEnd := len(lb) - s
 	if start == end {
-		if start > 0 {
+		// A pure insertion between lines start and start+1 (1-based).
+		if start > 0 && !avoid[start] {
 			start--
 		} else {
 			end++
 			newEnd++
+		}
+	}
+	if end > len(la) {
+		return finding.Edit{}, true, false
+	}
+	for l := start + 1; l <= end; l++ {
+		if avoid[l] {
+			return finding.Edit{}, true, false
 		}
 	}
 	joinLines := func(lines []string, to, total int) string {
@@ -304,7 +397,7 @@ func lineEdit(file, a, b string) (finding.Edit, bool) {
 		EndLine:   end,
 		Old:       joinLines(la[start:end], end, len(la)),
 		New:       joinLines(lb[start:newEnd], newEnd, len(lb)),
-	}, true
+	}, true, true
 }
 
 // joint groups the findings of one render target whose edits touch the
@@ -353,9 +446,11 @@ func joint(fixable []planned, r *resolver, known map[string]*finding.JointFix) {
 	}
 	groups := map[int][]*finding.Finding{}
 	opsOf := map[*finding.Finding][]sourceOp{}
+	secretOf := map[*finding.Finding]lineSet{}
 	for i, p := range fixable {
 		groups[find(i)] = append(groups[find(i)], p.f)
 		opsOf[p.f] = p.ops
+		secretOf[p.f] = p.secret
 	}
 	for _, members := range groups {
 		if len(members) < 2 {
@@ -378,15 +473,19 @@ func joint(fixable []planned, r *resolver, known map[string]*finding.JointFix) {
 		// that cannot be (a key on the way is already there), one after
 		// another, least important first: each goes before the mapping's
 		// first key, so the most important ends up on top.
-		edits, err := r.edits(batchInserts(ops), true)
+		secret := lineSet{}
+		for _, f := range members {
+			secret = secret.merge(secretOf[f])
+		}
+		edits, err := r.edits(batchInserts(ops), true, secret)
 		if err != nil {
 			slices.Reverse(ops)
-			edits, err = r.edits(ops, true)
+			edits, err = r.edits(ops, true, secret)
 		}
 		if err != nil || len(edits) == 0 {
 			continue
 		}
-		j := &finding.JointFix{Findings: fps, Edits: edits}
+		j := &finding.JointFix{Findings: fps, Edits: edits, Span: r.span(edits, members[0].Location, secret)}
 		for _, f := range members {
 			f.Fix.Joint = j
 		}

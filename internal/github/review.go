@@ -91,9 +91,6 @@ type planInput struct {
 	// ours tells plumb's comments from others that carry its markers (nil:
 	// every marked comment is plumb's).
 	ours func(*gogithub.User) bool
-	// lines reads a file of the checkout, as lines (nil: no checkout; a
-	// suggestion then spans exactly its edit's lines).
-	lines func(path string) []string
 }
 
 // where a finding can be brought to the author.

@@ -16,9 +16,6 @@ type ReviewOptions struct {
 	// MaxComments bounds plumb's review comments on the pull request, those
 	// already there included (0: DefaultMaxComments).
 	MaxComments int
-	// Lines reads a file of the checkout as lines, for suggested changes
-	// that span lines around their edit (nil: no checkout).
-	Lines func(path string) []string
 }
 
 // SyncReview brings plumb's review comments on pr in line with findings
@@ -47,7 +44,7 @@ func (c *Client) SyncReview(ctx context.Context, pr *PullRequest, diff *Diff, fi
 		return &ReviewResult{}, err
 	}
 	plan := planReview(planInput{findings: findings, diff: diff, existing: existing, listed: listed,
-		max: opts.MaxComments, ours: c.ours, lines: opts.Lines})
+		max: opts.MaxComments, ours: c.ours})
 	res := plan.result
 	if err := c.postPlan(ctx, pr, &plan, &res); err != nil {
 		return &res, err

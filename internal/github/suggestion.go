@@ -23,8 +23,7 @@ import (
 // joint suggestion, carried by the most important one's comment, and no
 // suggestion goes on lines where one of plumb's comments already has one.
 type suggester struct {
-	diff  *Diff
-	lines func(path string) []string
+	diff *Diff
 	// busy are the line ranges, by file, that already carry a suggestion.
 	busy map[string][]busySpan
 	// carriedBy names the comment carrying a joint suggestion, by the
@@ -49,7 +48,7 @@ type section struct {
 }
 
 func newSuggester(in planInput, ours []*gogithub.PullRequestComment, keep map[int64]bool) *suggester {
-	s := &suggester{diff: in.diff, lines: in.lines, busy: map[string][]busySpan{}, carriedBy: map[string]string{},
+	s := &suggester{diff: in.diff, busy: map[string][]busySpan{}, carriedBy: map[string]string{},
 		byFP: make(map[string]*finding.Finding, len(in.findings))}
 	for _, c := range ours {
 		if keep[c.GetID()] && c.Line != nil && hasSuggestion(c.GetBody()) {
@@ -68,13 +67,15 @@ func newSuggester(in planInput, ours []*gogithub.PullRequestComment, keep map[in
 	return s
 }
 
-// suggest returns the comment's anchor (grown to cover the edit) and what
-// to add to its body.
+// suggest returns the comment's anchor and what to add to its body. The
+// suggestion replaces exactly the anchored lines: the fix's span (its edit
+// widened to the finding's lines) when one hunk shows it, else the edit's
+// own lines (the comment then sits on them).
 func (s *suggester) suggest(f *finding.Finding, anchor Anchor) (Anchor, section) {
 	if !f.Fixable() {
 		return anchor, section{}
 	}
-	edits := f.Fix.Edits
+	edits, span := f.Fix.Edits, f.Fix.Span
 	var also []string
 	jointKey := ""
 	if j := f.Fix.Joint; j != nil && len(j.Findings) > 1 && len(j.Edits) > 0 {
@@ -82,7 +83,7 @@ func (s *suggester) suggest(f *finding.Finding, anchor Anchor) (Anchor, section)
 		if by, ok := s.carriedBy[jointKey]; ok {
 			return anchor, section{markdown: "The suggested change in plumb's comment about " + by + " on these lines fixes this too."}
 		}
-		edits = j.Edits
+		edits, span = j.Edits, j.Span
 		for _, fp := range j.Findings {
 			if g := s.byFP[fp]; g != nil && fp != f.Fingerprint {
 				if g.Object == f.Object {
@@ -95,31 +96,32 @@ func (s *suggester) suggest(f *finding.Finding, anchor Anchor) (Anchor, section)
 	}
 	desc := report.MarkdownText(f.Fix.Description)
 	fallback := section{markdown: "`plumb fix` makes this change at the source: " + desc + "."}
-	if len(edits) != 1 || edits[0].File != anchor.Path {
+	if len(edits) != 1 {
 		return anchor, fallback
 	}
 	e := edits[0]
-	start := anchor.Line
-	if anchor.StartLine > 0 {
-		start = anchor.StartLine
-	}
-	start, end := min(start, e.StartLine), max(anchor.Line, e.EndLine)
-	span, ok := s.diff.Span(anchor.Path, start, end)
-	if !ok {
+	if a, ok := s.diff.Span(e.File, e.StartLine, e.EndLine); ok {
+		anchor = a
+	} else {
 		return anchor, fallback
 	}
-	if b := s.overlap(anchor.Path, start, end); b != nil {
+	if span != nil {
+		if a, ok := s.diff.Span(span.File, span.StartLine, span.EndLine); ok {
+			e, anchor = *span, a
+		}
+	}
+	if b := s.overlap(e.File, e.StartLine, e.EndLine); b != nil {
 		if b.by != "" && slices.Equal(b.edits, edits) {
 			// The same edit (a base shared by several overlays).
 			return anchor, section{markdown: "The suggested change in plumb's comment about " + b.by + " on these lines fixes this too."}
 		}
 		return anchor, fallback
 	}
-	text, ok := s.replacement(e, start, end)
-	if !ok {
-		return anchor, fallback
+	if strings.ContainsRune(e.New, '\r') {
+		return anchor, fallback // GitHub's suggestions are line-based text
 	}
-	s.busy[anchor.Path] = append(s.busy[anchor.Path], busySpan{start: start, end: end, edits: edits, by: describe(f)})
+	text := strings.TrimSuffix(e.New, "\n")
+	s.busy[e.File] = append(s.busy[e.File], busySpan{start: e.StartLine, end: e.EndLine, edits: edits, by: describe(f)})
 	if jointKey != "" {
 		s.carriedBy[jointKey] = describe(f)
 	}
@@ -129,7 +131,7 @@ func (s *suggester) suggest(f *finding.Finding, anchor Anchor) (Anchor, section)
 	}
 	fence := report.MarkdownFence(text)
 	md += ".\n\n" + fence + "suggestion\n" + text + "\n" + fence
-	return span, section{markdown: md, suggested: true}
+	return anchor, section{markdown: md, suggested: true}
 }
 
 // describe names a finding in a comment: its rule and object.
@@ -149,38 +151,6 @@ func (s *suggester) overlap(path string, start, end int) *busySpan {
 		}
 	}
 	return nil
-}
-
-// replacement is the text that replaces lines start..end: the edit's new
-// lines, with the anchored lines around the edit as they are. Those lines,
-// and the edit's own old lines, come from the checkout; without one (the
-// fork-safe poster) the anchor must be exactly the edit's lines.
-func (s *suggester) replacement(e finding.Edit, start, end int) (string, bool) {
-	if strings.ContainsRune(e.Old, '\r') || strings.ContainsRune(e.New, '\r') {
-		return "", false // GitHub's suggestions are line-based text: keep CRLF files out
-	}
-	newLines := strings.Split(strings.TrimSuffix(e.New, "\n"), "\n")
-	if e.New == "" {
-		newLines = nil
-	}
-	var lines []string
-	if s.lines != nil {
-		lines = s.lines(e.File)
-	}
-	if lines == nil {
-		if start != e.StartLine || end != e.EndLine {
-			return "", false
-		}
-		return strings.Join(newLines, "\n"), true
-	}
-	if end > len(lines) || strings.Join(lines[e.StartLine-1:e.EndLine], "\n") != strings.TrimSuffix(e.Old, "\n") {
-		return "", false // the checkout is not what the edit was computed against
-	}
-	out := make([]string, 0, end-start+1+len(newLines))
-	out = append(out, lines[start-1:e.StartLine-1]...)
-	out = append(out, newLines...)
-	out = append(out, lines[e.EndLine:end]...)
-	return strings.Join(out, "\n"), true
 }
 
 // joinAnd lists items as people write them: "a, b and c".

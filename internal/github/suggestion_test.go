@@ -22,13 +22,6 @@ var fileLines = func() []string {
 	return lines
 }()
 
-func readLines(path string) []string {
-	if path == "a.yaml" {
-		return fileLines
-	}
-	return nil
-}
-
 // fixable is a finding at line with a fix that inserts after edit line.
 func fixable(rule string, line, editLine int, add string) *finding.Finding {
 	f := mkFinding("a.yaml", line, rule)
@@ -38,10 +31,10 @@ func fixable(rule string, line, editLine int, add string) *finding.Finding {
 	return f
 }
 
-func plan(t *testing.T, fs []*finding.Finding, existing []*gogithub.PullRequestComment, lines func(string) []string) reviewPlan {
+func plan(t *testing.T, fs []*finding.Finding, existing []*gogithub.PullRequestComment) reviewPlan {
 	t.Helper()
 	diff := NewDiff([]*FileDiff{{Path: "a.yaml", Hunks: mustHunks(t, patchAdding(10, 20))}})
-	return planReview(planInput{findings: fs, diff: diff, existing: existing, max: 10, lines: lines})
+	return planReview(planInput{findings: fs, diff: diff, existing: existing, max: 10})
 }
 
 func suggestionOf(t *testing.T, body string) string {
@@ -60,7 +53,7 @@ func suggestionOf(t *testing.T, body string) string {
 func TestASuggestionReplacesExactlyTheAnchoredLines(t *testing.T) {
 	// The finding is on the container (line 12), the edit after it.
 	f := fixable("check/A", 12, 12, "          securityContext: {runAsNonRoot: true}")
-	p := plan(t, []*finding.Finding{f}, nil, readLines)
+	p := plan(t, []*finding.Finding{f}, nil)
 	if len(p.create) != 1 {
 		t.Fatalf("plan %+v", p)
 	}
@@ -79,11 +72,14 @@ func TestASuggestionReplacesExactlyTheAnchoredLines(t *testing.T) {
 	}
 }
 
-// The anchor grows from the finding's lines to the edit's, within one
-// hunk: the lines between are suggested as they are.
+// The anchor grows from the finding's lines to the edit's (the fix's
+// span), within one hunk: the lines between are suggested as they are.
 func TestASuggestionSpansTheFindingAndItsEdit(t *testing.T) {
 	f := fixable("check/A", 12, 15, "            runAsNonRoot: true")
-	c := plan(t, []*finding.Finding{f}, nil, readLines).create[0]
+	between := strings.Join(fileLines[11:14], "\n") + "\n"
+	e := f.Fix.Edits[0]
+	f.Fix.Span = &finding.Edit{File: "a.yaml", StartLine: 12, EndLine: 15, Old: between + e.Old, New: between + e.New}
+	c := plan(t, []*finding.Finding{f}, nil).create[0]
 	if c.anchor != (Anchor{Path: "a.yaml", StartLine: 12, Line: 15}) {
 		t.Errorf("anchor %+v", c.anchor)
 	}
@@ -91,22 +87,18 @@ func TestASuggestionSpansTheFindingAndItsEdit(t *testing.T) {
 	if got := suggestionOf(t, c.body); got != want {
 		t.Errorf("suggestion:\n%s\nwant:\n%s", got, want)
 	}
-	// Without the checkout (the fork-safe poster) the lines between are
-	// unknown: no suggestion, but the fix is named.
-	c = plan(t, []*finding.Finding{f}, nil, nil).create[0]
-	if c.suggested || c.anchor != (Anchor{Path: "a.yaml", Line: 12}) || !strings.Contains(c.body, "`plumb fix` makes this change at the source") {
-		t.Errorf("without a checkout: %+v", c)
-	}
-	// A checkout whose lines are not what the edit was computed against.
-	changed := func(string) []string { l := append([]string{}, fileLines...); l[14] = "          other:"; return l }
-	if c = plan(t, []*finding.Finding{f}, nil, changed).create[0]; c.suggested {
-		t.Error("a suggestion against lines that changed")
+	// Without a span (a credential's line between) the comment sits on
+	// the edit's own line.
+	f.Fix.Span = nil
+	c = plan(t, []*finding.Finding{f}, nil).create[0]
+	if !c.suggested || c.anchor != (Anchor{Path: "a.yaml", Line: 15}) || suggestionOf(t, c.body) != fileLines[14]+"\n            runAsNonRoot: true" {
+		t.Errorf("without a span: %+v", c)
 	}
 }
 
 func TestNoSuggestionOutsideTheHunk(t *testing.T) {
 	f := fixable("check/A", 12, 25, "            runAsNonRoot: true") // line 25 is not in the diff
-	c := plan(t, []*finding.Finding{f}, nil, readLines).create[0]
+	c := plan(t, []*finding.Finding{f}, nil).create[0]
 	if c.suggested || strings.Contains(c.body, "```suggestion") || c.anchor != (Anchor{Path: "a.yaml", Line: 12}) {
 		t.Errorf("comment %+v", c)
 	}
@@ -126,7 +118,7 @@ func TestFindingsOnTheSameLinesShareOneSuggestion(t *testing.T) {
 	for _, f := range []*finding.Finding{a, b, c} {
 		f.Fix.Joint = joint
 	}
-	p := plan(t, []*finding.Finding{a, b, c}, nil, readLines)
+	p := plan(t, []*finding.Finding{a, b, c}, nil)
 	if len(p.create) != 3 {
 		t.Fatalf("plan %+v", p)
 	}
@@ -150,7 +142,7 @@ func TestNoSuggestionWhereOneIsAlreadyOpen(t *testing.T) {
 	body := findingCommentBody("x\n\n```suggestion\n        - name: web\n```", old.Fingerprint)
 	existing := []*gogithub.PullRequestComment{{ID: gogithub.Int64(1), Body: &body, Path: gogithub.String("a.yaml"), Line: gogithub.Int(12)}}
 	fresh := fixable("check/B", 12, 12, "          securityContext: {readOnlyRootFilesystem: true}")
-	p := plan(t, []*finding.Finding{old, fresh}, existing, readLines)
+	p := plan(t, []*finding.Finding{old, fresh}, existing)
 	if p.result.Kept != 1 || len(p.create) != 1 || p.create[0].suggested {
 		t.Errorf("plan %+v", p)
 	}
@@ -163,7 +155,7 @@ func TestAFixInAnotherFileIsCommentedThere(t *testing.T) {
 	f := mkFinding("base.yaml", 3, "check/A")
 	f.Fix = &finding.Fix{Description: "set allowPrivilegeEscalation: false", Edits: []finding.Edit{{
 		File: "a.yaml", StartLine: 13, EndLine: 13, Old: fileLines[12] + "\n", New: "          allowPrivilegeEscalation: false\n"}}}
-	c := plan(t, []*finding.Finding{f}, nil, readLines).create
+	c := plan(t, []*finding.Finding{f}, nil).create
 	if len(c) != 1 || c[0].anchor != (Anchor{Path: "a.yaml", Line: 13}) || suggestionOf(t, c[0].body) != "          allowPrivilegeEscalation: false" {
 		t.Errorf("comments %+v", c)
 	}
@@ -171,7 +163,7 @@ func TestAFixInAnotherFileIsCommentedThere(t *testing.T) {
 
 func TestASuggestionHoldingBackticksGetsALongerFence(t *testing.T) {
 	f := fixable("check/A", 12, 12, "          command: [\"echo ```\"]")
-	c := plan(t, []*finding.Finding{f}, nil, readLines).create[0]
+	c := plan(t, []*finding.Finding{f}, nil).create[0]
 	if !strings.Contains(c.body, "\n````suggestion\n") || !strings.Contains(c.body, "\n````\n") {
 		t.Errorf("body:\n%s", c.body)
 	}
