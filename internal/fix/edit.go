@@ -624,7 +624,7 @@ func (e *editor) renameKey(key *yaml.Node, op sourceOp) error {
 
 // expected is the document's value with op made.
 func expected(v any, op sourceOp) (any, error) {
-	v = deepCopy(v)
+	v = manifest.DeepCopy(v)
 	if op.rename {
 		parent, ok := lookup(v, op.path.Parent()).(map[string]any)
 		last := op.path[len(op.path)-1]
@@ -686,24 +686,6 @@ func setValue(root any, p manifest.Path, value any) (any, error) {
 func lookup(v any, p manifest.Path) any {
 	out, _ := manifest.Lookup(v, p)
 	return out
-}
-
-func deepCopy(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
 }
 
 // normalize makes numbers int64 where they are whole, as the manifest

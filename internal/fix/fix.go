@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -133,7 +134,7 @@ func Resolve(fs []finding.Finding, targets []*render.Target, opts Options) {
 			}
 		}()
 	}
-	for _, name := range sortedKeys(byFile) {
+	for _, name := range slices.Sorted(maps.Keys(byFile)) {
 		work <- byFile[name]
 	}
 	close(work)
@@ -285,7 +286,7 @@ func (r *resolver) edits(ops []sourceOp, verify bool, secret lineSet) ([]finding
 		return nil, err
 	}
 	var out []finding.Edit
-	for _, name := range sortedKeys(texts) {
+	for _, name := range slices.Sorted(maps.Keys(texts)) {
 		e, changed, ok := lineEdit(name, r.files[name].text, texts[name], secret[name])
 		if !ok {
 			return nil, notEditable("the edit would carry the line of a credential's value")
@@ -490,13 +491,4 @@ func joint(fixable []planned, r *resolver, known map[string]*finding.JointFix) {
 			f.Fix.Joint = j
 		}
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

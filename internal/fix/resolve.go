@@ -78,7 +78,7 @@ func (r *resolver) resolve(obj *manifest.Object, ch finding.Change) (sourceOp, e
 }
 
 func (r *resolver) resolveSet(obj *manifest.Object, ch finding.Change) (sourceOp, error) {
-	q, cur := presentPrefix(obj.Content, ch.Path)
+	q, cur := manifest.PresentPrefix(obj.Content, ch.Path)
 	rest := ch.Path[len(q):]
 	var keys []string
 	for _, s := range rest {
@@ -161,27 +161,4 @@ func (r *resolver) source(obj *manifest.Object, q manifest.Path) (*sourceFile, n
 func (r *resolver) rangeOf(src *sourceFile, ref nodeRef) int {
 	d := src.docs[ref.doc]
 	return rangeOf(src.ranges, d.Node.Line+d.LineOffset)
-}
-
-// presentPrefix returns the longest prefix of p present in v, and the value
-// there.
-func presentPrefix(v any, p manifest.Path) (manifest.Path, any) {
-	for i, s := range p {
-		switch t := v.(type) {
-		case map[string]any:
-			next, ok := t[s.Key]
-			if s.IsIndex || !ok {
-				return p[:i], v
-			}
-			v = next
-		case []any:
-			if !s.IsIndex || s.Index >= len(t) {
-				return p[:i], v
-			}
-			v = t[s.Index]
-		default:
-			return p[:i], v
-		}
-	}
-	return p, v
 }

@@ -3,6 +3,8 @@ package fix
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -211,7 +213,7 @@ func flowText(v any, st style) (string, error) {
 		}
 		return "{" + strings.Join(parts, ", ") + "}", nil
 	case map[string]any:
-		keys := sortedKeys(t)
+		keys := slices.Sorted(maps.Keys(t))
 		parts := make([]string, 0, len(keys))
 		for _, k := range keys {
 			kt, err := keyText(k, st)
@@ -264,7 +266,7 @@ func blockLines(key string, v any, indent int, st style) ([]string, error) {
 			return []string{pad + kt + ": {}"}, nil
 		}
 		out := []string{pad + kt + ":"}
-		for _, k := range sortedKeys(t) {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			sub, err := blockLines(k, t[k], indent+st.step, st)
 			if err != nil {
 				return nil, err

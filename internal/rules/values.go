@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
 // Values that rules handle are the manifest package's JSON-compatible trees:
@@ -272,23 +274,7 @@ func quoteValue(v any) string {
 
 // deepCopy copies a value tree so that writes to the copy never reach the
 // original (objects of one base are shared between render targets).
-func deepCopy(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
-}
+func deepCopy(v any) any { return manifest.DeepCopy(v) }
 
 // isEmpty is is-empty: null, or an empty string, list or mapping.
 func isEmpty(v any) bool {
