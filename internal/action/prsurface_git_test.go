@@ -174,7 +174,8 @@ func TestActionSummaryListsAlikeFindingsOnce(t *testing.T) {
 		Patch: "@@ -0,0 +1,2 @@\n+apiVersion: apps/v1\n+kind: Deployment"}})
 	h.env["INPUT_CONFIG"] = ""
 	h.env["INPUT_REVIEW-COMMENTS"] = "false"
-	h.run("41")
+	r := h.run("41")
+	assertRequests(t, r.requests, issueReq, postIssue)
 	body := h.srv.IssueComments(7)[0].Body
 	row := "has no memory limit (resources.limits.memory)<br><sub>Deployment shop/web \\[apps/overlays/dev, apps/overlays/prod\\] `spec.template.spec.containers[0]`</sub>"
 	if strings.Count(body, "has no memory limit") != 1 || !strings.Contains(body, row) {
