@@ -161,6 +161,10 @@ func StatusOf(err error) int {
 // answers 404 instead of 403 where saying "forbidden" would reveal that
 // something exists.)
 func IsNoPermission(err error) bool {
+	var ge *GraphQLError
+	if errors.As(err, &ge) && ge.Type == "FORBIDDEN" {
+		return true
+	}
 	s := StatusOf(err)
 	return s == http.StatusForbidden || s == http.StatusNotFound || s == http.StatusUnauthorized
 }

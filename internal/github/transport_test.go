@@ -208,3 +208,15 @@ func TestParseRetryAfter(t *testing.T) {
 		t.Error("garbage accepted")
 	}
 }
+
+// GraphQL says no with status 200 and an error of type FORBIDDEN: that is
+// a token that may not write, like a REST 403.
+func TestGraphQLForbiddenIsNoPermission(t *testing.T) {
+	srv := newFake(t)
+	srv.AddPR(&fakegithub.PR{Number: 1, HeadSHA: "h1"})
+	c := testClient(t, srv, "read-token")
+	err := c.resolveThread(context.Background(), "PRRT_1")
+	if !IsNoPermission(err) || !strings.Contains(err.Error(), "Resource not accessible by integration") {
+		t.Fatalf("err = %v", err)
+	}
+}
