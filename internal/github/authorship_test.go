@@ -20,7 +20,7 @@ func TestMarkedCommentsBySomeoneElseAreNotPlumbs(t *testing.T) {
 	fakeSummary := srv.AddIssueComment(fakegithub.IssueComment{Issue: 7, Body: summaryMarker + "\n### plumb: no findings", User: mallory})
 	f := mkFinding("a.yaml", 12, "check/A")
 	fakeReview := srv.AddReviewComment(fakegithub.ReviewComment{PR: 7, Path: "a.yaml", Line: intp(12), User: mallory,
-		Body: findingCommentBody("fine, nothing to see", f.Fingerprint)})
+		Body: findingCommentBody("fine, nothing to see", []string{f.Fingerprint})})
 
 	c := testClient(t, srv, "write-token")
 	ctx := context.Background()

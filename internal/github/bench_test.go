@@ -27,7 +27,7 @@ func BenchmarkPlanReview(b *testing.B) {
 	}
 	var existing []*gogithub.PullRequestComment
 	for i := 0; i < 1000; i++ {
-		body := findingCommentBody("x", fs[i*5].Fingerprint)
+		body := findingCommentBody("x", []string{fs[i*5].Fingerprint})
 		f := fs[i*5]
 		existing = append(existing, &gogithub.PullRequestComment{ID: gogithub.Int64(int64(i)), Body: &body, Path: gogithub.String(f.Location.File), Line: gogithub.Int(f.Location.Line)})
 	}

@@ -19,30 +19,42 @@ const (
 )
 
 var (
-	fingerprintMarker = regexp.MustCompile(`\n<!-- plumb:fingerprint=([0-9a-f]{8,64}) -->$`)
-	// listedMarker ends a line of a review body that lists a finding.
-	listedMarker = regexp.MustCompile(`<!-- plumb:listed=([0-9a-f]{8,64}) -->$`)
+	// fingerprintMarker ends a review comment: the fingerprints of the
+	// findings it is about (several when they read alike in several render
+	// targets, a base shared by overlays).
+	fingerprintMarker = regexp.MustCompile(`\n<!-- plumb:fingerprint=([0-9a-f]{8,64}(?:,[0-9a-f]{8,64})*) -->$`)
+	// listedMarker ends a line of a review body that lists findings.
+	listedMarker = regexp.MustCompile(`<!-- plumb:listed=([0-9a-f]{8,64}(?:,[0-9a-f]{8,64})*) -->$`)
 	// suggestionFence opens a GitHub suggested change.
 	suggestionFence = regexp.MustCompile("(?m)^```+suggestion$")
 )
 
-// findingCommentBody wraps a finding's Markdown with the markers.
-func findingCommentBody(markdown, fingerprint string) string {
-	return findingMarker + "\n" + markdown + "\n\n<!-- plumb:fingerprint=" + fingerprint + " -->"
+// findingCommentBody wraps the Markdown about findings with the markers.
+func findingCommentBody(markdown string, fingerprints []string) string {
+	return findingMarker + "\n" + markdown + "\n\n<!-- plumb:fingerprint=" + strings.Join(fingerprints, ",") + " -->"
 }
 
-// commentFingerprint returns the fingerprint of one of plumb's review
-// comments, "" for anyone else's.
-func commentFingerprint(body string) string {
+// commentFingerprints returns the fingerprints of one of plumb's review
+// comments, none for anyone else's.
+func commentFingerprints(body string) []string {
 	body = normalizeNewlines(body)
 	if !strings.HasPrefix(body, findingMarker+"\n") {
-		return ""
+		return nil
 	}
 	m := fingerprintMarker.FindStringSubmatch(strings.TrimRight(body, "\n"))
 	if m == nil {
-		return ""
+		return nil
 	}
-	return m[1]
+	return strings.Split(m[1], ",")
+}
+
+// commentFingerprint returns the first fingerprint of one of plumb's
+// review comments, "" for anyone else's.
+func commentFingerprint(body string) string {
+	if fps := commentFingerprints(body); len(fps) > 0 {
+		return fps[0]
+	}
+	return ""
 }
 
 // listedFingerprints returns the findings one of plumb's review bodies
@@ -55,7 +67,7 @@ func listedFingerprints(body string) []string {
 	var out []string
 	for _, line := range strings.Split(body, "\n") {
 		if m := listedMarker.FindStringSubmatch(line); m != nil {
-			out = append(out, m[1])
+			out = append(out, strings.Split(m[1], ",")...)
 		}
 	}
 	return out

@@ -8,6 +8,7 @@ import (
 	gogithub "github.com/google/go-github/v60/github"
 
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/report"
 )
 
@@ -51,18 +52,19 @@ type ReviewResult struct {
 }
 
 // draftComment is a review comment to post: on a line (anchor.Line > 0)
-// or on a whole file.
+// or on a whole file, about findings that read alike (one finding, or the
+// same one in several render targets).
 type draftComment struct {
-	fingerprint string
-	anchor      Anchor
-	body        string
-	suggested   bool
+	fingerprints []string
+	anchor       Anchor
+	body         string
+	suggested    bool
 }
 
-// listing is a finding listed in a review body.
+// listing is a line of a review body about findings that read alike.
 type listing struct {
-	fingerprint string
-	text        string
+	fingerprints []string
+	text         string
 }
 
 // reviewPlan is what SyncReview will do, decided before any write.
@@ -184,8 +186,10 @@ func planReview(in planInput) reviewPlan {
 			}
 			continue
 		}
-		if fp := commentFingerprint(c.GetBody()); fp != "" && isOurs(c.User) {
-			ours[fp] = append(ours[fp], c)
+		if fps := commentFingerprints(c.GetBody()); len(fps) > 0 && isOurs(c.User) {
+			for _, fp := range fps {
+				ours[fp] = append(ours[fp], c)
+			}
 			ourOrder = append(ourOrder, c)
 		}
 	}
@@ -199,7 +203,6 @@ func planReview(in planInput) reviewPlan {
 	keep := map[int64]bool{}
 	open := map[string]bool{}
 	var pending []todo
-	keptComments, keptFiles := 0, 0
 	for _, f := range in.findings {
 		if open[f.Fingerprint] {
 			continue
@@ -213,10 +216,6 @@ func planReview(in planInput) reviewPlan {
 		if c := existingComment(ours[f.Fingerprint], replies); c != nil {
 			keep[c.GetID()] = true
 			plan.result.Kept++
-			keptComments++
-			if c.GetSubjectType() == "file" {
-				keptFiles++
-			}
 			continue
 		}
 		if w == inBody && in.listed[f.Fingerprint] {
@@ -226,25 +225,60 @@ func planReview(in planInput) reviewPlan {
 		pending = append(pending, todo{f, w, anchor})
 	}
 
-	// Second pass: new comments, most important first, within the caps.
+	// The cap counts plumb's comments that stay.
+	keptComments, keptFiles := 0, 0
+	for _, c := range ourOrder {
+		if keep[c.GetID()] {
+			keptComments++
+			if c.GetSubjectType() == "file" {
+				keptFiles++
+			}
+		}
+	}
+
+	// Second pass: new comments, most important first, within the caps;
+	// findings that read alike in several render targets (a base shared by
+	// overlays: the same line, rule and message) share one comment, which
+	// names their objects.
 	budget := max - keptComments
 	fileBudget := maxFileComments - keptFiles
 	sug := newSuggester(in, ourOrder, keep)
+	type group struct {
+		todo
+		alike []*finding.Finding
+	}
+	var groups []*group
+	byKey := map[string]*group{}
 	for _, p := range pending {
 		f := p.f
+		k := fmt.Sprintf("%d\x00%s\x00%d\x00%d\x00%s\x00%s\x00%s\x00%s\x00%v", p.where, p.anchor.Path, p.anchor.StartLine, p.anchor.Line,
+			manifest.FormatLocation(f.Location), f.RuleID, f.Message, f.Status, f.Level)
+		if g := byKey[k]; g != nil {
+			g.alike = append(g.alike, f)
+			continue
+		}
+		g := &group{todo: p}
+		byKey[k] = g
+		groups = append(groups, g)
+	}
+	for _, g := range groups {
+		f := g.f
+		fps := []string{f.Fingerprint}
+		for _, a := range g.alike {
+			fps = append(fps, a.Fingerprint)
+		}
 		switch {
-		case p.where == onLine && len(plan.create)+len(plan.files) < budget:
-			anchor, section := sug.suggest(f, p.anchor)
-			d := draftComment{fingerprint: f.Fingerprint, anchor: anchor, suggested: section.suggested,
-				body: findingCommentBody(report.FindingCommentWith(f, section.markdown), f.Fingerprint)}
-			plan.create = append(plan.create, d)
-		case p.where == onFile && len(plan.files) < fileBudget && len(plan.create)+len(plan.files) < budget:
-			plan.files = append(plan.files, draftComment{fingerprint: f.Fingerprint, anchor: p.anchor,
-				body: findingCommentBody(fileCommentIntro(f)+"\n\n"+report.FindingComment(f), f.Fingerprint)})
-		case p.where != onLine && len(plan.listed) < maxBodyLines:
-			plan.listed = append(plan.listed, listing{fingerprint: f.Fingerprint, text: listingText(f)})
+		case g.where == onLine && len(plan.create)+len(plan.files) < budget:
+			anchor, section := sug.suggest(f, g.anchor)
+			plan.create = append(plan.create, draftComment{fingerprints: fps, anchor: anchor, suggested: section.suggested,
+				body: findingCommentBody(report.FindingCommentWith(f, g.alike, section.markdown), fps)})
+		case g.where == onFile && len(plan.files) < fileBudget && len(plan.create)+len(plan.files) < budget:
+			plan.files = append(plan.files, draftComment{fingerprints: fps, anchor: g.anchor,
+				body: findingCommentBody(fileCommentIntro(f)+"\n\n"+report.FindingCommentWith(f, g.alike, ""), fps)})
+		case g.where != onLine && len(plan.listed) < maxBodyLines:
+			plan.listed = append(plan.listed, listing{fingerprints: fps, text: listingText(f, g.alike)})
 		default:
-			plan.result.OverLimit++
+			plan.result.OverLimit += len(fps)
 		}
 	}
 
@@ -253,11 +287,20 @@ func planReview(in planInput) reviewPlan {
 		case keep[c.GetID()] || in.diff.Stale(c.GetPath()):
 		case replies[c.GetID()] == 0:
 			plan.delete = append(plan.delete, c.GetID())
-		case !open[commentFingerprint(c.GetBody())] && !answered[c.GetID()]:
+		case !anyOpen(commentFingerprints(c.GetBody()), open) && !answered[c.GetID()]:
 			plan.fixed = append(plan.fixed, c)
 		}
 	}
 	return plan
+}
+
+func anyOpen(fps []string, open map[string]bool) bool {
+	for _, fp := range fps {
+		if open[fp] {
+			return true
+		}
+	}
+	return false
 }
 
 // existingComment picks the comment that already covers a finding: one
@@ -286,9 +329,9 @@ func fileCommentIntro(f *finding.Finding) string {
 	return fmt.Sprintf("**New in this pull request**, on line %d, which it did not change (so the comment is on the file):", f.Location.Line)
 }
 
-// listingText is one line of a review body about a finding in a file the
-// pull request does not change.
-func listingText(f *finding.Finding) string {
+// listingText is one line of a review body about findings (alike) in a
+// file the pull request does not change.
+func listingText(f *finding.Finding, alike []*finding.Finding) string {
 	level := map[finding.Level]string{finding.Error: "❌", finding.Warning: "⚠️", finding.Note: "ℹ️"}[f.Level]
 	loc := f.Location.File
 	if f.Location.Line > 0 {
@@ -296,7 +339,7 @@ func listingText(f *finding.Finding) string {
 	}
 	text := fmt.Sprintf("- %s %s %s — %s", level, report.MarkdownCode(loc), report.MarkdownCode(f.RuleID), report.MarkdownText(f.Message))
 	if !f.Object.IsZero() {
-		text += " (" + report.MarkdownText(f.Object.String()) + ")"
+		text += " (" + report.MarkdownText(report.AlikeObjects(f, alike)) + ")"
 	}
 	return text
 }
@@ -328,7 +371,7 @@ func reviewBody(offset, n, total, files int, listed []listing) string {
 	if len(listed) > 0 {
 		b.WriteString("\n\n")
 		for _, l := range listed {
-			b.WriteString(l.text + " <!-- plumb:listed=" + l.fingerprint + " -->\n")
+			b.WriteString(l.text + " <!-- plumb:listed=" + strings.Join(l.fingerprints, ",") + " -->\n")
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")

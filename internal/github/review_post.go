@@ -172,9 +172,9 @@ func (c *Client) postBatch(ctx context.Context, pr *PullRequest, batch []draftCo
 		return err
 	}, func() (bool, error) {
 		if len(batch) == 0 {
-			return c.isListed(ctx, pr.Number, listed[0].fingerprint)
+			return c.isListed(ctx, pr.Number, listed[0].fingerprints[0])
 		}
-		return c.hasComment(ctx, pr.Number, batch[0].fingerprint)
+		return c.hasComment(ctx, pr.Number, batch[0].fingerprints[0])
 	})
 	if err == nil {
 		return len(batch), 0, nil
@@ -220,7 +220,7 @@ func (c *Client) postComment(ctx context.Context, pr *PullRequest, d draftCommen
 	err := c.create(ctx, "posting a review comment", func() error {
 		_, _, err := c.gh.PullRequests.CreateComment(ctx, c.owner, c.repo, pr.Number, pc)
 		return err
-	}, func() (bool, error) { return c.hasComment(ctx, pr.Number, d.fingerprint) })
+	}, func() (bool, error) { return c.hasComment(ctx, pr.Number, d.fingerprints[0]) })
 	if err != nil {
 		return fmt.Errorf("posting a review comment on pull request #%d: %w", pr.Number, err)
 	}
@@ -235,7 +235,7 @@ func (c *Client) hasComment(ctx context.Context, number int, fingerprint string)
 		return false, err
 	}
 	for _, cm := range cs {
-		if cm.InReplyTo != nil || commentFingerprint(cm.GetBody()) != fingerprint || (cm.Line == nil && cm.GetSubjectType() != "file") {
+		if cm.InReplyTo != nil || !slices.Contains(commentFingerprints(cm.GetBody()), fingerprint) || (cm.Line == nil && cm.GetSubjectType() != "file") {
 			continue
 		}
 		if err := c.learnSelf(ctx); err != nil {

@@ -95,8 +95,8 @@ func TestFakeRejectsAWholeReviewWithOneBadAnchor(t *testing.T) {
 	// whole review when one anchor is outside the diff.
 	srv, pr := prSetup(t)
 	c := testClient(t, srv, "write-token")
-	good := draftComment{fingerprint: "aaaaaaaa", anchor: Anchor{Path: "a.yaml", Line: 12}, body: "x"}
-	bad := draftComment{fingerprint: "bbbbbbbb", anchor: Anchor{Path: "a.yaml", Line: 30}, body: "y"}
+	good := draftComment{fingerprints: []string{"aaaaaaaa"}, anchor: Anchor{Path: "a.yaml", Line: 12}, body: "x"}
+	bad := draftComment{fingerprints: []string{"bbbbbbbb"}, anchor: Anchor{Path: "a.yaml", Line: 30}, body: "y"}
 	// postBatch falls back to one comment at a time after the 422.
 	posted, rejected, err := c.postBatch(context.Background(), pr, []draftComment{good, bad}, reviewBody(0, 2, 2, 0, nil), nil)
 	if err != nil || posted != 1 || rejected != 1 {
@@ -299,7 +299,7 @@ func TestReadOnlyTokenStopsBeforeDeleting(t *testing.T) {
 }
 
 func TestMarkersAreOnlyOursWhereWePutThem(t *testing.T) {
-	body := findingCommentBody("hello", "0123456789abcdef")
+	body := findingCommentBody("hello", []string{"0123456789abcdef"})
 	if commentFingerprint(body) != "0123456789abcdef" {
 		t.Fatalf("own body not recognised: %q", body)
 	}
@@ -378,5 +378,42 @@ func TestContextLinesAreCommentedOnlyForWhatTheChangeCaused(t *testing.T) {
 	}
 	if len(plan.files) != 1 || plan.files[0].anchor != (Anchor{Path: "a.yaml"}) || !strings.Contains(plan.files[0].body, "on line 30, which it did not change") {
 		t.Errorf("file comments %+v, want one on a.yaml about line 30", plan.files)
+	}
+}
+
+// A finding that reads alike in several render targets (a base shared by
+// overlays) is one comment naming the targets; its marker carries every
+// fingerprint, so a rerun posts none of them again, and the comment stays
+// while any of them is open.
+func TestAlikeFindingsShareOneComment(t *testing.T) {
+	srv, pr := prSetup(t)
+	alike := func(target string) *finding.Finding {
+		f := mkFinding("a.yaml", 12, "check/A")
+		f.Object = finding.ObjectID{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web", Target: target}
+		f.SetFingerprint()
+		return f
+	}
+	dev, prod := alike("overlays/dev"), alike("overlays/prod")
+	res, err := syncReview(t, srv, pr, "write-token", []*finding.Finding{dev, prod})
+	if err != nil || res.Posted != 1 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	got := srv.ReviewComments(7)
+	if len(got) != 1 || !strings.Contains(got[0].Body, `Deployment shop/web \[overlays/dev, overlays/prod\]`) {
+		t.Fatalf("comments %+v", got)
+	}
+	if fps := commentFingerprints(got[0].Body); fmt.Sprint(fps) != fmt.Sprint([]string{dev.Fingerprint, prod.Fingerprint}) {
+		t.Errorf("fingerprints %v", fps)
+	}
+	srv.ResetRequests()
+	if res, err = syncReview(t, srv, pr, "write-token", []*finding.Finding{dev, prod}); err != nil || res.Posted != 0 || res.Kept != 2 {
+		t.Errorf("rerun: %+v %v", res, err)
+	}
+	// prod is fixed, dev is not: the comment stays.
+	if res, err = syncReview(t, srv, pr, "write-token", []*finding.Finding{dev}); err != nil || res.Posted != 0 || res.Deleted != 0 {
+		t.Errorf("one fixed: %+v %v", res, err)
+	}
+	if len(srv.ReviewComments(7)) != 1 {
+		t.Error("the comment went while one of its findings is open")
 	}
 }

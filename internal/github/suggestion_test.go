@@ -139,7 +139,7 @@ func TestFindingsOnTheSameLinesShareOneSuggestion(t *testing.T) {
 // same lines keeps them: a new finding there gets no second suggestion.
 func TestNoSuggestionWhereOneIsAlreadyOpen(t *testing.T) {
 	old := fixable("check/A", 12, 12, "          securityContext: {runAsNonRoot: true}")
-	body := findingCommentBody("x\n\n```suggestion\n        - name: web\n```", old.Fingerprint)
+	body := findingCommentBody("x\n\n```suggestion\n        - name: web\n```", []string{old.Fingerprint})
 	existing := []*gogithub.PullRequestComment{{ID: gogithub.Int64(1), Body: &body, Path: gogithub.String("a.yaml"), Line: gogithub.Int(12)}}
 	fresh := fixable("check/B", 12, 12, "          securityContext: {readOnlyRootFilesystem: true}")
 	p := plan(t, []*finding.Finding{old, fresh}, existing)

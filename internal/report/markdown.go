@@ -544,11 +544,13 @@ const maxCommentDiff = 20000
 // FindingComment is the Markdown of a review comment about one finding:
 // level, rule and status, the message, the object and field, the rule's
 // remediation and (cut to a size) the diff.
-func FindingComment(f *finding.Finding) string { return FindingCommentWith(f, "") }
+func FindingComment(f *finding.Finding) string { return FindingCommentWith(f, nil, "") }
 
-// FindingCommentWith is FindingComment with trusted Markdown (a suggested
-// change) after the message and before the remediation.
-func FindingCommentWith(f *finding.Finding, extra string) string {
+// FindingCommentWith is FindingComment about f and the findings that read
+// alike in other render targets (their objects are named after f's), with
+// trusted Markdown (a suggested change) after the message and before the
+// remediation.
+func FindingCommentWith(f *finding.Finding, alike []*finding.Finding, extra string) string {
 	var b strings.Builder
 	level := map[finding.Level]string{finding.Error: "❌ **error**", finding.Warning: "⚠️ **warning**", finding.Note: "ℹ️ **note**"}[f.Level]
 	b.WriteString(level + " · " + codeSpan(f.RuleID))
@@ -566,7 +568,7 @@ func FindingCommentWith(f *finding.Finding, extra string) string {
 	b.WriteString(truncateRunes(strings.Join(lines, "  \n"), 20000))
 	b.WriteString("\n\n")
 	if !f.Object.IsZero() {
-		b.WriteString("<sub>" + mdText(f.Object.String()))
+		b.WriteString("<sub>" + mdText(alikeObjects(annotation{Finding: f, alike: alike})))
 		if len(f.Path) > 0 {
 			b.WriteString(" · " + codeSpan(f.Path.String()))
 		}
@@ -610,3 +612,9 @@ func MarkdownCode(s string) string { return codeSpan(s) }
 
 // MarkdownFence returns a code fence longer than any backtick run in body.
 func MarkdownFence(body string) string { return codeFence(body) }
+
+// AlikeObjects names the objects of a finding and of the findings alike,
+// "Deployment shop/web [overlays/dev, overlays/prod]".
+func AlikeObjects(f *finding.Finding, alike []*finding.Finding) string {
+	return alikeObjects(annotation{Finding: f, alike: alike})
+}
