@@ -360,9 +360,11 @@ func TestActionEndToEndOnAPullRequest(t *testing.T) {
 	if r2.code != 1 {
 		t.Fatalf("second run exit %d", r2.code)
 	}
+	// plumb's marked comments are there: it asks GitHub once who it is.
 	assertRequests(t, r2.requests,
 		"GET /repos/acme/shop/pulls/7/files?per_page=100",
 		"GET /repos/acme/shop/pulls/7/comments?per_page=100",
+		"POST /graphql viewer",
 		"GET /repos/acme/shop/issues/7/comments?per_page=100",
 		fmt.Sprintf("PATCH /repos/acme/shop/issues/comments/%d", comments[0].ID),
 	)
