@@ -66,6 +66,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it,
 	root.AddCommand(newCompareCommand(stdout, stderr))
 	root.AddCommand(newMergeCommand(stdout))
 	root.AddCommand(newChecksCommand(stdout, stderr))
+	root.AddCommand(newFixCommand(stdout, stderr))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w\nRun '%s --help' for usage", err, c.CommandPath())
 	})

@@ -17,6 +17,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/compare"
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/fix"
 	"github.com/plumb-ci/plumb/internal/hygiene"
 	"github.com/plumb-ci/plumb/internal/kubevirt"
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -225,6 +226,7 @@ func check(ctx context.Context, cfg *config.Config, engines engineFactory) (*Res
 			return nil, err
 		}
 		res = checkRevision(ctx, cfg, rendered, rendered.FS, engines)
+		resolveFixes(cfg, res.Report, rendered)
 	}
 	if cfg.Shard.Enabled() {
 		shardSections(res)
@@ -272,6 +274,12 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 	applySuppressions(cfg, rep, rendered.Render.Targets)
 	errs = append(errs, settlePending(cfg, rep, rendered)...)
 	return &Result{Report: rep, Errors: errs, Rules: rendered.Rules}
+}
+
+// resolveFixes turns the fixes the findings declare into edits of the
+// working tree's files (the fix stage).
+func resolveFixes(cfg *config.Config, rep *report.Report, head *Rendered) {
+	fix.Resolve(rep.Findings, head.Render.Targets, fix.Options{FS: head.FS, Limits: cfg.Limits})
 }
 
 type namedOutput struct {
