@@ -68,8 +68,6 @@ func TestCLIReferenceIsCurrent(t *testing.T) {
 func generateCLIReference(t *testing.T) map[string][]byte {
 	t.Helper()
 	root := newRootCommand(io.Discard, io.Discard)
-	// Execute adds the completion command; the reference documents it too.
-	root.InitDefaultCompletionCmd()
 	dir := t.TempDir()
 	var disableDate func(*cobra.Command)
 	disableDate = func(c *cobra.Command) {

@@ -68,6 +68,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it,
 	root.AddCommand(newCompareCommand(stdout, stderr))
 	root.AddCommand(newMergeCommand(stdout))
 	root.AddCommand(newChecksCommand(stdout, stderr))
+	addCompletionCommand(root)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w\nRun '%s --help' for usage", err, c.CommandPath())
 	})
