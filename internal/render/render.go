@@ -213,7 +213,7 @@ func (r *renderer) run(ctx context.Context) *Result {
 
 	change := newChangeFilter(r.opts.Changed)
 	selected := slices.DeleteFunc(slices.Clone(targets), func(dir string) bool {
-		return (r.opts.Select != nil && !r.opts.Select(dir)) || !change.kustomizeTarget(r.closureFiles(closures[dir]))
+		return (r.opts.Select != nil && !r.opts.Select(dir)) || (change != nil && !change.kustomizeTarget(r.closureFiles(closures[dir])))
 	})
 	built := r.buildAll(ctx, selected, closures, schemaFilled, problems)
 	plain := r.plainTargets(consumed, targets, change, problems)
