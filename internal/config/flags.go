@@ -31,6 +31,8 @@ type Flags struct {
 	KubeVirtTemplates []string
 	// Reference and DiffConfig are the reference comparison (compare.go).
 	Reference, DiffConfig string
+	// Changed is --changed (changed.go).
+	Changed bool
 	prFlags
 	ChecksFlags
 	helmFlags
@@ -68,6 +70,7 @@ func BindCheckFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringVar(&fl.DiffConfig, "diff-config", "", "kube-compare diff configuration for --reference (manual correlation pairs)")
 	bindPRFlags(fs, fl)
 	bindChecksFlags(fs, fl)
+	bindChangedFlag(fs, fl)
 	return fl
 }
 

@@ -85,6 +85,12 @@ func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, share shared, e
 	opts := renderOptions(cfg)
 	opts.Select = cfg.Shard.Owns
 	opts.Builds = share.builds
+	if cfg.ChangedOnly {
+		opts.Changed = map[string]bool{}
+		for _, f := range cfg.Changed {
+			opts.Changed[f] = true
+		}
+	}
 	res := render.Render(ctx, fsys, set, opts)
 	if cfg.Shard.Enabled() {
 		res.Targets = slices.DeleteFunc(res.Targets, func(t *render.Target) bool { return !cfg.Shard.Owns(t.Name) })
@@ -92,6 +98,9 @@ func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, share shared, e
 	run.Preprocess(res.Targets)
 	out := &Rendered{FS: fsys, Set: set, Render: res, Rules: run}
 	for _, p := range set.Problems {
+		if f := p.Location.File; res.Reads != nil && f != "" && !res.Reads[f] && !opts.Changed[f] {
+			continue // --changed: a file neither changed nor read by an affected target
+		}
 		out.Findings = append(out.Findings, hygiene.FromProblem(p))
 	}
 	for _, p := range res.Problems {

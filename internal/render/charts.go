@@ -61,7 +61,7 @@ type chartRender struct {
 // chartTargets renders the charts among the inputs and the renders
 // configured for them. GitOps definitions found in rendered targets add
 // theirs (gitops.go).
-func (r *renderer) chartTargets(ctx context.Context, extra []HelmTarget, problems *problemSet) []*Target {
+func (r *renderer) chartTargets(ctx context.Context, extra []HelmTarget, change *changeFilter, problems *problemSet) []*Target {
 	h := r.opts.Helm
 	dirs := slices.Clone(r.set.Charts)
 	for _, t := range h.Targets {
@@ -131,9 +131,9 @@ func (r *renderer) chartTargets(ctx context.Context, extra []HelmTarget, problem
 			}
 		}
 	}
-	if r.opts.Select != nil {
-		jobs = slices.DeleteFunc(jobs, func(j chartRender) bool { return !r.opts.Select(j.name) })
-	}
+	jobs = slices.DeleteFunc(jobs, func(j chartRender) bool {
+		return (r.opts.Select != nil && !r.opts.Select(j.name)) || !change.chartTarget(j.chart.Dir, j.req)
+	})
 	return r.renderCharts(ctx, jobs, problems)
 }
 
