@@ -80,7 +80,9 @@ func (f *changeFilter) chartTarget(chartDir string, req helm.Request) bool {
 	}
 	hit := false
 	for file := range f.changed {
-		hit = hit || strings.HasPrefix(file, chartDir+"/")
+		// Another render's values file (values-prod.yaml beside
+		// Chart.yaml) does not affect this one.
+		hit = hit || (strings.HasPrefix(file, chartDir+"/") && !isConventionValues(chartDir, file))
 	}
 	for _, file := range files {
 		hit = hit || (file != "" && f.changed[file])

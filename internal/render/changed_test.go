@@ -2,6 +2,7 @@ package render
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -68,5 +69,54 @@ func TestChangedKeepsOnlyTheProblemsOfWhatItRenders(t *testing.T) {
 	var none *changeFilter
 	if !none.keep(manifest.Problem{}) || !none.kustomizeTarget(nil) || none.Reads() != nil {
 		t.Error("without a filter everything is kept")
+	}
+}
+
+// Chart targets follow a change too: a file of the chart directory affects
+// every render of the chart, a values file only the renders that use it,
+// and a GitOps definition the target it defines.
+func TestChangedRendersTheChartTargetsThatReadAChange(t *testing.T) {
+	names := func(res *Result) []string {
+		var out []string
+		for _, tg := range res.Targets {
+			if tg.Kind == KindHelm {
+				out = append(out, tg.Name)
+			}
+		}
+		return out
+	}
+	all := names(renderRepo(t, "testdata/gitops", Options{Helm: HelmOptions{ValuesConvention: true}}))
+	if len(all) < 3 {
+		t.Fatalf("the fixture renders chart targets %v; want the chart's defaults, its values-prod render and the GitOps ones", all)
+	}
+	for _, c := range []struct {
+		changed []string
+		want    func(name string) bool
+	}{
+		// The GitOps renders are defined in plain files the change does not
+		// touch: with --changed they are not rendered (docs: pre-commit hook).
+		{[]string{"charts/app/templates/deployment.yaml"}, func(n string) bool { return !strings.Contains(n, " in ") }},
+		{[]string{"charts/app/templates/deployment.yaml", "flux/release.yaml"}, func(n string) bool { return !strings.Contains(n, "Application") }},
+		{[]string{"charts/app/values-prod.yaml"}, func(n string) bool { return n == "charts/app[values-prod.yaml]" }},
+		{[]string{"README.md"}, func(string) bool { return false }},
+	} {
+		opts := Options{Helm: HelmOptions{ValuesConvention: true}, Changed: map[string]bool{}}
+		for _, f := range c.changed {
+			opts.Changed[f] = true
+		}
+		var want []string
+		for _, n := range all {
+			if c.want(n) {
+				want = append(want, n)
+			}
+		}
+		if got := names(renderRepo(t, "testdata/gitops", opts)); !slices.Equal(got, want) {
+			t.Errorf("changed %v: chart targets %v, want %v (of %v)", c.changed, got, want, all)
+		}
+	}
+	f := newChangeFilter(map[string]bool{"charts/app/values.yaml": true})
+	f.readDirs["charts/app"] = true
+	if !f.keep(manifest.Problem{Location: manifest.Location{File: "charts/app/templates/x.yaml"}}) {
+		t.Error("a problem inside an affected chart is dropped")
 	}
 }

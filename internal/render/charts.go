@@ -237,17 +237,24 @@ func conventionValues(fsys fs.FS, dir string) []string {
 	}
 	var out []string
 	for _, e := range entries {
-		n := e.Name()
-		if e.IsDir() || n == "values.yaml" || n == "values.yml" {
-			continue
-		}
-		ext := path.Ext(n)
-		if ext != ".yaml" && ext != ".yml" {
-			continue
-		}
-		if strings.HasPrefix(n, "values-") || strings.HasPrefix(n, "values.") {
-			out = append(out, path.Join(dir, n))
+		if !e.IsDir() && isConventionValues(dir, path.Join(dir, e.Name())) {
+			out = append(out, path.Join(dir, e.Name()))
 		}
 	}
 	return out
+}
+
+// isConventionValues reports whether file is an environment's values file
+// of the chart in dir: values-*.yaml or values.*.yaml beside Chart.yaml
+// (values.yaml itself is the chart's defaults).
+func isConventionValues(dir, file string) bool {
+	if path.Dir(file) != dir {
+		return false
+	}
+	n := path.Base(file)
+	if n == "values.yaml" || n == "values.yml" {
+		return false
+	}
+	ext := path.Ext(n)
+	return (ext == ".yaml" || ext == ".yml") && (strings.HasPrefix(n, "values-") || strings.HasPrefix(n, "values."))
 }
