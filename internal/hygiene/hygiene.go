@@ -77,17 +77,18 @@ func FromProblem(p manifest.Problem) finding.Finding {
 		level = finding.Error
 	}
 	f := finding.Finding{
-		Source:     finding.SourceManifest,
-		RuleID:     p.Rule,
-		Level:      level,
-		Title:      ruleTitle(p.Rule),
-		Message:    p.Message,
-		Help:       ruleHelp[p.Rule],
-		Object:     p.Object,
-		Path:       p.Path,
-		Location:   p.Location,
-		InputError: p.Input,
-		Key:        p.Key,
+		Source:      finding.SourceManifest,
+		RuleID:      p.Rule,
+		Level:       level,
+		Title:       ruleTitle(p.Rule),
+		Message:     p.Message,
+		Help:        ruleHelp[p.Rule],
+		Object:      p.Object,
+		Path:        p.Path,
+		Location:    p.Location,
+		InputError:  p.Input || p.Config,
+		ConfigError: p.Config,
+		Key:         p.Key,
 	}
 	for _, r := range p.Related {
 		f.Related = append(f.Related, finding.Related{Location: r})

@@ -24,6 +24,10 @@ type node struct {
 	// generator sources, configurations...): they are consumed, not objects
 	// of their own.
 	files []string
+	// inputs says, for each of files that is not a resource (a patch, a
+	// generator input, a configuration), what the kustomization reads it
+	// as: such a file is skipped, never an object.
+	inputs map[string]manifest.SkipReason
 	// customOpenAPI is set when the kustomization replaces kustomize's
 	// OpenAPI schema, which krusty keeps in a global.
 	customOpenAPI bool
@@ -79,7 +83,7 @@ func (g *graph) node(dir string) *node {
 // directory, so a broken build is reported at the line to fix rather than
 // as krusty's wrapped error.
 func (g *graph) check(k *kustomization) *node {
-	n := &node{k: k}
+	n := &node{k: k, inputs: map[string]manifest.SkipReason{}}
 	if k.problem != nil {
 		if !k.reported {
 			n.problems = append(n.problems, *k.problem)
@@ -97,8 +101,9 @@ func (g *graph) check(k *kustomization) *node {
 	fsys := g.kc.files.fsys
 
 	// file checks a path entry that must name a file (or, with dirOK, a
-	// directory) in or below the kustomization's directory.
-	file := func(p manifest.Path, entry string, dirOK bool) {
+	// directory) in or below the kustomization's directory, which the
+	// kustomization reads as role.
+	file := func(p manifest.Path, entry string, dirOK bool, role manifest.SkipReason) {
 		if isRemote(entry) {
 			g.remote(n, p, entry)
 			return
@@ -117,9 +122,13 @@ func (g *graph) check(k *kustomization) *node {
 		case st.IsDir() && !dirOK:
 			fail(p, "%q is a directory, not a file", entry)
 		case st.IsDir():
-			n.files = append(n.files, dirFiles(fsys, full)...)
+			for _, f := range dirFiles(fsys, full) {
+				n.files = append(n.files, f)
+				n.inputs[f] = role
+			}
 		default:
 			n.files = append(n.files, full)
+			n.inputs[full] = role
 		}
 	}
 
@@ -206,7 +215,7 @@ func (g *graph) check(k *kustomization) *node {
 			}
 			if pt.Path != "" {
 				before := len(n.problems)
-				file(entry.Child(manifest.Key("path")), pt.Path, false)
+				file(entry.Child(manifest.Key("path")), pt.Path, false, manifest.SkipKustomizePatch)
 				if len(n.problems) == before {
 					g.checkPatch(n, entry, pt.Path, nil, pt.Target != nil, false, field == "patchesJson6902")
 				}
@@ -222,7 +231,7 @@ func (g *graph) check(k *kustomization) *node {
 			continue
 		}
 		before := len(n.problems)
-		file(p, string(entry), false)
+		file(p, string(entry), false, manifest.SkipKustomizePatch)
 		if len(n.problems) == before {
 			g.checkPatch(n, p, string(entry), nil, false, true, false)
 		}
@@ -234,13 +243,13 @@ func (g *graph) check(k *kustomization) *node {
 		g.checkKV(file, "secretGenerator", gi, gen.FileSources, gen.EnvSources, k)
 	}
 	for i, entry := range k.K.Crds {
-		file(manifest.Path{manifest.Key("crds"), manifest.Index(i)}, entry, false)
+		file(manifest.Path{manifest.Key("crds"), manifest.Index(i)}, entry, false, manifest.SkipKustomizeConfig)
 	}
 	for i, entry := range k.K.Configurations {
-		file(manifest.Path{manifest.Key("configurations"), manifest.Index(i)}, entry, false)
+		file(manifest.Path{manifest.Key("configurations"), manifest.Index(i)}, entry, false, manifest.SkipKustomizeConfig)
 	}
 	if p := k.K.OpenAPI["path"]; p != "" {
-		file(manifest.Path{manifest.Key("openapi"), manifest.Key("path")}, p, false)
+		file(manifest.Path{manifest.Key("openapi"), manifest.Key("path")}, p, false, manifest.SkipKustomizeConfig)
 		n.customOpenAPI = true
 	}
 	if len(k.K.OpenAPI) > 0 {
@@ -248,7 +257,7 @@ func (g *graph) check(k *kustomization) *node {
 	}
 	for i, r := range k.K.Replacements {
 		if r.Path != "" {
-			file(manifest.Path{manifest.Key("replacements"), manifest.Index(i), manifest.Key("path")}, r.Path, false)
+			file(manifest.Path{manifest.Key("replacements"), manifest.Index(i), manifest.Key("path")}, r.Path, false, manifest.SkipKustomizeReplacement)
 		}
 	}
 	n.feedback = g.feedbackReplacements(k)
@@ -278,7 +287,7 @@ func (g *graph) check(k *kustomization) *node {
 					continue
 				}
 			}
-			file(p, entry, false)
+			file(p, entry, false, manifest.SkipKustomizeConfig)
 		}
 	}
 	for _, field := range []string{"helmCharts", "helmChartInflationGenerator", "helmGlobals"} {
@@ -291,12 +300,12 @@ func (g *graph) check(k *kustomization) *node {
 
 // checkKV checks the files and env files of a generator entry. A file
 // source is "path" or "key=path".
-func (g *graph) checkKV(file func(manifest.Path, string, bool), field string, gi int, files, envs []string, k *kustomization) {
+func (g *graph) checkKV(file func(manifest.Path, string, bool, manifest.SkipReason), field string, gi int, files, envs []string, k *kustomization) {
 	for i, src := range files {
 		if _, p, ok := strings.Cut(src, "="); ok {
 			src = p
 		}
-		file(manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("files"), manifest.Index(i)}, src, true)
+		file(manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("files"), manifest.Index(i)}, src, true, manifest.SkipKustomizeGeneratorInput)
 	}
 	_, envsNode := k.node(manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("envs")})
 	nEnvs := 0
@@ -308,7 +317,7 @@ func (g *graph) checkKV(file func(manifest.Path, string, bool), field string, gi
 		if i >= nEnvs {
 			p = manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("env")}
 		}
-		file(p, src, false)
+		file(p, src, false, manifest.SkipKustomizeGeneratorInput)
 	}
 }
 

@@ -60,6 +60,10 @@ type Template struct {
 type Result struct {
 	Targets  []*Target
 	Problems []manifest.Problem
+	// Skipped are the loaded files that are not read as objects: the
+	// files kustomizations read as patches, generator inputs, replacement
+	// sources or configurations, and files without any Kubernetes object.
+	Skipped []manifest.Skipped
 }
 
 // Objects returns the objects of all targets in target order.
@@ -157,6 +161,8 @@ func (r *renderer) run(ctx context.Context) *Result {
 	closures := map[string]*closure{}
 	used := map[string]bool{}
 	consumed := map[string]bool{}
+	inputs := map[string]manifest.SkipReason{}
+	resources := map[string]bool{}
 	for _, dir := range tree {
 		c := r.graph.walk(dir)
 		closures[dir] = c
@@ -164,6 +170,11 @@ func (r *renderer) run(ctx context.Context) *Result {
 			consumed[n.k.File] = true
 			for _, f := range n.files {
 				consumed[f] = true
+				if role, ok := n.inputs[f]; ok {
+					inputs[f] = role
+				} else {
+					resources[f] = true
+				}
 			}
 			if n.k.problem != nil {
 				// What a kustomization that cannot be read uses is unknown:
@@ -209,8 +220,9 @@ func (r *renderer) run(ctx context.Context) *Result {
 		selected = slices.DeleteFunc(slices.Clone(targets), func(dir string) bool { return !r.opts.Select(dir) })
 	}
 	built := r.buildAll(ctx, selected, closures, schemaFilled, problems)
-	plain := r.plainTargets(consumed, targets, problems)
+	plain, notObjects := r.plainTargets(consumed, targets, problems)
 	res.Targets = append(built, plain...)
+	res.Skipped = r.skipped(inputs, resources, notObjects)
 	slices.SortFunc(res.Targets, func(a, b *Target) int { return strings.Compare(a.Name, b.Name) })
 
 	problems.add(r.unknownParams(res.Targets)...)
@@ -227,7 +239,7 @@ func (r *renderer) explicitTargets() ([]string, []manifest.Problem) {
 	for _, spec := range r.opts.Targets {
 		dirs := matchDirs(r.files.fsys, spec.Pattern)
 		if len(dirs) == 0 {
-			problems = append(problems, manifest.Problem{Rule: RuleTarget, Level: "error", Location: spec.At, Input: true, Key: spec.Pattern,
+			problems = append(problems, manifest.Problem{Rule: RuleTarget, Level: "error", Location: spec.At, Input: true, Config: true, Key: spec.Pattern,
 				Message: "targets: " + spec.Pattern + " names no kustomization directory"})
 		}
 		for _, d := range dirs {
@@ -328,14 +340,49 @@ func (r *renderer) buildLocked(c *closure, log *accessLog) (*Target, []manifest.
 	return r.buildKustomize(c, log)
 }
 
+// skipped lists the loaded files that are not objects: those the
+// kustomizations read as something else than a resource, and those without
+// any Kubernetes object (notObjects).
+func (r *renderer) skipped(inputs map[string]manifest.SkipReason, resources map[string]bool, notObjects map[string]manifest.SkipReason) []manifest.Skipped {
+	var out []manifest.Skipped
+	for _, f := range r.set.Files {
+		reason, ok := inputs[f]
+		if !ok || resources[f] {
+			if reason, ok = notObjects[f]; !ok {
+				continue
+			}
+		}
+		out = append(out, manifest.Skipped{Path: f, Reason: reason, Files: 1})
+	}
+	return out
+}
+
 // plainTargets groups the documents no kustomization reads by directory.
-func (r *renderer) plainTargets(consumed map[string]bool, kustomizeTargets []string, problems *problemSet) []*Target {
+// It also returns the files no kustomization reads that hold no object,
+// with the reason (not an object, or a component's configuration).
+func (r *renderer) plainTargets(consumed map[string]bool, kustomizeTargets []string, problems *problemSet) ([]*Target, map[string]manifest.SkipReason) {
 	byDir := map[string]*Target{}
 	var out []*Target
+	notObjects := map[string]manifest.SkipReason{}
+	hasObject := map[string]bool{}
+	for _, f := range r.set.Files {
+		if !consumed[f] && !manifest.IsKustomizationFile(f) {
+			notObjects[f] = manifest.SkipNotObject // until a document says otherwise
+		}
+	}
 	for _, doc := range r.set.Documents {
 		if consumed[doc.File] || doc.IsKustomizeConfig() {
+			delete(notObjects, doc.File)
 			continue
 		}
+		if reason := doc.NotObject(); reason != "" {
+			if !hasObject[doc.File] && reason == manifest.SkipComponentConfig {
+				notObjects[doc.File] = reason
+			}
+			continue
+		}
+		hasObject[doc.File] = true
+		delete(notObjects, doc.File)
 		dir := path.Dir(doc.File)
 		name := dir
 		if slices.Contains(kustomizeTargets, dir) {
@@ -356,7 +403,10 @@ func (r *renderer) plainTargets(consumed map[string]bool, kustomizeTargets []str
 			r.addObject(t, o, problems)
 		}
 	}
-	return out
+	for _, p := range r.set.Problems {
+		delete(notObjects, p.Location.File) // a file that does not parse is reported, not skipped
+	}
+	return out, notObjects
 }
 
 // addObject adds an object to a target, processing it first when it is a

@@ -194,7 +194,6 @@ func (s *subject) ruleError(r *Rule, stage string, i int, op string, at manifest
 	}
 	f := s.newFinding(r, finding.Error, msg, nil, "error")
 	f.Title = "Inspection rule error"
-	f.InputError = true
 	if !r.BuiltIn {
 		f.Related = []finding.Related{{Location: at, Message: fmt.Sprintf("%ss[%d] of inspection rule %s", stage, i, r.UUID)}}
 	}
