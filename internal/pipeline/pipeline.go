@@ -247,6 +247,7 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 			rep.Sections[o.name] = o.out.Section
 		}
 	}
+	rep.Findings = dropOverlaps(rep.Findings)
 	rep.Findings = append(rep.Findings, mainRules(rendered, rep)...)
 	for _, t := range rendered.Render.Targets {
 		rep.Targets = append(rep.Targets, report.TargetEntry{Name: t.Name, Kind: string(t.Kind), Objects: len(t.Objects)})

@@ -119,6 +119,8 @@ func (g *graph) check(k *kustomization) *node {
 			fail(p, "%s", statMessage(entry, err))
 		case !inDir(full, k.Dir):
 			fail(p, "%q is outside the kustomization's directory: kustomize loads files only from the kustomization's directory and below (list a kustomization directory instead)", entry)
+		case linkLeavesDir(fsys, full, k.Dir):
+			fail(p, "%q is a symlink (or lies under one) that leads outside the kustomization's directory: kustomize refuses to load it (security: files must be in or below the kustomization's directory); copy the file into the directory instead", entry)
 		case st.IsDir() && !dirOK:
 			fail(p, "%q is a directory, not a file", entry)
 		case st.IsDir():
@@ -164,6 +166,8 @@ func (g *graph) check(k *kustomization) *node {
 			}
 		case !inDir(full, k.Dir):
 			fail(p, "%q is outside the kustomization's directory: kustomize loads resource files only from the kustomization's directory and below (make its directory a kustomization and list that instead)", entry)
+		case linkLeavesDir(fsys, full, k.Dir):
+			fail(p, "%q is a symlink (or lies under one) that leads outside the kustomization's directory: kustomize refuses to load it (security: files must be in or below the kustomization's directory); copy the file into the directory, or make its directory a kustomization and list that instead", entry)
 		default:
 			n.files = append(n.files, full)
 		}
@@ -287,12 +291,24 @@ func (g *graph) check(k *kustomization) *node {
 					continue
 				}
 			}
+			before := len(n.problems)
 			file(p, entry, false, manifest.SkipKustomizeConfig)
+			if len(n.problems) == before {
+				if full, err := resolve(k.Dir, entry); err == nil {
+					if what := g.plugin(full); what != "" {
+						n.problems = append(n.problems, unsupported(k.at(p), p, fmt.Sprintf(
+							"%s is %s: not supported, plumb does not run kustomize plugins, so the target is not rendered. "+
+								"Render it with kustomize build --enable-alpha-plugins into the repository and check that, or exclude this kustomization", entry, what)))
+					}
+				}
+			}
 		}
 	}
 	for _, field := range []string{"helmCharts", "helmChartInflationGenerator", "helmGlobals"} {
 		if key, _ := k.node(manifest.Path{manifest.Key(field)}); key != nil {
-			fail(manifest.Path{manifest.Key(field)}, "not supported: plumb does not run helm. Render the chart (helm template) into the repository and list the output under resources, or exclude this kustomization")
+			n.problems = append(n.problems, unsupported(k.at(manifest.Path{manifest.Key(field)}), manifest.Path{manifest.Key(field)},
+				"not supported: plumb does not run Helm from a kustomization, so the target is not rendered. "+
+					"Render the chart (helm template) into the repository and list the output under resources, or exclude this kustomization"))
 		}
 	}
 	return n
@@ -327,8 +343,9 @@ func (g *graph) remote(n *node, p manifest.Path, entry string) {
 		return
 	}
 	n.problems = append(n.problems, manifest.Problem{
-		Rule: RuleRemote, Level: "error", Location: n.k.at(p), Input: true,
-		Message: fmt.Sprintf("%s: remote %q refused: plumb builds only from the repository (pass --allow-remote to let kustomize fetch it)", p, entry),
+		Rule: RuleRemote, Level: "warning", Location: n.k.at(p),
+		Message: fmt.Sprintf("%s: remote %q: target not rendered, because plumb builds only from the repository; "+
+			"pass --allow-remote to let kustomize fetch it, or vendor it into the repository", p, entry),
 	})
 }
 
@@ -516,4 +533,43 @@ func (g *graph) cycleProblem(cycle []string) manifest.Problem {
 	path := strings.Join(append(rotated, rotated[0]), " → ")
 	return manifest.Problem{Rule: RuleKustomize, Level: "error", Location: at, Input: true, Key: "cycle:" + path,
 		Message: fmt.Sprintf("%s: cyclic kustomization: %s (kustomize cannot build a kustomization that includes itself)", entry, path)}
+}
+
+// unsupported is the warning about a kustomization entry plumb cannot
+// build offline; the target is not rendered and the rest is checked.
+func unsupported(at manifest.Location, p manifest.Path, msg string) manifest.Problem {
+	return manifest.Problem{Rule: RuleUnsupported, Level: "warning", Location: at, Key: "unsupported:" + p.String(),
+		Message: p.String() + ": " + msg}
+}
+
+// plugin says what kind of plugin a generators/transformers/validators
+// file configures ("" for a built-in one, which krusty runs): a KRM
+// function (the config.kubernetes.io/function annotation: an exec or
+// container function) or an external plugin (any kind that is not
+// apiVersion: builtin).
+func (g *graph) plugin(file string) string {
+	for _, d := range g.docs.get(file) {
+		m, ok := d.doc.Value.(map[string]any)
+		if !ok {
+			continue
+		}
+		md, _ := m["metadata"].(map[string]any)
+		annotations, _ := md["annotations"].(map[string]any)
+		for _, a := range []string{"config.kubernetes.io/function", "config.k8s.io/function"} {
+			if fn, ok := annotations[a].(string); ok {
+				switch {
+				case strings.Contains(fn, "exec:"):
+					return "an exec KRM function"
+				case strings.Contains(fn, "container:"):
+					return "a container KRM function"
+				}
+				return "a KRM function"
+			}
+		}
+		if api, _ := m["apiVersion"].(string); api != "builtin" && api != "" {
+			kind, _ := m["kind"].(string)
+			return fmt.Sprintf("an external plugin (%s %s)", api, kind)
+		}
+	}
+	return ""
 }

@@ -192,12 +192,28 @@ func (k *kustomizeFS) ReadDir(p string) ([]string, error) {
 }
 
 // CleanedAbs implements filesys.FileSystem: a directory is returned whole,
-// a file as its directory and base name, as krusty's on-disk version does.
+// a file as its directory and base name, with symlinks resolved, as
+// krusty's on-disk version does (its load restrictions compare these real
+// paths).
 func (k *kustomizeFS) CleanedAbs(p string) (filesys.ConfirmedDir, string, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(virtualRoot, p)
 	}
 	p = filepath.Clean(p)
+	if r, err := k.rel(p); err == nil && !k.remoteClone(p) {
+		if _, over := k.overrides[r]; !over {
+			real, linked, err := realPath(k.files.fsys, r)
+			if err != nil {
+				return "", "", fmt.Errorf("%s: %w", r, err)
+			}
+			if linked {
+				// A build through a symlink is not shared between the two
+				// revisions of a pull request: the log does not record links.
+				k.log.outside()
+				p = filepath.Join(virtualRoot, filepath.FromSlash(real))
+			}
+		}
+	}
 	if k.IsDir(p) {
 		return filesys.ConfirmedDir(p), "", nil
 	}

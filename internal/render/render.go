@@ -42,6 +42,10 @@ type Target struct {
 	Name    string
 	Kind    Kind
 	Objects []*manifest.Object
+	// Declared is set on a plain directory that .plumb.yaml lists under
+	// targets: its files are applied together, so an object two of them
+	// define is an error rather than a note about alternative files.
+	Declared bool
 	// Templates are the OpenShift Template objects found in the target,
 	// kept whole (annotations, parameters) for the engines that read them.
 	Templates []*Template
@@ -196,11 +200,13 @@ func (r *renderer) run(ctx context.Context) *Result {
 	}
 
 	var targets []string
+	var declared map[string]bool
 	if len(r.opts.Targets) > 0 {
 		var bad []manifest.Problem
-		targets, bad = r.explicitTargets()
+		targets, declared, bad = r.explicitTargets()
 		problems.add(bad...)
-	} else {
+	}
+	if len(targets) == 0 {
 		for _, dir := range tree {
 			if n := r.graph.node(dir); n != nil && !used[dir] && (n.k.problem != nil || !n.k.IsComponent()) {
 				targets = append(targets, dir)
@@ -221,6 +227,9 @@ func (r *renderer) run(ctx context.Context) *Result {
 	}
 	built := r.buildAll(ctx, selected, closures, schemaFilled, problems)
 	plain, notObjects := r.plainTargets(consumed, targets, problems)
+	for _, t := range plain {
+		t.Declared = declared[t.Name]
+	}
 	res.Targets = append(built, plain...)
 	res.Skipped = r.skipped(inputs, resources, notObjects)
 	slices.SortFunc(res.Targets, func(a, b *Target) int { return strings.Compare(a.Name, b.Name) })
@@ -231,16 +240,21 @@ func (r *renderer) run(ctx context.Context) *Result {
 }
 
 // explicitTargets expands .plumb.yaml targets: entries into kustomization
-// directories.
-func (r *renderer) explicitTargets() ([]string, []manifest.Problem) {
+// directories, which replace the discovered kustomize targets, and plain
+// directories, whose files are declared to be applied together.
+func (r *renderer) explicitTargets() ([]string, map[string]bool, []manifest.Problem) {
 	var out []string
 	var problems []manifest.Problem
 	seen := map[string]bool{}
+	declared := map[string]bool{}
 	for _, spec := range r.opts.Targets {
-		dirs := matchDirs(r.files.fsys, spec.Pattern)
-		if len(dirs) == 0 {
+		dirs, plain := matchDirs(r.files.fsys, spec.Pattern)
+		for _, d := range plain {
+			declared[d] = true
+		}
+		if len(dirs) == 0 && len(plain) == 0 {
 			problems = append(problems, manifest.Problem{Rule: RuleTarget, Level: "error", Location: spec.At, Input: true, Config: true, Key: spec.Pattern,
-				Message: "targets: " + spec.Pattern + " names no kustomization directory"})
+				Message: "targets: " + spec.Pattern + " names no directory of the repository"})
 		}
 		for _, d := range dirs {
 			if !seen[d] {
@@ -250,7 +264,7 @@ func (r *renderer) explicitTargets() ([]string, []manifest.Problem) {
 		}
 	}
 	slices.Sort(out)
-	return out, problems
+	return out, declared, problems
 }
 
 // buildAll builds the kustomize targets concurrently; the result keeps the

@@ -84,13 +84,19 @@ func (m Markdown) Render(r *Report) string {
 	var left []string
 	maxRows := orDefault(m.MaxFindings, defaultMarkdownFindings)
 	if len(open) > 0 {
-		rows := make([]string, 0, min(len(open), maxRows))
-		for _, f := range open[:min(len(open), maxRows)] {
-			rows = append(rows, m.findingRow(f))
+		// Findings that read alike (a base shared by overlays) are one row.
+		groups := groupAlike(open)
+		rows := make([]string, 0, min(len(groups), maxRows))
+		for _, g := range groups[:min(len(groups), maxRows)] {
+			rows = append(rows, m.findingRow(g))
 		}
 		n := doc.section("#### Findings\n\n| | location | rule | message |\n| --- | --- | --- | --- |\n", "\n", rows)
-		if n < len(open) {
-			left = append(left, fmt.Sprintf("%d of %s", len(open)-n, plural(len(open), "finding")))
+		if n < len(groups) {
+			shown := 0
+			for _, g := range groups[:n] {
+				shown += 1 + len(g.alike)
+			}
+			left = append(left, fmt.Sprintf("%d of %s", len(open)-shown, plural(len(open), "finding")))
 		}
 	}
 
@@ -255,6 +261,9 @@ func (m Markdown) writeHead(b *strings.Builder, r *Report, open, fixed, suppress
 	if s.InputErrors > 0 {
 		facts = append(facts, plural(s.InputErrors, "input")+" could not be read as written")
 	}
+	if s.SkippedFiles > 0 {
+		facts = append(facts, plural(s.SkippedFiles, "file")+" skipped as not Kubernetes objects")
+	}
 	b.WriteString(strings.Join(facts, " · "))
 	b.WriteString("\n\n")
 }
@@ -275,18 +284,33 @@ func prCounts(open, fixed []*finding.Finding) string {
 	return fmt.Sprintf("%d new, %d fixed", news, len(fixed))
 }
 
-func (m Markdown) findingRow(f *finding.Finding) string {
+// markdownObjects is how many objects of findings alike a row names.
+const markdownObjects = 3
+
+func (m Markdown) findingRow(g annotation) string {
+	f := g.Finding
 	level := map[finding.Level]string{finding.Error: "❌ error", finding.Warning: "⚠️ warning", finding.Note: "ℹ️ note"}[f.Level]
 	if f.Status == finding.StatusNew {
 		level += " · new"
 	}
 	msg := mdText(f.Message)
-	if !f.Object.IsZero() {
-		msg += "<br><sub>" + mdText(f.Object.String())
-		if len(f.Path) > 0 {
-			msg += " " + codeSpan(f.Path.String())
+	all := append([]*finding.Finding{f}, g.alike...)
+	var objects []string
+	for i, o := range all {
+		if i == markdownObjects {
+			objects = append(objects, "and "+plural(len(all)-i, "more object"))
+			break
 		}
-		msg += "</sub>"
+		if !o.Object.IsZero() {
+			s := mdText(o.Object.String())
+			if len(o.Path) > 0 {
+				s += " " + codeSpan(o.Path.String())
+			}
+			objects = append(objects, s)
+		}
+	}
+	if len(objects) > 0 {
+		msg += "<br><sub>" + strings.Join(objects, "<br>") + "</sub>"
 	}
 	return fmt.Sprintf("| %s | %s | %s | %s |\n", level, m.locationLink(f.Location), codeSpan(f.RuleID), msg)
 }
