@@ -226,8 +226,8 @@ func TestShardsSplittingComparedEnvironments(t *testing.T) {
 		}
 	}
 	want := []string{
-		`testdata/environments/shop/base/kustomization.yaml:4:5: warning: The environments do not configure the same ConfigMap keys: same_keys returns ["settings:FEATURE_X,FEATURE_Y,LOG_LEVEL"] here, but ["settings:FEATURE_X,LOG_LEVEL"] (2 of 3) elsewhere in application "testdata/environments/shop" [check/H10002]`,
-		`testdata/environments/shop/overlays/prod/report.yaml:1:1: warning: The environments do not deploy the same workloads: same_workloads returns ["CronJob/report","Deployment/shop"] here, but ["Deployment/shop"] (2 of 3) elsewhere in application "testdata/environments/shop" [check/H10001]`,
+		`testdata/environments/shop/base/kustomization.yaml:4:5: warning: The environments do not configure the same ConfigMap keys: ["settings:FEATURE_X,FEATURE_Y,LOG_LEVEL"] here, but ["settings:FEATURE_X,LOG_LEVEL"] (2 of 3) elsewhere in application "testdata/environments/shop" [check/H10002]`,
+		`testdata/environments/shop/overlays/prod/report.yaml:1:1: warning: The environments do not deploy the same workloads: ["CronJob/report","Deployment/shop"] here, but ["Deployment/shop"] (2 of 3) elsewhere in application "testdata/environments/shop" [check/H10001]`,
 	}
 	if !slices.Equal(compared, want) {
 		t.Fatalf("findings of the environment checks:\n%s\nwant:\n%s", strings.Join(compared, "\n"), strings.Join(want, "\n"))
@@ -280,9 +280,9 @@ func TestMonorepoComparesEnvironmentsPerApplication(t *testing.T) {
 	}
 	want := []string{
 		`testdata/monorepo/apps/api/base/kustomization.yaml:4:5: warning: The environments do not configure the same ConfigMap keys: ` +
-			`same_keys returns ["api-settings:DB_POOL,FEATURE_SEARCH,LOG_LEVEL"] here, but ["api-settings:DB_POOL,LOG_LEVEL"] (2 of 3) elsewhere in application "testdata/monorepo/apps/api" [check/H10002]`,
+			`["api-settings:DB_POOL,FEATURE_SEARCH,LOG_LEVEL"] here, but ["api-settings:DB_POOL,LOG_LEVEL"] (2 of 3) elsewhere in application "testdata/monorepo/apps/api" [check/H10002]`,
 		`testdata/monorepo/apps/api/overlays/prod/reindex.yaml:1:1: warning: The environments do not deploy the same workloads: ` +
-			`same_workloads returns ["CronJob/reindex","Deployment/api"] here, but ["Deployment/api"] (2 of 3) elsewhere in application "testdata/monorepo/apps/api" [check/H10001]`,
+			`["CronJob/reindex","Deployment/api"] here, but ["Deployment/api"] (2 of 3) elsewhere in application "testdata/monorepo/apps/api" [check/H10001]`,
 	}
 	if !slices.Equal(compared, want) {
 		t.Fatalf("findings of the environment checks:\n%s\nwant:\n%s", strings.Join(compared, "\n"), strings.Join(want, "\n"))
@@ -338,7 +338,7 @@ func TestMonorepoComparesEnvironmentsPerApplication(t *testing.T) {
 	// as before applications existed, and web's are reported too.
 	_, text, _ = plumb(t, append(args, "--format", "text", "--env", "application=whole")...)
 	if n := strings.Count(text, `elsewhere in application "whole" [check/H10001]`); n != 3 || !strings.Contains(text, "testdata/monorepo/apps/web/base/deployment.yaml:1:1: warning: "+
-		`The environments do not deploy the same workloads: same_workloads returns ["Deployment/web"] here, but ["Deployment/api"] (2 of 5), ["CronJob/reindex","Deployment/api"] (1 of 5) elsewhere in application "whole"`) {
+		`The environments do not deploy the same workloads: ["Deployment/web"] here, but ["Deployment/api"] (2 of 5), ["CronJob/reindex","Deployment/api"] (1 of 5) elsewhere in application "whole"`) {
 		t.Errorf("--env application=whole: %d H10001 lines\n%s", n, text)
 	}
 

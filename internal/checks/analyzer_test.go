@@ -197,7 +197,7 @@ func TestGroupExpectSameFindings(t *testing.T) {
 	if f.Location.File != "overlays/prod/a.yaml" || f.Location.Line != 1 || f.Object.Target != "overlays/prod" || f.Level != finding.Warning {
 		t.Errorf("finding: %+v", f)
 	}
-	want := `The environments do not deploy the same workloads: same_workloads returns ["Deployment/api"] here, but ["Deployment/api","Deployment/worker"] (2 of 3) elsewhere`
+	want := `The environments do not deploy the same workloads: ["Deployment/api"] here, but ["Deployment/api","Deployment/worker"] (2 of 3) elsewhere`
 	if f.Message != want {
 		t.Errorf("message:\n%s\nwant:\n%s", f.Message, want)
 	}
@@ -249,7 +249,7 @@ func TestGroupExpectSameWithinApplications(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s:%d %s %s", f.Location.File, f.Location.Line, f.Object.Target, f.Message))
 	}
 	want := []string{`apps/api/overlays/prod/a.yaml:1 apps/api/overlays/prod The environments do not deploy the same workloads: ` +
-		`same_workloads returns ["Deployment/api","Deployment/migrate"] here, but ["Deployment/api"] (2 of 3) elsewhere in application "apps/api"`}
+		`["Deployment/api","Deployment/migrate"] here, but ["Deployment/api"] (2 of 3) elsewhere in application "apps/api"`}
 	if !slices.Equal(got, want) {
 		t.Fatalf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -283,7 +283,7 @@ func TestGroupExpectSameWithinApplications(t *testing.T) {
 		delete(v, "application")
 	}
 	_, fs = analyze(t, []*Check{check}, nil, &analyzer.Input{Targets: renderFiles(t, files), TargetEnv: te, Env: map[string]any{"application": "all"}})
-	if len(fs) != 4 || fs[0].Message != `The environments do not deploy the same workloads: same_workloads returns ["Deployment/web"] here, `+
+	if len(fs) != 4 || fs[0].Message != `The environments do not deploy the same workloads: ["Deployment/web"] here, `+
 		`but ["Deployment/api"] (3 of 7), ["Deployment/old"] (2 of 7) elsewhere in application "all"` {
 		t.Errorf("one application: %s", findingList(fs))
 	}
@@ -322,7 +322,7 @@ func TestConfigMapNamesInPlainFiles(t *testing.T) {
 	}
 	te := map[string]map[string]any{"dev": {"environment": "dev"}, "staging": {"environment": "staging"}, "prod": {"environment": "prod"}}
 	_, fs := analyze(t, []*Check{check}, nil, &analyzer.Input{Targets: renderFiles(t, files), TargetEnv: te})
-	want := `The environments do not configure the same ConfigMap keys: same_keys returns ["app-config-production:A"] here, but ["app-config:A"] (2 of 3) elsewhere`
+	want := `The environments do not configure the same ConfigMap keys: ["app-config-production:A"] here, but ["app-config:A"] (2 of 3) elsewhere`
 	if len(fs) != 1 || fs[0].Object.Target != "staging" || fs[0].Message != want {
 		t.Errorf("findings:\n%s", findingList(fs))
 	}

@@ -451,7 +451,7 @@ func sameVerdicts(e *Expectation, values []sameValue, application string) []same
 		}
 		elsewhere := strings.Join(others, ", ")
 		for _, v := range groups[k] {
-			msg := fmt.Sprintf("%s: %s returns %s here, but %s elsewhere%s", text, e.Name, v.show(), elsewhere, inApplication(application))
+			msg := fmt.Sprintf("%s: %s here, but %s elsewhere%s", text, v.show(), elsewhere, inApplication(application))
 			out = append(out, sameVerdict{v.target, msg})
 		}
 	}
