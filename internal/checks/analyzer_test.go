@@ -115,7 +115,7 @@ expectations:
 		}
 	}
 	want := []string{
-		"app/p.yaml:4:1 error check/P4 spec.serviceAccountName Check P4: fact sa (manifest@v1 \"spec.serviceAccountName\") could not be gathered: Pod has no field spec.serviceAccountName (manifest-value-not-found)",
+		"app/p.yaml:4:1 error check/P4 spec.serviceAccountName Check P4: Pod has no field spec.serviceAccountName",
 		"app/p.yaml:4:1 error check/P5 spec Check P5: expectation reads could not be evaluated (property_not_found): no such key: hostNetwork",
 		"app/p.yaml:4:1 error check/P6 spec Check P6: expectation typed returned {\"image\":\"a:1\",\"name\":\"a\"}, not a boolean, so it is not met",
 		"app/p.yaml:5:3 warning check/P2 spec.containers Check P2: few is not met",
@@ -666,5 +666,20 @@ expectations:
 	g := gatherOn(t, targets, "manifest@v1", "spec.x", TargetObject, "web")
 	if fmt.Sprintf("%#v", g.value) != fmt.Sprintf("%#v", []any{int64(1), map[string]any{"y": 2.5}}) {
 		t.Errorf("spec.x = %#v", g.value)
+	}
+}
+
+// One problem, one finding: a ConfigMap file that does not parse is
+// G10001's finding, in the parser's words; G10002, which reads the same
+// files, does not report it again. redis.conf is no INI file and is not
+// parsed at all.
+func TestAFileThatDoesNotParseIsReportedOnce(t *testing.T) {
+	cat := defaultCatalog(t)
+	files := map[string]string{"app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app}\ndata:\n" +
+		"  app.ini: |\n    [broken\n  redis.conf: |\n    maxmemory 64mb\n"}
+	_, fs := analyze(t, []*Check{cat.Get("G10001"), cat.Get("G10002")}, nil, &analyzer.Input{Targets: renderFiles(t, files)})
+	want := `Configuration files in ConfigMaps parse: ConfigMap app key "app.ini": invalid ini at line 1: section header "[broken" has no closing ]`
+	if len(fs) != 1 || fs[0].RuleID != "check/G10001" || fs[0].Message != want || fs[0].Location.Line != 5 {
+		t.Errorf("findings:\n%s", findingList(fs))
 	}
 }

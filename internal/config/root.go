@@ -8,29 +8,37 @@ import (
 
 // discoverRoot finds the repository root when --root is not given: the
 // git top level of the working directory, or of the first path when that
-// lies outside it; without git, the working directory, or the common parent
-// of the paths when they lie outside it. So `cd apps/web/overlays/dev &&
+// lies outside it (or the working directory is in no repository); without
+// git, the working directory, or the common parent of the paths when they
+// lie outside it. So `cd apps/web/overlays/dev &&
 // plumb check .` builds the overlay with its bases and reports paths
 // relative to the repository, and `plumb check /other/repo` works from any
 // directory. paths are as given on the command line (relative to cwd, or
 // absolute).
 func discoverRoot(cwd string, paths []string) string {
-	root := gitTopLevel(cwd)
-	if root == "" {
-		root = cwd
-	}
+	cwdTop := gitTopLevel(cwd)
 	if len(paths) == 0 {
-		return root
+		if cwdTop != "" {
+			return cwdTop
+		}
+		return cwd
 	}
 	abs := make([]string, len(paths))
+	inCwd := true
 	for i, p := range paths {
 		abs[i] = absPath(cwd, staticPrefix(p))
+		inCwd = inCwd && within(abs[i], cwd)
 	}
-	if within(abs[0], root) {
-		return root
+	if cwdTop != "" && within(abs[0], cwdTop) {
+		return cwdTop
 	}
+	// The first path's own repository, also when the working directory is
+	// in none (plumb check ~/src/shop from the home directory).
 	if top := gitTopLevel(abs[0]); top != "" {
 		return top
+	}
+	if cwdTop == "" && inCwd {
+		return cwd
 	}
 	return commonParent(abs)
 }

@@ -18,7 +18,7 @@ func findingsOf(s *subject) []finding.Finding {
 func errorsOf(s *subject) []string {
 	var out []string
 	for _, f := range s.findings {
-		if f.InputError {
+		if f.Title == "Inspection rule error" {
 			out = append(out, f.Message)
 		}
 	}

@@ -405,7 +405,7 @@ func TestHugeLoopIsBounded(t *testing.T) {
 		"apiVersion: example.com/v1\nkind: List\nmetadata: {name: small}\nspec: {items: [1, 0]}\n")
 	run := runAll(t, set, Options{MaxLoopItems: 20}, tg)
 	fs := run.Findings()
-	if len(fs) != 1 || !fs[0].InputError || fs[0].Object.Name != "big" || fs[0].Location.Line != 1 ||
+	if len(fs) != 1 || fs[0].Title != "Inspection rule error" || fs[0].Object.Name != "big" || fs[0].Location.Line != 1 ||
 		!strings.Contains(fs[0].Message, "conditions[0] (eq) at rules.yaml:5:7: loop {node.spec.items} has 21 items, over the limit of 20 iterations") {
 		t.Fatalf("findings:\n%s", messages(fs))
 	}

@@ -760,7 +760,7 @@ func TestIronicApplyRulesIronicException(t *testing.T) {
   actions: [{op: set-plugin-data, args: {path: later, value: true}}]
 `, Options{}, ironicNode(), nil, nil)
 	fs := findingsOf(s)
-	if len(fs) != 1 || !fs[0].InputError || fs[0].Level != finding.Error || fs[0].RuleID != "rule/broken" ||
+	if len(fs) != 1 || fs[0].Title != "Inspection rule error" || fs[0].Level != finding.Error || fs[0].RuleID != "rule/broken" ||
 		!strings.Contains(fs[0].Message, "inspection rule broken could not be applied to") ||
 		!strings.Contains(fs[0].Message, "actions[1] (set-attribute) at rules.yaml:6:7: cannot set /driver/x") ||
 		!strings.Contains(fs[0].Message, "the remaining rules were not run on it") {
