@@ -36,6 +36,14 @@ type node struct {
 	// feedback are its replacements that read an object an earlier
 	// replacement wrote to (see feedbackReplacements).
 	feedback []manifest.Location
+	// remotes are its remote entries, refused without --allow-remote:
+	// the target is reported once as not rendered.
+	remotes []remoteRef
+}
+
+type remoteRef struct {
+	path  manifest.Path
+	entry string
 }
 
 type edge struct {
@@ -304,6 +312,9 @@ func (g *graph) check(k *kustomization) *node {
 			}
 		}
 	}
+	if len(n.remotes) > 0 {
+		n.problems = append(n.problems, remoteProblem(n))
+	}
 	for _, field := range []string{"helmCharts", "helmChartInflationGenerator", "helmGlobals"} {
 		if key, _ := k.node(manifest.Path{manifest.Key(field)}); key != nil {
 			n.problems = append(n.problems, unsupported(k.at(manifest.Path{manifest.Key(field)}), manifest.Path{manifest.Key(field)},
@@ -339,14 +350,24 @@ func (g *graph) checkKV(file func(manifest.Path, string, bool, manifest.SkipReas
 
 // remote refuses a remote entry unless --allow-remote was given.
 func (g *graph) remote(n *node, p manifest.Path, entry string) {
-	if g.allowRemote {
-		return
+	if !g.allowRemote {
+		n.remotes = append(n.remotes, remoteRef{p, entry})
 	}
-	n.problems = append(n.problems, manifest.Problem{
-		Rule: RuleRemote, Level: "warning", Location: n.k.at(p),
-		Message: fmt.Sprintf("%s: remote %q: target not rendered, because plumb builds only from the repository; "+
-			"pass --allow-remote to let kustomize fetch it, or vendor it into the repository", p, entry),
-	})
+}
+
+// remoteProblem is the one warning about a kustomization's remote entries,
+// at the first: the target is not rendered.
+func remoteProblem(n *node) manifest.Problem {
+	first := n.remotes[0]
+	what := fmt.Sprintf("%s: remote %q", first.path, first.entry)
+	if more := len(n.remotes) - 1; more == 1 {
+		what += fmt.Sprintf(" (and %s: %q)", n.remotes[1].path, n.remotes[1].entry)
+	} else if more > 1 {
+		what += fmt.Sprintf(" (and %d more remote entries)", more)
+	}
+	return manifest.Problem{Rule: RuleRemote, Level: "warning", Location: n.k.at(first.path), Key: "remote:" + first.path.String(),
+		Message: what + ": target not rendered, because plumb builds only from the repository; " +
+			"pass --allow-remote to let kustomize fetch it, or vendor it into the repository"}
 }
 
 // statMessage explains why an entry cannot be read.
