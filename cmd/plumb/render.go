@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/plumb-ci/plumb/internal/config"
+	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/pipeline"
 	"github.com/plumb-ci/plumb/internal/render"
 	"github.com/plumb-ci/plumb/internal/report"
@@ -28,7 +29,7 @@ source line that supplied it: the base resource, the overlay patch that set
 the value, the kustomization entry of a transformer (images, replicas,
 namespace, namePrefix, labels...) or the generator entry.
 
-Errors found while reading are printed on stderr. The exit code is 2 when
+Errors and warnings found while reading are printed on stderr. The exit code is 2 when
 plumb cannot do what it was asked (a path that does not exist, a
 configuration that does not load), 1 when a file of the repository could not
 be read or rendered as written, 0 otherwise.`,
@@ -49,7 +50,7 @@ be read or rendered as written, 0 otherwise.`,
 			code := pipeline.ExitOK
 			for i := range rendered.Findings {
 				f := &rendered.Findings[i]
-				if f.Level.String() == "error" {
+				if f.Level != finding.Note {
 					fmt.Fprintf(stderr, "plumb: %s\n", report.InertLine(f.String()))
 				}
 				switch {
