@@ -3,6 +3,8 @@ package checks
 import (
 	"encoding/json"
 	"regexp"
+	"strconv"
+	"strings"
 )
 
 // OpenShift fills in a container's image from an image stream when an
@@ -19,6 +21,10 @@ const triggerAnnotation = "image.openshift.io/triggers"
 // triggerFieldPath reads the container name out of a trigger's fieldPath:
 // spec.template.spec.containers[?(@.name=="web")].image.
 var triggerFieldPath = regexp.MustCompile(`[cC]ontainers\[\?\(@\.name==\s*["']?([^"'\)\]]+?)["']?\s*\)\]\.image`)
+
+// triggerIndexPath reads a container by index out of a trigger's
+// fieldPath: spec.template.spec.initContainers[0].image.
+var triggerIndexPath = regexp.MustCompile(`^((?:[A-Za-z]+\.)*)((?:init)?[cC]ontainers)\[(\d+)\]\.image$`)
 
 // triggeredContainers returns the names of the containers whose image an
 // image-change trigger of the object sets.
@@ -57,9 +63,34 @@ func triggeredContainers(content map[string]any) map[string]bool {
 			for _, e := range entries {
 				if m := triggerFieldPath.FindStringSubmatch(e.FieldPath); m != nil {
 					add(m[1])
+				} else if m := triggerIndexPath.FindStringSubmatch(strings.TrimSpace(e.FieldPath)); m != nil {
+					add(containerAt(content, m[1], m[2], m[3]))
 				}
 			}
 		}
 	}
 	return names
+}
+
+// containerAt returns the name of the container a fieldPath names by index
+// (prefix "spec.template.spec.", list "containers", index "0"), "" when
+// there is none.
+func containerAt(content map[string]any, prefix, list, index string) string {
+	var v any = content
+	for _, key := range strings.Split(strings.TrimSuffix(prefix, "."), ".") {
+		if key == "" {
+			continue
+		}
+		m, _ := v.(map[string]any)
+		v = m[key]
+	}
+	m, _ := v.(map[string]any)
+	items, _ := m[list].([]any)
+	i, err := strconv.Atoi(index)
+	if err != nil || i >= len(items) {
+		return ""
+	}
+	c, _ := items[i].(map[string]any)
+	name, _ := c["name"].(string)
+	return name
 }
