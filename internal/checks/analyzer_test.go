@@ -683,3 +683,14 @@ func TestAFileThatDoesNotParseIsReportedOnce(t *testing.T) {
 		t.Errorf("findings:\n%s", findingList(fs))
 	}
 }
+
+// A YAML configuration file in a ConfigMap may use {{ }} placeholders as
+// keys (a collector's template): YAML allows it, only manifests must not.
+func TestConfigFilesMayHaveMappingKeys(t *testing.T) {
+	files := map[string]string{"app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app}\ndata:\n" +
+		"  collector.yaml: |\n    exporters:\n      {{ .exporter }}: {}\n"}
+	_, fs := analyze(t, []*Check{defaultCatalog(t).Get("G10001")}, nil, &analyzer.Input{Targets: renderFiles(t, files)})
+	if len(fs) != 0 {
+		t.Errorf("findings:\n%s", findingList(fs))
+	}
+}

@@ -27,6 +27,9 @@ type valueDecoder struct {
 	// second "name" duplicated in one document (in another mapping) gets a
 	// fingerprint of its own.
 	duplicates map[string]int
+	// anyKeys reads a mapping used as a key as its printed value (any
+	// YAML file); a manifest refuses it, as Kubernetes does.
+	anyKeys bool
 }
 
 // errLimit aborts decoding of one document.
@@ -112,7 +115,13 @@ func (d *valueDecoder) mapping(n *yaml.Node, depth int) (map[string]any, error) 
 			continue
 		}
 		key := k.Value
-		if k.Kind != yaml.ScalarNode {
+		if k.Kind != yaml.ScalarNode && d.anyKeys {
+			kv, err := d.value(k, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			key = fmt.Sprint(kv)
+		} else if k.Kind != yaml.ScalarNode {
 			// JSON keys are strings: kubectl refuses such a document
 			// ("invalid map key"), so it is no object to check.
 			return nil, &errLimit{loc: d.loc(k), rule: RuleYAMLSyntax, msg: fmt.Sprintf(
