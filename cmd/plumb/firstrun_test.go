@@ -195,7 +195,7 @@ func TestOpenShiftTemplateLibrary(t *testing.T) {
 	}
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{
-		"templates/app-ephemeral.json":  template("app-ephemeral", ""),
+		"templates/app-ephemeral.json": template("app-ephemeral", ""),
 		"templates/app-persistent.json": template("app-persistent", `,
     {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "${NAME}"}, "spec": {"accessModes": ["ReadWriteOnce"]}}`),
 	})
