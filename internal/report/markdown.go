@@ -262,7 +262,7 @@ func (m Markdown) writeHead(b *strings.Builder, r *Report, open, fixed, suppress
 		facts = append(facts, plural(s.InputErrors, "input")+" could not be read as written")
 	}
 	if s.SkippedFiles > 0 {
-		facts = append(facts, plural(s.SkippedFiles, "file")+" skipped as not Kubernetes objects")
+		facts = append(facts, plural(s.SkippedFiles, "file")+" skipped (not Kubernetes objects)")
 	}
 	b.WriteString(strings.Join(facts, " · "))
 	b.WriteString("\n\n")

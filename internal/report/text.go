@@ -58,13 +58,13 @@ func (t Text) Write(w io.Writer, r *Report) error {
 	var digest ruleDigest
 	for i := range r.Findings {
 		f := &r.Findings[i]
-		shared, ok := targets[i]
-		if !ok {
-			continue // printed on the line of its first copy
-		}
 		if t.MinLevel != nil && !f.Level.AtLeast(*t.MinLevel) {
 			hidden++
 			continue
+		}
+		shared, ok := targets[i]
+		if !ok {
+			continue // printed on the line of its first copy
 		}
 		printed++
 		digest.add(f)
