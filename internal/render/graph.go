@@ -127,7 +127,7 @@ func (g *graph) check(k *kustomization) *node {
 			fail(p, "%s", statMessage(entry, err))
 		case !inDir(full, k.Dir):
 			fail(p, "%q is outside the kustomization's directory: kustomize loads files only from the kustomization's directory and below (list a kustomization directory instead)", entry)
-		case linkLeavesDir(fsys, full, k.Dir):
+		case linkLeavesDir(g.kc.files, full, k.Dir):
 			fail(p, "%q is a symlink (or lies under one) that leads outside the kustomization's directory: kustomize refuses to load it (security: files must be in or below the kustomization's directory); copy the file into the directory instead", entry)
 		case st.IsDir() && !dirOK:
 			fail(p, "%q is a directory, not a file", entry)
@@ -174,7 +174,7 @@ func (g *graph) check(k *kustomization) *node {
 			}
 		case !inDir(full, k.Dir):
 			fail(p, "%q is outside the kustomization's directory: kustomize loads resource files only from the kustomization's directory and below (make its directory a kustomization and list that instead)", entry)
-		case linkLeavesDir(fsys, full, k.Dir):
+		case linkLeavesDir(g.kc.files, full, k.Dir):
 			fail(p, "%q is a symlink (or lies under one) that leads outside the kustomization's directory: kustomize refuses to load it (security: files must be in or below the kustomization's directory); copy the file into the directory, or make its directory a kustomization and list that instead", entry)
 		default:
 			n.files = append(n.files, full)

@@ -38,6 +38,25 @@ type fileCache struct {
 	fsys fs.FS
 	mu   sync.Mutex
 	m    map[string]*cachedFile
+	// reals memoizes realPath: krusty asks for the same paths many times.
+	reals sync.Map // string → realResult
+}
+
+type realResult struct {
+	real   string
+	linked bool
+	err    error
+}
+
+// realPath is realPath over the cache's file system, memoized.
+func (c *fileCache) realPath(name string) (string, bool, error) {
+	if r, ok := c.reals.Load(name); ok {
+		rr := r.(realResult)
+		return rr.real, rr.linked, rr.err
+	}
+	real, linked, err := realPath(c.fsys, name)
+	c.reals.Store(name, realResult{real, linked, err})
+	return real, linked, err
 }
 
 type cachedFile struct {
@@ -202,7 +221,7 @@ func (k *kustomizeFS) CleanedAbs(p string) (filesys.ConfirmedDir, string, error)
 	p = filepath.Clean(p)
 	if r, err := k.rel(p); err == nil && !k.remoteClone(p) {
 		if _, over := k.overrides[r]; !over {
-			real, linked, err := realPath(k.files.fsys, r)
+			real, linked, err := k.files.realPath(r)
 			if err != nil {
 				return "", "", fmt.Errorf("%s: %w", r, err)
 			}

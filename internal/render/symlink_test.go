@@ -45,7 +45,7 @@ func TestLinkLeavesDir(t *testing.T) {
 		"app/real.yaml": false, "app/inside.yaml": false, "app/sub/up.yaml": false,
 		"app/out.yaml": true, "app/linkdir/cm.yaml": true, "app/abs.yaml": true, "app/escape.yaml": true,
 	} {
-		if got := linkLeavesDir(fsys, file, "app"); got != want {
+		if got := linkLeavesDir(newFileCache(fsys), file, "app"); got != want {
 			t.Errorf("%s leaves app: %v, want %v", file, got, want)
 		}
 	}
