@@ -38,7 +38,7 @@ func Sources(cfg config.Checks) []Source {
 
 // New builds the checks engine for a run. Catalog files that do not lint,
 // rejected customizations and unknown selected ids come back as findings
-// (errors are input errors, exit 2); the checks that are fine still run.
+// (errors are configuration errors, exit 2); the checks that are fine still run.
 func New(cfg config.Checks, configFile string) (*Analyzer, []finding.Finding) {
 	cat := Load(Sources(cfg)...)
 	var problems []finding.Finding

@@ -19,7 +19,7 @@ import (
 // Rule ids of findings that are not about one validation rule.
 const (
 	// RuleInvalidValidations: an annotation or a rule in it that does not
-	// parse or lint (a configuration error: exit 2).
+	// parse or lint (an error finding about the repository's content).
 	RuleInvalidValidations = "kubevirt/invalid-validations"
 	// RuleInvalidVM: a VirtualMachine that cannot be read as one (a field
 	// of the wrong type, no spec.template): an input error.

@@ -138,8 +138,8 @@ func repoFS(root string) (fs.FS, error) {
 
 // Analyzers builds the engines configured for a run, in report order.
 // Problems with an engine's own configuration (a catalog that does not lint,
-// a reference that does not load) come back as InputError findings; the
-// other engines still run.
+// a reference that does not load) come back as ConfigError findings (exit
+// 2); the other engines still run.
 func Analyzers(_ context.Context, cfg *config.Config, _ fs.FS) ([]analyzer.Analyzer, []finding.Finding) {
 	engines := []analyzer.Analyzer{hygiene.Analyzer{}}
 	var setup []finding.Finding
