@@ -78,10 +78,11 @@ func costLimitFindings(checks []*Check, plan *costPlan) []finding.Finding {
 				Title:  "Check expression over its cost limit",
 				Message: fmt.Sprintf("check %s: %s: the expression was stopped at %s: %s",
 					c.ID, at, limitsReached(plan.stops(e)), limitAdvice(plan.stops(e))),
-				Help:       costLimitHelp,
-				Location:   manifest.Location{File: c.File, Line: pos.Line, Column: pos.Column},
-				InputError: true,
-				Key:        c.ID + "|" + at,
+				Help:        costLimitHelp,
+				Location:    manifest.Location{File: c.File, Line: pos.Line, Column: pos.Column},
+				InputError:  true,
+				ConfigError: true,
+				Key:         c.ID + "|" + at,
 			}
 			f.SetFingerprint()
 			out = append(out, f)

@@ -36,7 +36,9 @@ func (fb *findingBuilder) record(rec *Record, dst *[]finding.Finding) {
 	if rec.Agent.IsError() {
 		for _, f := range rec.Facts {
 			if f.g.err != nil {
-				fs = append(fs, factErrorFinding(rec, f))
+				if ff := factErrorFinding(rec, f); !reportedBefore(fs, &ff, f.g.err.Message) {
+					fs = append(fs, ff)
+				}
 			}
 		}
 		return
@@ -79,7 +81,7 @@ func failureFindings(dst []finding.Finding, rec *Record, e *Expectation, ev Eval
 			// narrowing changes nothing, so the element is the culprit.
 			q := placeOf(rec, items[0].at)
 			q.related = p.related
-			return append(dst, newFinding(rec, e, q, level, fmt.Sprintf("%s#%v", e.Name, items[0].key), failureText(rec, e, ev)))
+			return append(dst, withFix(newFinding(rec, e, q, level, fmt.Sprintf("%s#%v", e.Name, items[0].key), failureText(rec, e, ev)), rec))
 		case len(items) > 0 && len(items) <= maxRefine:
 			n := len(dst)
 			if dst = refine(dst, rec, e, k); len(dst) > n {
@@ -87,7 +89,16 @@ func failureFindings(dst []finding.Finding, rec *Record, e *Expectation, ev Eval
 			}
 		}
 	}
-	return append(dst, newFinding(rec, e, p, level, e.Name, failureText(rec, e, ev)))
+	return append(dst, withFix(newFinding(rec, e, p, level, e.Name, failureText(rec, e, ev)), rec))
+}
+
+// withFix gives a failure finding the check's declared fix, made
+// absolute from the field the finding points at.
+func withFix(f finding.Finding, rec *Record) finding.Finding {
+	if obj := rec.Target.subject.obj; obj != nil {
+		f.Fix = rec.Check.findingFix(obj, f.Path)
+	}
+	return f
 }
 
 // aligned reports whether every list fact the expectation reads (with
@@ -140,7 +151,7 @@ func refine(out []finding.Finding, rec *Record, e *Expectation, k int) []finding
 			continue
 		}
 		p := placeOf(rec, it.at)
-		out = append(out, newFinding(rec, e, p, level, fmt.Sprintf("%s#%v", e.Name, it.key), failureText(rec, e, ev)))
+		out = append(out, withFix(newFinding(rec, e, p, level, fmt.Sprintf("%s#%v", e.Name, it.key), failureText(rec, e, ev)), rec))
 	}
 	return out
 }
@@ -171,24 +182,32 @@ func failureText(rec *Record, e *Expectation, ev Evaluation) string {
 	return *ev.FailureMessage
 }
 
+// factErrorFinding reports a fact that could not be gathered, in the words
+// of the problem it met (a file that does not parse, a ConfigMap that is
+// not there); which gatherer read it is in the checks section of the JSON
+// report.
 func factErrorFinding(rec *Record, f GatheredFact) finding.Finding {
 	c := rec.Check
-	var decl *Fact
-	for _, d := range c.Facts {
-		if d.Name == f.Name {
-			decl = d
-		}
-	}
 	p := anchor(rec)
 	if f.g.at != nil {
 		p = placeOf(rec, *f.g.at)
 	}
-	what := f.Name
-	if decl != nil {
-		what = fmt.Sprintf("%s (%s %q)", f.Name, decl.Gatherer, decl.Argument)
-	}
 	return newFinding(rec, &Expectation{Name: "fact:" + f.Name}, p, c.Severity.Level(), "fact:"+f.Name,
-		fmt.Sprintf("%s: fact %s could not be gathered: %s (%s)", c.Name, what, f.g.err.Message, f.g.err.Type))
+		fmt.Sprintf("%s: %s", c.Name, f.g.err.Message))
+}
+
+// reportedBefore reports whether an earlier check already reported the
+// same problem at the same place on this target (two checks that read a
+// ConfigMap's files both meet the file that does not parse): one problem,
+// one finding, from the check that comes first.
+func reportedBefore(earlier []finding.Finding, f *finding.Finding, problem string) bool {
+	for i := range earlier {
+		e := &earlier[i]
+		if strings.HasPrefix(e.Key, "fact:") && e.Location == f.Location && strings.HasSuffix(e.Message, ": "+problem) {
+			return true
+		}
+	}
+	return false
 }
 
 // placeFor picks where a finding about an expectation goes.
@@ -441,7 +460,7 @@ func sameVerdicts(e *Expectation, values []sameValue, application string) []same
 		}
 		elsewhere := strings.Join(others, ", ")
 		for _, v := range groups[k] {
-			msg := fmt.Sprintf("%s: %s returns %s here, but %s elsewhere%s", text, e.Name, v.show(), elsewhere, inApplication(application))
+			msg := fmt.Sprintf("%s: %s here, but %s elsewhere%s", text, v.show(), elsewhere, inApplication(application))
 			out = append(out, sameVerdict{v.target, msg})
 		}
 	}

@@ -90,7 +90,7 @@ type gathererDef struct {
 	// objectOnly gatherers read one object; group gatherers read the render
 	// target.
 	prepare func(arg string, tt TargetType) (gatherFunc, error)
-	// Summary and Argument document the gatherer (checks show, README).
+	// Summary and Argument document the gatherer (checks show, docs/checks.md).
 	Summary  string
 	Argument string
 }
@@ -112,6 +112,7 @@ func init() {
 	register(configMapFileGatherer)
 	register(objectsGatherer)
 	register(countGatherer)
+	register(autoscalerGatherer)
 }
 
 // resolveGatherer finds a gatherer by "name" (the highest version) or

@@ -15,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/shard"
 )
@@ -22,7 +23,7 @@ import (
 // DefaultFile is the configuration file looked for in the working directory.
 const DefaultFile = ".plumb.yaml"
 
-// File is the schema of .plumb.yaml. Every key is documented in README.md.
+// File is the schema of .plumb.yaml. Every key is documented in docs/configuration.md.
 type File struct {
 	// Paths to check when none are given on the command line.
 	Paths []string `yaml:"paths"`
@@ -47,6 +48,8 @@ type File struct {
 	Checks       ChecksFile    `yaml:"checks"`
 	// KubernetesVersion is the cluster version to check for (kubernetes.go).
 	KubernetesVersion string `yaml:"kubernetes_version"`
+	// Helm configures chart rendering (helm.go).
+	Helm HelmFile `yaml:"helm"`
 
 	// src locates values for messages (position.go).
 	src source
@@ -79,6 +82,10 @@ type Config struct {
 	Exclude []string
 	FailOn  FailOn
 	Formats []string
+	// MinLevel is the least severe level the text report shows; Verbose
+	// lists the skipped files in it.
+	MinLevel finding.Level
+	Verbose  bool
 	// FormatsAt is, when the formats come from the configuration file,
 	// where each is written (FILE:LINE:COL), for messages about them.
 	FormatsAt []string
@@ -109,6 +116,14 @@ type Config struct {
 	// inside, through an os.Root: the repository root, when the report
 	// paths come from the repository's own configuration (confine.go).
 	OutputRoot string
+	// Helm is how charts render (helm.go).
+	Helm HelmConfig
+	// ChangedOnly narrows the run to the render targets that read one of
+	// the Changed files (repository-relative; --changed, changed.go). It
+	// is off when a changed file is one of plumb's own settings: then
+	// every target is checked.
+	ChangedOnly bool
+	Changed     []string
 }
 
 // FailOn is the exit-code threshold.
@@ -163,17 +178,20 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	cfg := &Config{Reproducible: fl.Reproducible || os.Getenv("SOURCE_DATE_EPOCH") != ""}
 	var errs []error
 
-	root := fl.Root
-	if root == "" {
-		root = cwd
-	}
-	root, err := filepath.Abs(root)
+	root, err := resolveRoot(fl, cwd)
 	if err != nil {
-		return nil, fmt.Errorf("--root: %w", err)
+		return nil, err
 	}
 	cfg.Root = root
 
 	paths := fl.Paths
+	if fl.Changed {
+		var changedErrs []error
+		cfg.ChangedOnly = true
+		cfg.Changed, changedErrs = resolveChanged(fl.Paths, root, cwd)
+		errs = append(errs, changedErrs...)
+		paths = nil // the arguments are changed files, not inputs
+	}
 	if len(paths) == 0 {
 		paths = file.Paths
 	}
@@ -189,7 +207,7 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 		cfg.Paths = append(cfg.Paths, rel)
 	}
 
-	cfg.Exclude = append(append([]string(nil), file.Exclude...), fl.Exclude...)
+	cfg.Exclude = normalizeExcludes(append(append([]string(nil), file.Exclude...), fl.Exclude...))
 	errs = append(errs, checkExcludes(file, fl)...)
 
 	cfg.FailOn = FailOnError
@@ -213,6 +231,13 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 		}
 	}
 
+	cfg.MinLevel, cfg.Verbose = finding.Note, fl.Verbose
+	if fl.MinLevel != "" {
+		if cfg.MinLevel, err = finding.ParseLevel(fl.MinLevel); err != nil {
+			errs = append(errs, fmt.Errorf("--min-level: %w", err))
+		}
+	}
+
 	cfg.Limits, err = resolveLimits(file, fl)
 	if err != nil {
 		errs = append(errs, err)
@@ -226,6 +251,9 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	var renderErrs []error
 	cfg.Render, renderErrs = resolveRender(file, fl)
 	errs = append(errs, renderErrs...)
+	var helmErrs []error
+	cfg.Helm, helmErrs = resolveHelm(file, fl, root, cwd)
+	errs = append(errs, helmErrs...)
 	cfg.KubeVirt = resolveKubeVirt(file, fl)
 	if cfg.KubernetesVersion, err = resolveKubernetesVersion(file, fl); err != nil {
 		errs = append(errs, err)
@@ -250,15 +278,41 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	return cfg, nil
 }
 
-// Load finds and reads the configuration file (the --config flag, or
-// .plumb.yaml in the working directory when present) and resolves it with
-// the flags.
+// resolveRoot is --root, or the root discoverRoot finds.
+func resolveRoot(fl *Flags, cwd string) (string, error) {
+	if fl.Root == "" {
+		if fl.Changed {
+			// The arguments are changed files (a pre-commit hook's, run at
+			// the top of the repository), not inputs: the working
+			// directory's repository is the root.
+			return discoverRoot(cwd, nil), nil
+		}
+		return discoverRoot(cwd, fl.Paths), nil
+	}
+	root, err := filepath.Abs(fl.Root)
+	if err != nil {
+		return "", fmt.Errorf("--root: %w", err)
+	}
+	return root, nil
+}
+
+// Load finds and reads the configuration file (the --config flag, or the
+// nearest .plumb.yaml from the working directory up to the repository
+// root) and resolves it with the flags.
 func Load(fl *Flags, cwd string) (*Config, error) {
 	name, display := fl.ConfigFile, fl.ConfigFile
+	var foundIn string
 	if name == "" {
-		candidate := filepath.Join(cwd, DefaultFile)
-		if _, err := os.Stat(candidate); err == nil {
-			name, display = candidate, DefaultFile
+		root, err := resolveRoot(fl, cwd)
+		if err != nil {
+			return nil, err
+		}
+		if candidate := findConfigFile(cwd, root); candidate != "" {
+			name, foundIn = candidate, filepath.Dir(candidate)
+			display = DefaultFile
+			if rel, err := RepoPath(root, cwd, candidate); err == nil {
+				display = rel
+			}
 		}
 	} else if !filepath.IsAbs(name) {
 		name = filepath.Join(cwd, name)
@@ -279,12 +333,18 @@ func Load(fl *Flags, cwd string) (*Config, error) {
 			return nil, err
 		}
 		file.path = name
+		if foundIn != "" && foundIn != filepath.Clean(cwd) {
+			file.rebase(foundIn, cwd)
+		}
 	}
 	cfg, err := Resolve(file, fl, cwd)
 	if err != nil {
 		return nil, err
 	}
 	cfg.File = display
+	if cfg.ChangedOnly && cfg.settingsChanged(cwd) != "" {
+		cfg.ChangedOnly = false // plumb's own settings changed: every target may be affected
+	}
 	return cfg, nil
 }
 

@@ -124,8 +124,14 @@ func confineFileValues(cfg *Config, file *File, fl *Flags, cwd string) []error {
 	for i, p := range file.Rules.Files {
 		check(fmt.Sprintf("rules.files[%d]", i), cwd, p)
 	}
+	// checks.dirs are relative to a --config file's directory; a file
+	// found by its name was rebased to the working directory.
+	checksBase := cwd
+	if fl.ConfigFile != "" {
+		checksBase = filepath.Dir(file.path)
+	}
 	for i, d := range file.Checks.Dirs {
-		check(fmt.Sprintf("checks.dirs[%d]", i), filepath.Dir(file.path), d)
+		check(fmt.Sprintf("checks.dirs[%d]", i), checksBase, d)
 	}
 	if file.Reference.Path != "" && !fl.changed("reference") {
 		check("reference.path", cwd, file.Reference.Path)
@@ -146,11 +152,7 @@ func confineFileValues(cfg *Config, file *File, fl *Flags, cwd string) []error {
 // that is a symbolic link out of it (or into .git): its content would be
 // another file's, which an error message could quote.
 func confineConfigFile(fl *Flags, cwd, name, display string) error {
-	root := fl.Root
-	if root == "" {
-		root = cwd
-	}
-	root, err := filepath.Abs(root)
+	root, err := resolveRoot(fl, cwd)
 	if err != nil || !inRepository(root, name) {
 		return nil
 	}

@@ -80,5 +80,5 @@ func IsLimitProblem(p Problem) bool {
 	return false
 }
 
-// WithDefaults returns the limits with unset ones at their defaults.
-func (l Limits) WithDefaults() Limits { return l.orDefault() }
+// OrDefault fills unset limits with the defaults.
+func (l Limits) OrDefault() Limits { return l.orDefault() }

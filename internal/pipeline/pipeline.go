@@ -17,6 +17,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/compare"
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/fix"
 	"github.com/plumb-ci/plumb/internal/hygiene"
 	"github.com/plumb-ci/plumb/internal/kubevirt"
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -46,6 +47,13 @@ type Rendered struct {
 	Findings []finding.Finding
 	// Rules is the inspection-rules run: early and preprocess are done.
 	Rules *rules.Run
+}
+
+// Skipped lists what the load and render stages did not read as objects.
+func (r *Rendered) Skipped() []manifest.Skipped {
+	out := append(slices.Clone(r.Set.Skipped), r.Render.Skipped...)
+	manifest.SortSkipped(out)
+	return out
 }
 
 // Load reads and renders the configured inputs from the working tree.
@@ -84,6 +92,12 @@ func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, share shared, e
 	opts := renderOptions(cfg)
 	opts.Select = cfg.Shard.Owns
 	opts.Builds = share.builds
+	if cfg.ChangedOnly {
+		opts.Changed = map[string]bool{}
+		for _, f := range cfg.Changed {
+			opts.Changed[f] = true
+		}
+	}
 	res := render.Render(ctx, fsys, set, opts)
 	if cfg.Shard.Enabled() {
 		res.Targets = slices.DeleteFunc(res.Targets, func(t *render.Target) bool { return !cfg.Shard.Owns(t.Name) })
@@ -91,6 +105,9 @@ func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, share shared, e
 	run.Preprocess(res.Targets)
 	out := &Rendered{FS: fsys, Set: set, Render: res, Rules: run}
 	for _, p := range set.Problems {
+		if f := p.Location.File; res.Reads != nil && f != "" && !res.Reads[f] && !opts.Changed[f] {
+			continue // --changed: a file neither changed nor read by an affected target
+		}
 		out.Findings = append(out.Findings, hygiene.FromProblem(p))
 	}
 	for _, p := range res.Problems {
@@ -117,7 +134,27 @@ func renderOptions(cfg *config.Config) render.Options {
 		opts.Targets = append(opts.Targets, render.TargetSpec{Pattern: t.Pattern,
 			At: manifest.Location{File: cfg.File, Line: t.Line, Column: t.Column}})
 	}
+	opts.Helm = helmOptions(cfg)
 	return opts
+}
+
+// helmOptions carries the Helm configuration to the render stage.
+func helmOptions(cfg *config.Config) render.HelmOptions {
+	h := cfg.Helm
+	o := render.HelmOptions{ValuesConvention: h.ValuesConvention, ValuesFiles: h.ValuesFiles, Set: h.Set, SetString: h.SetString,
+		ReleaseName: h.ReleaseName, Namespace: h.Namespace, KubeVersion: cfg.KubernetesVersion.String()}
+	for _, t := range h.Targets {
+		ht := render.HelmTarget{Chart: t.Chart, Name: t.Name, ReleaseName: t.ReleaseName, Namespace: t.Namespace,
+			Values: t.Values, Set: t.Set, SetString: t.SetString, APIVersions: t.APIVersions,
+			At: manifest.Location{File: cfg.File, Line: t.Line, Column: t.Column}}
+		if t.KubernetesVersion != "" {
+			if v, err := config.ParseKubernetesVersion(t.KubernetesVersion); err == nil {
+				ht.KubeVersion = v.String()
+			}
+		}
+		o.Targets = append(o.Targets, ht)
+	}
+	return o
 }
 
 // repoFS opens the repository root so that no path, symlinks included, can
@@ -132,8 +169,8 @@ func repoFS(root string) (fs.FS, error) {
 
 // Analyzers builds the engines configured for a run, in report order.
 // Problems with an engine's own configuration (a catalog that does not lint,
-// a reference that does not load) come back as InputError findings; the
-// other engines still run.
+// a reference that does not load) come back as ConfigError findings (exit
+// 2); the other engines still run.
 func Analyzers(_ context.Context, cfg *config.Config, _ fs.FS) ([]analyzer.Analyzer, []finding.Finding) {
 	engines := []analyzer.Analyzer{hygiene.Analyzer{}}
 	var setup []finding.Finding
@@ -206,6 +243,7 @@ func check(ctx context.Context, cfg *config.Config, engines engineFactory) (*Res
 			return nil, err
 		}
 		res = checkRevision(ctx, cfg, rendered, rendered.FS, engines)
+		resolveFixes(cfg, res.Report, rendered)
 	}
 	if cfg.Shard.Enabled() {
 		shardSections(res)
@@ -241,7 +279,9 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 			rep.Sections[o.name] = o.out.Section
 		}
 	}
+	rep.Findings = dropOverlaps(rep.Findings)
 	rep.Findings = append(rep.Findings, mainRules(rendered, rep)...)
+	relateSources(rep.Findings, rendered.Render.Targets)
 	for _, t := range rendered.Render.Targets {
 		rep.Targets = append(rep.Targets, report.TargetEntry{Name: t.Name, Kind: string(t.Kind), Objects: len(t.Objects)})
 		for _, o := range t.Objects {
@@ -249,9 +289,16 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 			rep.Objects = append(rep.Objects, report.ObjectEntry{ObjectID: o.ID, File: loc.File, Line: loc.Line})
 		}
 	}
+	rep.Skipped = rendered.Skipped()
 	applySuppressions(cfg, rep, rendered.Render.Targets)
 	errs = append(errs, settlePending(cfg, rep, rendered)...)
 	return &Result{Report: rep, Errors: errs, Rules: rendered.Rules}
+}
+
+// resolveFixes turns the fixes the findings declare into edits of the
+// working tree's files (the fix stage).
+func resolveFixes(cfg *config.Config, rep *report.Report, head *Rendered) {
+	fix.Resolve(rep.Findings, head.Render.Targets, fix.Options{FS: head.FS, Limits: cfg.Limits})
 }
 
 type namedOutput struct {
@@ -290,10 +337,12 @@ func analyze(ctx context.Context, as []analyzer.Analyzer, in *analyzer.Input) ([
 	return okOuts, failed
 }
 
-// ExitCode applies the threshold: 2 when any input could not be used or an
-// engine failed, 1 when an unsuppressed finding is at least as severe as
-// failOn (in pull-request mode with the new gate, a new finding), 0
-// otherwise.
+// ExitCode applies the threshold: 2 when plumb could not do what it was
+// asked (a configuration, catalog, rules file or reference that does not
+// load, or an engine that failed), 1 when an unsuppressed finding is at
+// least as severe as failOn (in pull-request mode with the new gate, a new
+// finding), 0 otherwise. What the repository holds — YAML that does not
+// parse, a kustomization that does not build — is a finding like any other.
 func (r *Result) ExitCode(failOn config.FailOn) int {
 	if len(r.Errors) > 0 {
 		return ExitError
@@ -308,7 +357,9 @@ func ExitCodeFor(fs []finding.Finding, failOn config.FailOn) int {
 
 // ExitCodeGated applies the threshold to a list of findings. Fixed findings
 // (gone at the head) never count; with the new gate, neither do unchanged
-// ones, except input errors: what plumb could not read, it did not check.
+// ones: a file broken before the pull request does not fail it, one the
+// pull request breaks does. Problems with plumb's own inputs
+// (ConfigError) exit 2 whatever the threshold.
 func ExitCodeGated(fs []finding.Finding, failOn config.FailOn, gate config.Gate) int {
 	code := ExitOK
 	for i := range fs {
@@ -316,7 +367,7 @@ func ExitCodeGated(fs []finding.Finding, failOn config.FailOn, gate config.Gate)
 		if f.Status == finding.StatusFixed {
 			continue
 		}
-		if f.InputError {
+		if f.ConfigError {
 			return ExitError
 		}
 		if f.Suppressed != nil || failOn == config.FailOnNever {

@@ -45,7 +45,7 @@ type buildGuard struct {
 }
 
 func newBuildGuard(c *closure, limits manifest.Limits) *buildGuard {
-	g := &buildGuard{maxBytes: limits.WithDefaults().MaxTargetBytes}
+	g := &buildGuard{maxBytes: limits.OrDefault().MaxTargetBytes}
 	for _, n := range c.nodes {
 		for f := range n.dataFiles {
 			if g.dataFiles == nil {
@@ -124,7 +124,7 @@ func (r *renderer) buildWithin(c *closure, log *accessLog) (*Target, []manifest.
 		t, problems := r.buildLocked(c, log, guard)
 		done <- built{t, problems}
 	}()
-	limit := r.opts.Limits.WithDefaults().MaxTargetTime
+	limit := r.opts.Limits.OrDefault().MaxTargetTime
 	timer := time.NewTimer(limit)
 	defer timer.Stop()
 	select {

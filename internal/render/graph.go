@@ -26,6 +26,10 @@ type node struct {
 	// generator sources, configurations...): they are consumed, not objects
 	// of their own.
 	files []string
+	// inputs says, for each of files that is not a resource (a patch, a
+	// generator input, a configuration), what the kustomization reads it
+	// as: such a file is skipped, never an object.
+	inputs map[string]manifest.SkipReason
 	// customOpenAPI is set when the kustomization replaces kustomize's
 	// OpenAPI schema, which krusty keeps in a global.
 	customOpenAPI bool
@@ -35,9 +39,20 @@ type node struct {
 	// replacement wrote to (see feedbackReplacements).
 	feedback []manifest.Location
 	// dataFiles are the generators' sources among files (read as bytes,
-	// not YAML); dataReads lists each read of one, per entry.
+	// not YAML); dataReads lists each read of one, per entry
+	// (inputlimits.go, budget.go).
 	dataFiles map[string]bool
 	dataReads []dataRead
+	// helm are its helmCharts entries (kustomize_helm.go).
+	helm []helmUse
+	// remotes are its remote entries, refused without --allow-remote:
+	// the target is reported once as not rendered.
+	remotes []remoteRef
+}
+
+type remoteRef struct {
+	path  manifest.Path
+	entry string
 }
 
 type edge struct {
@@ -85,7 +100,7 @@ func (g *graph) node(dir string) *node {
 // directory, so a broken build is reported at the line to fix rather than
 // as krusty's wrapped error.
 func (g *graph) check(k *kustomization) *node {
-	n := &node{k: k}
+	n := &node{k: k, inputs: map[string]manifest.SkipReason{}}
 	if k.problem != nil {
 		if !k.reported {
 			n.problems = append(n.problems, *k.problem)
@@ -103,9 +118,11 @@ func (g *graph) check(k *kustomization) *node {
 	fsys := g.kc.files.fsys
 
 	// file checks a path entry that must name a file (or, with dirOK, a
-	// directory) in or below the kustomization's directory. A data file
-	// (a generator's source) is read as bytes, any other as YAML.
-	file := func(p manifest.Path, entry string, dirOK, data bool) {
+	// directory) in or below the kustomization's directory, which the
+	// kustomization reads as role. A generator's input is read as bytes,
+	// any other file as YAML (inputlimits.go).
+	file := func(p manifest.Path, entry string, dirOK bool, role manifest.SkipReason) {
+		data := role == manifest.SkipKustomizeGeneratorInput
 		if isRemote(entry) {
 			g.remote(n, p, entry)
 			return
@@ -121,6 +138,8 @@ func (g *graph) check(k *kustomization) *node {
 			fail(p, "%s", statMessage(entry, err))
 		case !inDir(full, k.Dir):
 			fail(p, "%q is outside the kustomization's directory: kustomize loads files only from the kustomization's directory and below (list a kustomization directory instead)", entry)
+		case linkLeavesDir(g.kc.files, full, k.Dir):
+			fail(p, "%q is a symlink (or lies under one) that leads outside the kustomization's directory: kustomize refuses to load it (security: files must be in or below the kustomization's directory); copy the file into the directory instead", entry)
 		case st.IsDir() && !dirOK:
 			fail(p, "%q is a directory, not a file", entry)
 		case st.IsDir():
@@ -130,6 +149,7 @@ func (g *graph) check(k *kustomization) *node {
 					continue
 				}
 				n.addFile(f, data, k.at(p))
+				n.inputs[f] = role
 			}
 		default:
 			if msg := g.unsafeInput(full, entry, st, data); msg != "" {
@@ -137,6 +157,7 @@ func (g *graph) check(k *kustomization) *node {
 				return
 			}
 			n.addFile(full, data, k.at(p))
+			n.inputs[full] = role
 		}
 	}
 
@@ -172,6 +193,8 @@ func (g *graph) check(k *kustomization) *node {
 			}
 		case !inDir(full, k.Dir):
 			fail(p, "%q is outside the kustomization's directory: kustomize loads resource files only from the kustomization's directory and below (make its directory a kustomization and list that instead)", entry)
+		case linkLeavesDir(g.kc.files, full, k.Dir):
+			fail(p, "%q is a symlink (or lies under one) that leads outside the kustomization's directory: kustomize refuses to load it (security: files must be in or below the kustomization's directory); copy the file into the directory, or make its directory a kustomization and list that instead", entry)
 		default:
 			if msg := g.unsafeInput(full, entry, st, false); msg != "" {
 				fail(p, "%s", msg)
@@ -227,7 +250,7 @@ func (g *graph) check(k *kustomization) *node {
 			}
 			if pt.Path != "" {
 				before := len(n.problems)
-				file(entry.Child(manifest.Key("path")), pt.Path, false, false)
+				file(entry.Child(manifest.Key("path")), pt.Path, false, manifest.SkipKustomizePatch)
 				if len(n.problems) == before {
 					g.checkPatch(n, entry, pt.Path, nil, pt.Target != nil, false, field == "patchesJson6902")
 				}
@@ -243,7 +266,7 @@ func (g *graph) check(k *kustomization) *node {
 			continue
 		}
 		before := len(n.problems)
-		file(p, string(entry), false, false)
+		file(p, string(entry), false, manifest.SkipKustomizePatch)
 		if len(n.problems) == before {
 			g.checkPatch(n, p, string(entry), nil, false, true, false)
 		}
@@ -255,13 +278,13 @@ func (g *graph) check(k *kustomization) *node {
 		g.checkKV(n, file, "secretGenerator", gi, gen.GeneratorArgs)
 	}
 	for i, entry := range k.K.Crds {
-		file(manifest.Path{manifest.Key("crds"), manifest.Index(i)}, entry, false, false)
+		file(manifest.Path{manifest.Key("crds"), manifest.Index(i)}, entry, false, manifest.SkipKustomizeConfig)
 	}
 	for i, entry := range k.K.Configurations {
-		file(manifest.Path{manifest.Key("configurations"), manifest.Index(i)}, entry, false, false)
+		file(manifest.Path{manifest.Key("configurations"), manifest.Index(i)}, entry, false, manifest.SkipKustomizeConfig)
 	}
 	if p := k.K.OpenAPI["path"]; p != "" {
-		file(manifest.Path{manifest.Key("openapi"), manifest.Key("path")}, p, false, false)
+		file(manifest.Path{manifest.Key("openapi"), manifest.Key("path")}, p, false, manifest.SkipKustomizeConfig)
 		n.customOpenAPI = true
 	}
 	if len(k.K.OpenAPI) > 0 {
@@ -269,7 +292,7 @@ func (g *graph) check(k *kustomization) *node {
 	}
 	for i, r := range k.K.Replacements {
 		if r.Path != "" {
-			file(manifest.Path{manifest.Key("replacements"), manifest.Index(i), manifest.Key("path")}, r.Path, false, false)
+			file(manifest.Path{manifest.Key("replacements"), manifest.Index(i), manifest.Key("path")}, r.Path, false, manifest.SkipKustomizeReplacement)
 		}
 	}
 	n.feedback = g.feedbackReplacements(k)
@@ -299,20 +322,29 @@ func (g *graph) check(k *kustomization) *node {
 					continue
 				}
 			}
-			file(p, entry, false, false)
+			before := len(n.problems)
+			file(p, entry, false, manifest.SkipKustomizeConfig)
+			if len(n.problems) == before {
+				if full, err := resolve(k.Dir, entry); err == nil {
+					if what := g.plugin(full); what != "" {
+						n.problems = append(n.problems, unsupported(k.at(p), p, fmt.Sprintf(
+							"%s is %s: not supported, plumb does not run kustomize plugins, so the target is not rendered. "+
+								"Render it with kustomize build --enable-alpha-plugins into the repository and check that, or exclude this kustomization", entry, what)))
+					}
+				}
+			}
 		}
 	}
-	for _, field := range []string{"helmCharts", "helmChartInflationGenerator", "helmGlobals"} {
-		if key, _ := k.node(manifest.Path{manifest.Key(field)}); key != nil {
-			fail(manifest.Path{manifest.Key(field)}, "not supported: plumb does not run helm. Render the chart (helm template) into the repository and list the output under resources, or exclude this kustomization")
-		}
+	g.checkHelmCharts(n, fail)
+	if len(n.remotes) > 0 {
+		n.problems = append(n.problems, remoteProblem(n))
 	}
 	return n
 }
 
 // checkKV checks the literals, files and env files of a generator entry
 // (generatorinputs.go). A file source is "path" or "key=path".
-func (g *graph) checkKV(n *node, file func(manifest.Path, string, bool, bool), field string, gi int, args types.GeneratorArgs) {
+func (g *graph) checkKV(n *node, file func(manifest.Path, string, bool, manifest.SkipReason), field string, gi int, args types.GeneratorArgs) {
 	k := n.k
 	g.checkLiterals(n, field, gi, args.LiteralSources)
 	files, envs := args.FileSources, args.EnvSources
@@ -320,7 +352,7 @@ func (g *graph) checkKV(n *node, file func(manifest.Path, string, bool, bool), f
 		if _, p, ok := strings.Cut(src, "="); ok {
 			src = p
 		}
-		file(manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("files"), manifest.Index(i)}, src, true, true)
+		file(manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("files"), manifest.Index(i)}, src, true, manifest.SkipKustomizeGeneratorInput)
 	}
 	_, envsNode := k.node(manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("envs")})
 	nEnvs := 0
@@ -333,7 +365,7 @@ func (g *graph) checkKV(n *node, file func(manifest.Path, string, bool, bool), f
 			p = manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("env")}
 		}
 		before := len(n.problems)
-		file(p, src, false, true)
+		file(p, src, false, manifest.SkipKustomizeGeneratorInput)
 		if full, err := resolve(k.Dir, src); err == nil && len(n.problems) == before {
 			g.checkEnvFile(n, full, p)
 		}
@@ -342,13 +374,24 @@ func (g *graph) checkKV(n *node, file func(manifest.Path, string, bool, bool), f
 
 // remote refuses a remote entry unless --allow-remote was given.
 func (g *graph) remote(n *node, p manifest.Path, entry string) {
-	if g.allowRemote {
-		return
+	if !g.allowRemote {
+		n.remotes = append(n.remotes, remoteRef{p, entry})
 	}
-	n.problems = append(n.problems, manifest.Problem{
-		Rule: RuleRemote, Level: "error", Location: n.k.at(p), Input: true,
-		Message: fmt.Sprintf("%s: remote %q refused: plumb builds only from the repository (pass --allow-remote to let kustomize fetch it)", p, entry),
-	})
+}
+
+// remoteProblem is the one warning about a kustomization's remote entries,
+// at the first: the target is not rendered.
+func remoteProblem(n *node) manifest.Problem {
+	first := n.remotes[0]
+	what := fmt.Sprintf("%s: remote %q", first.path, first.entry)
+	if more := len(n.remotes) - 1; more == 1 {
+		what += fmt.Sprintf(" (and %s: %q)", n.remotes[1].path, n.remotes[1].entry)
+	} else if more > 1 {
+		what += fmt.Sprintf(" (and %d more remote entries)", more)
+	}
+	return manifest.Problem{Rule: RuleRemote, Level: "warning", Location: n.k.at(first.path), Key: "remote:" + first.path.String(),
+		Message: what + ": target not rendered, because plumb builds only from the repository; " +
+			"pass --allow-remote to let kustomize fetch it, or vendor it into the repository"}
 }
 
 // statMessage explains why an entry cannot be read.
@@ -537,4 +580,43 @@ func (g *graph) cycleProblem(cycle []string) manifest.Problem {
 	path := strings.Join(append(rotated, rotated[0]), " → ")
 	return manifest.Problem{Rule: RuleKustomize, Level: "error", Location: at, Input: true, Key: "cycle:" + path,
 		Message: fmt.Sprintf("%s: cyclic kustomization: %s (kustomize cannot build a kustomization that includes itself)", entry, path)}
+}
+
+// unsupported is the warning about a kustomization entry plumb cannot
+// build offline; the target is not rendered and the rest is checked.
+func unsupported(at manifest.Location, p manifest.Path, msg string) manifest.Problem {
+	return manifest.Problem{Rule: RuleUnsupported, Level: "warning", Location: at, Key: "unsupported:" + p.String(),
+		Message: p.String() + ": " + msg}
+}
+
+// plugin says what kind of plugin a generators/transformers/validators
+// file configures ("" for a built-in one, which krusty runs): a KRM
+// function (the config.kubernetes.io/function annotation: an exec or
+// container function) or an external plugin (any kind that is not
+// apiVersion: builtin).
+func (g *graph) plugin(file string) string {
+	for _, d := range g.docs.get(file) {
+		m, ok := d.doc.Value.(map[string]any)
+		if !ok {
+			continue
+		}
+		md, _ := m["metadata"].(map[string]any)
+		annotations, _ := md["annotations"].(map[string]any)
+		for _, a := range []string{"config.kubernetes.io/function", "config.k8s.io/function"} {
+			if fn, ok := annotations[a].(string); ok {
+				switch {
+				case strings.Contains(fn, "exec:"):
+					return "an exec KRM function"
+				case strings.Contains(fn, "container:"):
+					return "a container KRM function"
+				}
+				return "a KRM function"
+			}
+		}
+		if api, _ := m["apiVersion"].(string); api != "builtin" && api != "" {
+			kind, _ := m["kind"].(string)
+			return fmt.Sprintf("an external plugin (%s %s)", api, kind)
+		}
+	}
+	return ""
 }

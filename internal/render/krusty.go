@@ -104,14 +104,19 @@ type builtResource struct {
 // resources through the kustomizations itself and asks krusty for origins
 // only when that trace cannot place an object.
 //
-// log, when set, records what the build read (reuse.go); guard, when set,
-// holds the build to its budget (budget.go).
-func runKrusty(files *fileCache, k *kustomization, allowRemote, withOrigin bool, log *accessLog, guard *buildGuard) ([]builtResource, error) {
-	kfs := &kustomizeFS{files: files, allowRemote: allowRemote, log: log, guard: guard}
+// log, when set, records what the build read (reuse.go); over replaces
+// files' content; guard, when set, holds the build to its budget
+// (budget.go).
+func runKrusty(files *fileCache, k *kustomization, allowRemote, withOrigin bool, log *accessLog, over map[string][]byte, guard *buildGuard) ([]builtResource, error) {
+	kfs := &kustomizeFS{files: files, allowRemote: allowRemote, log: log, overrides: over, guard: guard}
 	added := false
 	if withOrigin {
-		data, err := files.read(k.File)
-		log.read(k.File, data, err)
+		data, ok := over[k.File]
+		var err error
+		if !ok {
+			data, err = files.read(k.File)
+			log.read(k.File, data, err)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -121,6 +126,11 @@ func runKrusty(files *fileCache, k *kustomization, allowRemote, withOrigin bool,
 			return nil, err
 		}
 		kfs.overrides = map[string][]byte{k.File: injected}
+		for f, d := range over {
+			if f != k.File {
+				kfs.overrides[f] = d
+			}
+		}
 	}
 	m, err := krusty.MakeKustomizer(krustyOptions()).Run(kfs, path.Join(virtualRoot, k.Dir))
 	if err != nil {

@@ -25,10 +25,16 @@ type renderedOrigin struct {
 func (r *renderer) buildKustomize(c *closure, log *accessLog, guard *buildGuard) (*Target, []manifest.Problem) {
 	root := c.nodes[0]
 	k := root.k
-	built, err := runKrusty(r.files, k, r.opts.AllowRemote, false, log, guard)
+	over, helmProblems := r.helmOverrides(c)
+	for _, p := range helmProblems {
+		if p.Level == "error" {
+			return nil, helmProblems
+		}
+	}
+	built, err := runKrusty(r.files, k, r.opts.AllowRemote, false, log, over, guard)
 	tr := &tracer{g: r.graph, docs: r.docs}
-	if over := guard.overBudget(); over != "" {
-		return nil, []manifest.Problem{readProblem(k, over)}
+	if exceeded := guard.overBudget(); exceeded != "" {
+		return nil, []manifest.Problem{readProblem(k, exceeded)}
 	}
 	if err != nil {
 		msg := krustyMessage(err)
@@ -63,7 +69,7 @@ func (r *renderer) buildKustomize(c *closure, log *accessLog, guard *buildGuard)
 		// Something the trace does not model made or renamed an object:
 		// build again with krusty's origin annotations, which name at
 		// least the file each object came from.
-		if again, aerr := runKrusty(r.files, k, r.opts.AllowRemote, true, log, guard); aerr == nil {
+		if again, aerr := runKrusty(r.files, k, r.opts.AllowRemote, true, log, over, guard); aerr == nil {
 			objs, _, err = r.builtObjects(k, again, indexRecords(tr.trace(root)))
 		}
 	}
@@ -72,10 +78,11 @@ func (r *renderer) buildKustomize(c *closure, log *accessLog, guard *buildGuard)
 			Message: fmt.Sprintf("kustomize build %s: cannot read its output: %v", k.Dir, err)})
 		return nil, problems.sorted()
 	}
-	if size, limit := outputSize(objs), r.opts.Limits.WithDefaults().MaxTargetBytes; size > limit {
+	if size, limit := outputSize(objs), r.opts.Limits.OrDefault().MaxTargetBytes; size > limit {
 		return nil, []manifest.Problem{outputProblem(k, size, limit)}
 	}
 	r.taintCopiedSecrets(c, objs)
+	problems.add(helmProblems...)
 	for _, obj := range objs {
 		r.addObject(t, obj, problems)
 	}
@@ -278,8 +285,9 @@ func (x *recordIndex) pop(key string, hashed bool) *tres {
 	return nil
 }
 
-// matchDirs expands a targets: entry into kustomization directories.
-func matchDirs(fsys fs.FS, pattern string) []string {
+// matchDirs expands a targets: entry into kustomization directories and
+// plain directories (directories without a kustomization).
+func matchDirs(fsys fs.FS, pattern string) (kustomizations, plain []string) {
 	pattern = strings.TrimSuffix(path.Clean(pattern), "/")
 	var candidates []string
 	if strings.ContainsAny(pattern, "*?[{") {
@@ -288,16 +296,17 @@ func matchDirs(fsys fs.FS, pattern string) []string {
 	} else {
 		candidates = []string{pattern}
 	}
-	var out []string
 	for _, c := range candidates {
 		if st, err := fs.Stat(fsys, c); err != nil || !st.IsDir() {
 			continue
 		}
 		if f, _ := kustomizationFile(fsys, c); f != "" {
-			out = append(out, c)
+			kustomizations = append(kustomizations, c)
+		} else {
+			plain = append(plain, c)
 		}
 	}
-	return out
+	return kustomizations, plain
 }
 
 // remoteEntry finds the resources entry of a kustomization that names a

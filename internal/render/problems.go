@@ -112,7 +112,7 @@ func (r *renderer) unknownParams(targets []*Target) []manifest.Problem {
 		if declared[name] {
 			continue
 		}
-		p := manifest.Problem{Rule: RuleTemplate, Level: "error", Input: true, Key: "param:" + name, Location: r.opts.ParamsAt}
+		p := manifest.Problem{Rule: RuleTemplate, Level: "error", Input: true, Config: true, Key: "param:" + name, Location: r.opts.ParamsAt}
 		if at, ok := r.opts.ParamLocations[name]; ok {
 			p.Location = at
 		}
@@ -134,7 +134,7 @@ func (r *renderer) unknownParams(targets []*Target) []manifest.Problem {
 			if l, ok := r.opts.TemplateParamLocations[name]; ok {
 				at = l
 			}
-			out = append(out, manifest.Problem{Rule: RuleTemplate, Level: "error", Input: true, Key: "template:" + name, Location: at,
+			out = append(out, manifest.Problem{Rule: RuleTemplate, Level: "error", Input: true, Config: true, Key: "template:" + name, Location: at,
 				Message: fmt.Sprintf("template_params: no processed Template is named %s", name)})
 		}
 	}

@@ -27,6 +27,8 @@ type Output struct {
 	// Root, when set, is the directory File must be written inside
 	// (WithinRoot).
 	Root string
+	// Text configures the text sink (--min-level, --verbose).
+	Text TextOptions
 }
 
 // WithinRoot makes the file outputs write inside root through an os.Root:
@@ -44,12 +46,35 @@ func WithinRoot(outs []Output, root string) {
 	}
 }
 
+// TextOnStdout reports whether one of the outputs is the text report
+// written to stdout, where every finding is printed.
+func TextOnStdout(outs []Output) bool {
+	for _, o := range outs {
+		if o.Format == "text" && o.File == "" && o.Sink == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // sink returns the sink that writes o.
 func (o Output) sink(color bool) Sink {
 	if o.Sink != nil {
 		return o.Sink
 	}
+	if o.Format == "text" {
+		return Text{Color: color, TextOptions: o.Text}
+	}
 	return sinks[o.Format](color)
+}
+
+// WithTextOptions configures the text outputs.
+func WithTextOptions(outs []Output, opts TextOptions) {
+	for i := range outs {
+		if outs[i].Format == "text" {
+			outs[i].Text = opts
+		}
+	}
 }
 
 // sinks maps format names to constructors; color says whether the output is

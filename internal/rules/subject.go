@@ -195,10 +195,22 @@ func (s *subject) newFinding(r *Rule, level finding.Level, msg string, p manifes
 	return f
 }
 
-// ruleError records a rule that could not be evaluated. As in Ironic the
+// ruleError records a rule that could not be evaluated on this subject's
+// data (an address that is not one, an attribute set inside a string, a
+// list extended that is not one): an error finding of the rule on the
+// object, like a fail action, not an input error — the rules file loaded,
+// the object's content is what the rule cannot handle. As in Ironic the
 // error stops the remaining rules for this subject; other subjects go on.
 // Sensitive rules say only which rule failed and where (D11).
+//
+// A built-in rule that cannot be applied (an object whose containers are
+// not a list) is skipped on that object without a finding, and the other
+// rules go on: what is wrong with the object is the checks' to report, in
+// their words.
 func (s *subject) ruleError(r *Rule, stage string, i int, op string, at manifest.Location, err error) {
+	if r.BuiltIn {
+		return
+	}
 	var msg string
 	if r.Sensitive {
 		msg = fmt.Sprintf("inspection rule %s could not be applied to %s: %s error (details hidden: the rule is sensitive); the remaining rules were not run on it",
@@ -214,7 +226,6 @@ func (s *subject) ruleError(r *Rule, stage string, i int, op string, at manifest
 	}
 	f := s.newFinding(r, finding.Error, msg, nil, "error")
 	f.Title = "Inspection rule error"
-	f.InputError = true
 	if !r.BuiltIn {
 		f.Related = []finding.Related{{Location: at, Message: fmt.Sprintf("%ss[%d] of inspection rule %s", stage, i, r.UUID)}}
 	}
