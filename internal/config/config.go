@@ -47,6 +47,8 @@ type File struct {
 	Checks       ChecksFile    `yaml:"checks"`
 	// KubernetesVersion is the cluster version to check for (kubernetes.go).
 	KubernetesVersion string `yaml:"kubernetes_version"`
+	// Schema configures schema validation (schema.go).
+	Schema SchemaFile `yaml:"schema"`
 
 	// src locates values for messages (position.go).
 	src source
@@ -97,6 +99,8 @@ type Config struct {
 	// KubernetesVersion is the cluster version charts render for and
 	// schemas are checked against (kubernetes.go).
 	KubernetesVersion KubernetesVersion
+	// Schema is schema validation (schema.go).
+	Schema SchemaSettings
 }
 
 // FailOn is the exit-code threshold.
@@ -216,6 +220,9 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	errs = append(errs, renderErrs...)
 	cfg.KubeVirt = resolveKubeVirt(file, fl)
 	if cfg.KubernetesVersion, err = resolveKubernetesVersion(file, fl); err != nil {
+		errs = append(errs, err)
+	}
+	if cfg.Schema, err = resolveSchema(file, fl, root, cwd, fl.ConfigFile, cfg.KubernetesVersion); err != nil {
 		errs = append(errs, err)
 	}
 	if cfg.Reference, err = resolveReference(file.Reference, fl, root, cwd); err != nil {

@@ -29,6 +29,8 @@ type Flags struct {
 	KubernetesVersion string
 	// KubeVirtTemplates are --kubevirt-templates directories.
 	KubeVirtTemplates []string
+	// CRDs are --crds files and directories (schema.go).
+	CRDs []string
 	// Reference and DiffConfig are the reference comparison (compare.go).
 	Reference, DiffConfig string
 	prFlags
@@ -59,6 +61,7 @@ func BindCheckFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringArrayVar(&fl.Formats, "format", []string{"text"}, "report format and optional file: text, json, sarif, markdown, annotations (F or F=FILE; repeatable)")
 	fs.StringVar(&fl.SARIFCategory, "sarif-category", "", "runAutomationDetails.id category of the SARIF report (default plumb/); code scanning keeps one set of alerts per category")
 	fs.StringVar(&fl.FailOn, "fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or never")
+	fs.StringArrayVar(&fl.CRDs, "crds", nil, "CustomResourceDefinition file or directory; custom resources of its kinds are validated against it (repeatable)")
 	fs.StringArrayVar(&fl.KubeVirtTemplates, "kubevirt-templates", nil, "directory of OpenShift Templates in which VMs' parent Templates (vm.kubevirt.io/template) are looked up (repeatable)")
 	fs.BoolVar(&fl.Reproducible, "reproducible", false, "write duration_ms as 0 so identical inputs give byte-identical reports (also on when SOURCE_DATE_EPOCH is set)")
 	bindRulesCheckFlags(fs, fl)

@@ -1,0 +1,338 @@
+package schema
+
+import (
+	"encoding/base64"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
+)
+
+// problem is one schema violation in an object, before it is located.
+type problem struct {
+	rule string
+	path manifest.Path
+	// message says what is wrong and what to write instead.
+	message string
+	// atParent: the field is missing, so the finding points at the object
+	// that should hold it.
+	atParent bool
+}
+
+// maxProblems bounds the problems reported for one object: an object
+// written against another kind's schema would otherwise list every field.
+const maxProblems = 50
+
+// walker validates one object's content against the built-in schema.
+type walker struct {
+	problems []problem
+	path     manifest.Path
+	// secret reports whether a path holds a secret value, which messages
+	// must not quote.
+	secret func(manifest.Path) bool
+}
+
+func (w *walker) report(rule string, atParent bool, format string, args ...any) {
+	if len(w.problems) >= maxProblems {
+		return
+	}
+	w.problems = append(w.problems, problem{rule: rule, path: slices.Clone(w.path), message: fmt.Sprintf(format, args...), atParent: atParent})
+}
+
+// validateBuiltin checks an object's content against its kind's type. The
+// status is not checked: the API server ignores it on create and apply.
+func validateBuiltin(content map[string]any, root *apiType, secret func(manifest.Path) bool) []problem {
+	w := &walker{secret: secret, path: make(manifest.Path, 0, 16)}
+	w.object(content, root, true)
+	return w.problems
+}
+
+// value checks v against t; f is the property that holds it (nil for list
+// items and map values), for its enum.
+func (w *walker) value(v any, t *apiType, enum *enumRule) {
+	if v == nil {
+		return // null: the field is left at its default, as the API decodes it
+	}
+	switch t.kind {
+	case kindObject:
+		m, ok := v.(map[string]any)
+		if !ok {
+			w.wrongType(v, "an object (a mapping of fields)")
+			return
+		}
+		w.object(m, t, false)
+	case kindFreeObject:
+		if _, ok := v.(map[string]any); !ok {
+			w.wrongType(v, "an object (a mapping)")
+		}
+	case kindMap:
+		m, ok := v.(map[string]any)
+		if !ok {
+			w.wrongType(v, "a mapping")
+			return
+		}
+		for _, k := range sortedKeys(m) {
+			w.path = append(w.path, manifest.Key(k))
+			w.value(m[k], t.elem, nil)
+			w.path = w.path[:len(w.path)-1]
+		}
+	case kindArray:
+		l, ok := v.([]any)
+		if !ok {
+			w.wrongType(v, "a list")
+			return
+		}
+		var itemEnum *enumRule
+		if enum != nil && enum.items {
+			itemEnum = enum
+		}
+		for i, item := range l {
+			w.path = append(w.path, manifest.Index(i))
+			w.value(item, t.elem, itemEnum)
+			w.path = w.path[:len(w.path)-1]
+		}
+	case kindString:
+		s, ok := v.(string)
+		if !ok {
+			w.wrongType(v, "a string")
+			return
+		}
+		if enum != nil && !enum.allows(s) {
+			w.badEnum(s, enum)
+		}
+	case kindBytes:
+		s, ok := v.(string)
+		if !ok {
+			w.wrongType(v, "a base64-encoded string")
+			return
+		}
+		if _, err := base64.StdEncoding.DecodeString(strings.NewReplacer("\n", "", "\r", "").Replace(s)); err != nil {
+			w.report(RuleInvalidValue, false, "%s is not base64-encoded: encode it (base64), or move it to stringData, which takes plain text", w.label())
+		}
+	case kindInteger:
+		switch n := v.(type) {
+		case int64:
+		case float64:
+			if n != math.Trunc(n) {
+				w.wrongType(v, "a whole number")
+			}
+		default:
+			w.wrongType(v, "an integer")
+		}
+	case kindNumber:
+		switch v.(type) {
+		case int64, float64:
+		default:
+			w.wrongType(v, "a number")
+		}
+	case kindBoolean:
+		if _, ok := v.(bool); !ok {
+			w.wrongType(v, "true or false")
+		}
+	case kindIntOrString:
+		switch n := v.(type) {
+		case int64, string:
+		case float64:
+			if n != math.Trunc(n) {
+				w.wrongType(v, "a whole number or a string")
+			}
+		default:
+			w.wrongType(v, "an integer or a string")
+		}
+	case kindQuantity:
+		switch q := v.(type) {
+		case int64, float64:
+		case string:
+			if _, err := resource.ParseQuantity(q); err != nil {
+				w.badQuantity(q)
+			}
+		default:
+			w.wrongType(v, "a quantity (a number, or a string such as 500m, 1.5, 256Mi)")
+		}
+	}
+}
+
+// object checks the fields of an object: each known one against its type,
+// unknown ones (with the nearest known name), and required ones missing.
+func (w *walker) object(m map[string]any, t *apiType, root bool) {
+	for _, k := range sortedKeys(m) {
+		if root && k == "status" {
+			continue
+		}
+		w.path = append(w.path, manifest.Key(k))
+		if f := t.props[k]; f != nil {
+			w.value(m[k], f.typ, f.enum)
+		} else if !t.preserveUnknown {
+			w.unknownField(k, t)
+		}
+		w.path = w.path[:len(w.path)-1]
+	}
+	for _, r := range t.required {
+		if _, ok := m[r]; !ok {
+			w.path = append(w.path, manifest.Key(r))
+			w.report(RuleRequired, true, "%s is missing the required field %q", typeLabel(t, w.path[:len(w.path)-1]), r)
+			w.path = w.path[:len(w.path)-1]
+		}
+	}
+}
+
+func (w *walker) unknownField(k string, t *apiType) {
+	owner := typeLabel(t, w.path[:len(w.path)-1])
+	if s := suggest(k, t.propNames); s != "" {
+		w.report(RuleUnknownField, false, "%s has no field %q: did you mean %q?", owner, k, s)
+		return
+	}
+	w.report(RuleUnknownField, false, "%s has no field %q: the API server rejects unknown fields; remove it or correct its name", owner, k)
+}
+
+func (w *walker) wrongType(v any, want string) {
+	label := w.label()
+	got := describeValue(v)
+	if s, ok := v.(string); ok && !w.secret(w.path) {
+		switch {
+		case strings.HasPrefix(want, "an integer") || strings.HasPrefix(want, "a whole number") || want == "a number":
+			if _, err := strconv.ParseFloat(s, 64); err == nil {
+				w.report(RuleWrongType, false, "%s must be %s, not the string %q: write %s without quotes", label, want, s, s)
+				return
+			}
+		case want == "true or false":
+			if s == "true" || s == "false" {
+				w.report(RuleWrongType, false, "%s must be %s, not the string %q: write %s without quotes", label, want, s, s)
+				return
+			}
+		}
+	}
+	if want == "a string" {
+		switch v.(type) {
+		case int64, float64, bool:
+			w.report(RuleWrongType, false, "%s must be a string, not %s: quote the value", label, got)
+			return
+		}
+	}
+	w.report(RuleWrongType, false, "%s must be %s, not %s", label, want, got)
+}
+
+func (w *walker) badEnum(s string, r *enumRule) {
+	label := w.label()
+	if w.secret(w.path) {
+		w.report(RuleEnum, false, "%s must be one of %s", label, strings.Join(r.values, ", "))
+		return
+	}
+	if c := r.caseMatch(s); c != "" {
+		w.report(RuleEnum, false, "%s %q is not accepted: did you mean %q? (values are case-sensitive)", label, s, c)
+		return
+	}
+	if c := suggest(s, r.values); c != "" {
+		w.report(RuleEnum, false, "%s %q is not accepted: did you mean %q? (one of %s)", label, s, c, strings.Join(r.values, ", "))
+		return
+	}
+	w.report(RuleEnum, false, "%s %q is not accepted: use one of %s", label, s, strings.Join(r.values, ", "))
+}
+
+func (w *walker) badQuantity(q string) {
+	label := w.label()
+	if w.secret(w.path) {
+		w.report(RuleInvalidQuantity, false, "%s is not a quantity (a number with an optional suffix such as m, k, M, Gi)", label)
+		return
+	}
+	if hint := quantityHint(q); hint != "" {
+		w.report(RuleInvalidQuantity, false, "%s %q is not a quantity: %s", label, q, hint)
+		return
+	}
+	w.report(RuleInvalidQuantity, false, "%s %q is not a quantity: write a number with an optional suffix (m, k, M, G, T, Ki, Mi, Gi, Ti), e.g. 500m, 2, 1.5Gi", label, q)
+}
+
+// quantityHint suggests the quantity meant by a common mistake: a unit
+// written the way people write bytes (1GB, 512mb), or with a space.
+func quantityHint(q string) string {
+	t := strings.TrimSpace(q)
+	t = strings.ReplaceAll(t, " ", "")
+	i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	if i <= 0 {
+		if t != q {
+			return fmt.Sprintf("write %q without spaces", t)
+		}
+		return ""
+	}
+	num, unit := t[:i], t[i:]
+	decimal := map[string]string{"kb": "k", "mb": "M", "gb": "G", "tb": "T", "pb": "P", "eb": "E"}
+	binary := map[string]string{"kib": "Ki", "mib": "Mi", "gib": "Gi", "tib": "Ti", "pib": "Pi", "eib": "Ei", "ki": "Ki", "mi": "Mi", "gi": "Gi", "ti": "Ti", "pi": "Pi", "ei": "Ei"}
+	lower := strings.ToLower(unit)
+	if d, ok := decimal[lower]; ok {
+		return fmt.Sprintf("did you mean %s%s (10^%d bytes) or %s%si (2^%d bytes)?", num, d, decimalPower(d), num, strings.ToUpper(d[:1]), binaryPower(d))
+	}
+	if b, ok := binary[lower]; ok {
+		return fmt.Sprintf("did you mean %s%s?", num, b)
+	}
+	if _, err := resource.ParseQuantity(t); err == nil {
+		return fmt.Sprintf("write %q without spaces", t)
+	}
+	return ""
+}
+
+func decimalPower(unit string) int {
+	return 3 * (strings.Index("kMGTPE", unit) + 1)
+}
+
+func binaryPower(unit string) int {
+	return 10 * (strings.Index("KMGTPE", strings.ToUpper(unit)) + 1)
+}
+
+// label names the field at the walker's path for messages: its key, or
+// its list's key and index.
+func (w *walker) label() string {
+	return fieldLabel(w.path)
+}
+
+func fieldLabel(p manifest.Path) string {
+	if len(p) == 0 {
+		return "the object"
+	}
+	last := p[len(p)-1]
+	if !last.IsIndex {
+		return last.Key
+	}
+	return fieldLabel(p[:len(p)-1]) + "[" + strconv.Itoa(last.Index) + "]"
+}
+
+// typeLabel names an object type for messages: the Go type's name for
+// named types (Container, ServicePort), else the field that holds it.
+func typeLabel(t *apiType, at manifest.Path) string {
+	if t.name != "" {
+		return t.name[strings.LastIndexByte(t.name, '.')+1:]
+	}
+	return fieldLabel(at)
+}
+
+// describeValue says what kind of value v is, for messages.
+func describeValue(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case int64:
+		return "an integer"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "a list"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
