@@ -55,8 +55,11 @@ func validateBuiltin(content map[string]any, root *apiType, secret func(manifest
 // value checks v against t; f is the property that holds it (nil for list
 // items and map values), for its enum.
 func (w *walker) value(v any, t *apiType, enum *enumRule) {
-	if v == nil {
-		return // null: the field is left at its default, as the API decodes it
+	if v == nil || isPlaceholder(v) {
+		// null: the field is left at its default, as the API decodes it.
+		// A {{ ... }} placeholder is a template's (a chart's, a file
+		// filled by a script): what replaces it is not known.
+		return
 	}
 	switch t.kind {
 	case kindObject:
@@ -155,6 +158,20 @@ func (w *walker) value(v any, t *apiType, enum *enumRule) {
 			w.wrongType(v, "a quantity (a number, or a string such as 500m, 1.5, 256Mi)")
 		}
 	}
+}
+
+// isPlaceholder reports whether v is what YAML makes of an unquoted
+// {{ ... }} template expression: a mapping whose one key is itself a
+// mapping (the decoder prints it as "map[...]") without a value.
+func isPlaceholder(v any) bool {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) != 1 {
+		return false
+	}
+	for k, val := range m {
+		return val == nil && strings.HasPrefix(k, "map[")
+	}
+	return false
 }
 
 // object checks the fields of an object: each known one against its type,
