@@ -177,6 +177,7 @@ func isPlaceholder(v any) bool {
 // object checks the fields of an object: each known one against its type,
 // unknown ones (with the nearest known name), and required ones missing.
 func (w *walker) object(m map[string]any, t *apiType, root bool) {
+	var meant []string // the fields unknown ones were taken for
 	for _, k := range sortedKeys(m) {
 		if root && k == "status" {
 			continue
@@ -185,12 +186,12 @@ func (w *walker) object(m map[string]any, t *apiType, root bool) {
 		if f := t.props[k]; f != nil {
 			w.value(m[k], f.typ, f.enum)
 		} else if !t.preserveUnknown {
-			w.unknownField(k, t)
+			meant = append(meant, w.unknownField(k, t))
 		}
 		w.path = w.path[:len(w.path)-1]
 	}
 	for _, r := range t.required {
-		if _, ok := m[r]; !ok {
+		if _, ok := m[r]; !ok && !slices.Contains(meant, r) {
 			w.path = append(w.path, manifest.Key(r))
 			w.report(RuleRequired, true, "%s is missing the required field %q", typeLabel(t, w.path[:len(w.path)-1]), r)
 			w.path = w.path[:len(w.path)-1]
@@ -198,13 +199,17 @@ func (w *walker) object(m map[string]any, t *apiType, root bool) {
 	}
 }
 
-func (w *walker) unknownField(k string, t *apiType) {
+// unknownField reports a field the type does not define and returns the
+// field it was probably meant to be ("" when none is close): a required
+// field it stands for is not reported missing as well.
+func (w *walker) unknownField(k string, t *apiType) string {
 	owner := typeLabel(t, w.path[:len(w.path)-1])
 	if s := suggest(k, t.propNames); s != "" {
 		w.report(RuleUnknownField, false, "%s has no field %q: did you mean %q?", owner, k, s)
-		return
+		return s
 	}
-	w.report(RuleUnknownField, false, "%s has no field %q: the API server rejects unknown fields; remove it or correct its name", owner, k)
+	w.report(RuleUnknownField, false, "%s has no field %q: kubectl rejects unknown fields (other clients drop them silently); remove it or correct its name", owner, k)
+	return ""
 }
 
 func (w *walker) wrongType(v any, want string) {
@@ -267,13 +272,12 @@ func (w *walker) badQuantity(q string) {
 // quantityHint suggests the quantity meant by a common mistake: a unit
 // written the way people write bytes (1GB, 512mb), or with a space.
 func quantityHint(q string) string {
-	t := strings.TrimSpace(q)
-	t = strings.ReplaceAll(t, " ", "")
+	t := strings.ReplaceAll(strings.TrimSpace(q), " ", "")
+	if _, err := resource.ParseQuantity(t); err == nil && t != q {
+		return fmt.Sprintf("write %q without spaces", t)
+	}
 	i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
 	if i <= 0 {
-		if t != q {
-			return fmt.Sprintf("write %q without spaces", t)
-		}
 		return ""
 	}
 	num, unit := t[:i], t[i:]
@@ -285,9 +289,6 @@ func quantityHint(q string) string {
 	}
 	if b, ok := binary[lower]; ok {
 		return fmt.Sprintf("did you mean %s%s?", num, b)
-	}
-	if _, err := resource.ParseQuantity(t); err == nil {
-		return fmt.Sprintf("write %q without spaces", t)
 	}
 	return ""
 }
