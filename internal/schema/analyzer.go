@@ -337,6 +337,9 @@ func (s *builtinSchema) unknownKindMessage(apiVersion, kind string) string {
 		return fmt.Sprintf("Kubernetes %s serves %s as %s, not %s", EmbeddedKubernetesVersion, kind, strings.Join(elsewhere, " or "), apiVersion)
 	}
 	kinds := s.kindsOf[apiVersion]
+	if !s.isBuiltinGroup(group) {
+		return fmt.Sprintf("Kubernetes %s no longer serves the %s API group, and it never had a kind %s", EmbeddedKubernetesVersion, group, kind)
+	}
 	if len(kinds) == 0 {
 		name := group
 		if name == "" {
