@@ -10,12 +10,15 @@ import (
 	"strings"
 )
 
+//go:generate go run ./gen -o data/kubernetes.json
+
 // The built-in schema is generated from the OpenAPI v3 documents that the
 // Kubernetes API server publishes (api/openapi-spec/v3 in the
 // k8s.io/kubernetes module) and committed as data/kubernetes.json:
 //
-//	go run ./internal/schema/gen -spec "$(go mod download -json k8s.io/kubernetes@v1.37.2 | jq -r .Dir)/api/openapi-spec/v3"
+//	go generate ./internal/schema   (go run ./gen -o data/kubernetes.json)
 //
+// which downloads the module with `go mod download` (or reads -spec DIR).
 // TestGeneratedSchemaIsReproducible regenerates it and compares. The file
 // keeps what validation needs — each type's kind, properties, required
 // properties and element type — and drops descriptions, defaults and the
@@ -240,8 +243,13 @@ func (g *generator) shape(s *openAPISchema) (compactType, error) {
 		switch {
 		case len(s.Properties) > 0:
 			t := compactType{Kind: kindObject, Props: map[string]int{}, PreserveUnknown: s.PreserveUnknown}
-			for name, p := range s.Properties {
-				i, err := g.ref(p)
+			names := make([]string, 0, len(s.Properties))
+			for name := range s.Properties {
+				names = append(names, name)
+			}
+			slices.Sort(names) // anonymous types are numbered in this order
+			for _, name := range names {
+				i, err := g.ref(s.Properties[name])
 				if err != nil {
 					return t, fmt.Errorf("property %s: %w", name, err)
 				}

@@ -44,7 +44,7 @@ var removedAPIs = []apiLifecycle{
 	{"extensions", "v1beta1", "ReplicaSet", 8, 16, "apps/v1", "spec.selector is required and must match spec.template.metadata.labels", guide + "#replicaset-v116"},
 	{"apps", "v1beta1", "ReplicaSet", 8, 16, "apps/v1", "spec.selector is required and must match spec.template.metadata.labels", guide + "#replicaset-v116"},
 	{"apps", "v1beta2", "ReplicaSet", 9, 16, "apps/v1", "spec.selector is required and must match spec.template.metadata.labels", guide + "#replicaset-v116"},
-	{"extensions", "v1beta1", "PodSecurityPolicy", 10, 16, "policy/v1beta1", "policy/v1beta1 was itself removed in 1.25: use Pod Security Admission (namespace labels pod-security.kubernetes.io/*)", guide + "#podsecuritypolicy-v116"},
+	{"extensions", "v1beta1", "PodSecurityPolicy", 10, 16, "", "its successor policy/v1beta1 was removed in 1.25 too: use Pod Security Admission (namespace labels pod-security.kubernetes.io/*)", guide + "#podsecuritypolicy-v116"},
 	{"apps", "v1beta1", "ControllerRevision", 8, 16, "apps/v1", "", lifecycle},
 	{"apps", "v1beta2", "ControllerRevision", 9, 16, "apps/v1", "", lifecycle},
 
