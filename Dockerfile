@@ -29,13 +29,13 @@ LABEL org.opencontainers.image.title="plumb" \
       org.opencontainers.image.description="Checks Kubernetes manifests in pull requests and reports every finding at the source line to edit" \
       org.opencontainers.image.source="https://github.com/plumb-ci/plumb" \
       org.opencontainers.image.url="https://github.com/plumb-ci/plumb" \
-      org.opencontainers.image.documentation="https://github.com/plumb-ci/plumb#use-it-in-a-workflow" \
+      org.opencontainers.image.documentation="https://github.com/plumb-ci/plumb/blob/main/docs/github-action.md" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.revision="${REVISION}"
 COPY --from=build /out/plumb /usr/local/bin/plumb
 # Not root. UID 1001 is the user of GitHub-hosted runners: a Docker action
 # must write the runner's files (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY) and the
-# workspace (the SARIF file), which belong to that user. See README.
+# workspace (the SARIF file), which belong to that user. See docs/github-action.md.
 USER 1001:1001
 WORKDIR /github/workspace
 ENTRYPOINT ["/usr/local/bin/plumb"]

@@ -18,7 +18,7 @@ func newActionCommand(stdout io.Writer) *cobra.Command {
 (INPUT_PATHS, INPUT_FAIL-ON, ...) and the workflow's event, runs the same
 pipeline as check, then writes the SARIF and JSON reports, annotations, review
 comments on the changed lines, the summary comment and the job summary, and
-sets the step's outputs. See README.md, "Use it in a workflow".
+sets the step's outputs. See docs/github-action.md.
 
 Inside an Actions step (GITHUB_ACTIONS=true with INPUT_* variables set) the
 binary starts in this mode when run without arguments.`,

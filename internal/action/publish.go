@@ -61,7 +61,7 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 		if github.IsNoPermission(err) {
 			reason = "the token may not write to this pull request (a pull request from a fork, or a token without pull-requests: write)"
 			if pr.FromFork() {
-				reason = "pull requests from forks get a read-only token; see the README for the workflow_run pattern that posts from a trusted workflow"
+				reason = "pull requests from forks get a read-only token; see docs/github-action.md for the workflow_run pattern that posts from a trusted workflow"
 			}
 		}
 		msg := fmt.Sprintf("plumb could not post to pull request %s: %s. The findings are in the annotations and the job summary.", pr, reason)

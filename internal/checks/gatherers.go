@@ -90,7 +90,7 @@ type gathererDef struct {
 	// objectOnly gatherers read one object; group gatherers read the render
 	// target.
 	prepare func(arg string, tt TargetType) (gatherFunc, error)
-	// Summary and Argument document the gatherer (checks show, README).
+	// Summary and Argument document the gatherer (checks show, docs/checks.md).
 	Summary  string
 	Argument string
 }

@@ -128,7 +128,7 @@ func configFinding(rule, file string, line, col int, key, msg string) finding.Fi
 }
 
 const lintHelp = "A check of the catalog does not follow the Trento checks format as plumb reads it " +
-	"(see the README section on checks). Fix the check file at the reported line; " +
+	"(see docs/checks.md). Fix the check file at the reported line; " +
 	"`plumb checks lint DIR` lists every problem of a catalog at once."
 
 const configHelp = "The `checks:` section of .plumb.yaml (or a checks flag) names something the catalog " +

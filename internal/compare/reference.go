@@ -46,7 +46,7 @@ type Reference struct {
 	// FunctionFiles are the templateFunctionFiles, in order.
 	FunctionFiles []string
 	// Hash identifies the metadata and templates (kube-compare's
-	// MetadataHash; plumb's own digest, see README).
+	// MetadataHash; plumb's own digest, see docs/compare.md).
 	Hash string
 	// Warnings found while loading (unknown keys that kube-compare ignores,
 	// overlapping templates, v1 components that can never report).

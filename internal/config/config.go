@@ -22,7 +22,7 @@ import (
 // DefaultFile is the configuration file looked for in the working directory.
 const DefaultFile = ".plumb.yaml"
 
-// File is the schema of .plumb.yaml. Every key is documented in README.md.
+// File is the schema of .plumb.yaml. Every key is documented in docs/configuration.md.
 type File struct {
 	// Paths to check when none are given on the command line.
 	Paths []string `yaml:"paths"`

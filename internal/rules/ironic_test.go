@@ -3,7 +3,7 @@ package rules
 // The unit scenarios of Ironic's ironic/tests/unit/common/test_inspection_rule.py
 // (research §7.1), one test each, named TestIronic<test>. Where plumb
 // differs on purpose (research §9, D1–D20, and the mapping of §10) the test
-// says so in a "Difference" comment; README's rules section lists the same
+// says so in a "Difference" comment; docs/rules.md lists the same
 // differences.
 
 import (

@@ -6,7 +6,7 @@
 // texts. It knows nothing of files or findings; the kubevirt package turns
 // its results into findings.
 //
-// Deliberate differences from the validator (documented in README.md):
+// Deliberate differences from the validator (documented in docs/kubevirt.md):
 // quantities are converted to their exact byte count (so 1.5Gi works, as it
 // does in a cluster where virt-api re-serialises it first), and the cases
 // where the validator's webhook panics (a rule without path, a null
