@@ -83,11 +83,15 @@ metadata:
   name: %s
   namespace: shop
 %sspec:
+  selector:
+    matchLabels: {app: %[1]s}
   template:
+    metadata:
+      labels: {app: %[1]s}
     spec:
       containers:
         - name: main
-          image: %s
+          image: %[3]s
 `, name, strings.Join(extra, ""), image)
 }
 
