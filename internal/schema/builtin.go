@@ -60,11 +60,11 @@ var (
 
 // loadBuiltin links the embedded schema once per process.
 func loadBuiltin() (*builtinSchema, error) {
-	builtinOnce.Do(func() { builtin, builtinErr = linkSchema(builtinJSON, enumTable) })
+	builtinOnce.Do(func() { builtin, builtinErr = linkSchema(builtinJSON, enumTable, requiredNotEnforced) })
 	return builtin, builtinErr
 }
 
-func linkSchema(data []byte, enums map[string]map[string]*enumRule) (*builtinSchema, error) {
+func linkSchema(data []byte, enums map[string]map[string]*enumRule, required map[string]map[string]string) (*builtinSchema, error) {
 	var c compactSchema
 	if err := json.Unmarshal(data, &c); err != nil {
 		return nil, fmt.Errorf("the embedded Kubernetes schema: %w", err)
@@ -107,6 +107,9 @@ func linkSchema(data []byte, enums map[string]map[string]*enumRule) (*builtinSch
 		if t.name != "" {
 			byName[t.name] = t
 		}
+	}
+	if err := enforceRequired(types, byName, required); err != nil {
+		return nil, err
 	}
 	for def, props := range enums {
 		t := byName[def]

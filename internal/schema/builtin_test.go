@@ -96,6 +96,29 @@ func TestValidObjectsHaveNoFindings(t *testing.T) {
 		{name: "status is not checked", text: deployment + "status:\n  replicas: many\n  whatever: 1\n"},
 		{name: "unrendered template placeholder", old: "image: nginx:1.27", new: "image: {{ .Values.image }}"},
 		{name: "service with named target port", text: "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  type: ClusterIP\n  ports:\n    - port: 80\n      targetPort: http\n"},
+		// Required in the OpenAPI documents, but the API server accepts
+		// them missing (required.go).
+		{name: "CSIDriver without spec", text: "apiVersion: storage.k8s.io/v1\nkind: CSIDriver\nmetadata:\n  name: mock.storage.k8s.io\n"},
+		{name: "probe header without value", old: "          resources:\n", new: "          readinessProbe:\n            httpGet:\n              port: 8080\n              httpHeaders:\n                - name: X-Probe\n          resources:\n"},
+		{name: "preferred node affinity without preference", old: "      volumes:\n", new: "      affinity:\n        nodeAffinity:\n          preferredDuringSchedulingIgnoredDuringExecution:\n            - weight: 10\n      volumes:\n"},
+		{name: "CRD versions without served or storage", text: `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Gadget, plural: gadgets}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+    - name: v1beta1
+      schema:
+        openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+`},
 		{name: "secret with base64 data", text: "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ntype: Opaque\ndata:\n  password: cGFzc3dvcmQ=\nstringData:\n  user: admin\n"},
 	})
 }

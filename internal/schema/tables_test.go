@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -141,14 +142,14 @@ func TestRemovedAPIsMatchLifecycle(t *testing.T) {
 // Every enum table row names a string field of the embedded schema (the
 // schema links only then).
 func TestEnumTableMatchesTheSchema(t *testing.T) {
-	if _, err := linkSchema(builtinJSON, enumTable); err != nil {
+	if _, err := linkSchema(builtinJSON, enumTable, requiredNotEnforced); err != nil {
 		t.Fatal(err)
 	}
 	bad := map[string]map[string]*enumRule{coreV1 + "Container": {"image": enum("x", "a")}, coreV1 + "PodSpec": {"containers": enum("x", "a")}}
-	if _, err := linkSchema(builtinJSON, map[string]map[string]*enumRule{coreV1 + "Nope": {"x": enum("x")}}); err == nil {
+	if _, err := linkSchema(builtinJSON, map[string]map[string]*enumRule{coreV1 + "Nope": {"x": enum("x")}}, nil); err == nil {
 		t.Error("an unknown definition links")
 	}
-	if _, err := linkSchema(builtinJSON, map[string]map[string]*enumRule{coreV1 + "PodSpec": bad[coreV1+"PodSpec"]}); err == nil {
+	if _, err := linkSchema(builtinJSON, map[string]map[string]*enumRule{coreV1 + "PodSpec": bad[coreV1+"PodSpec"]}, nil); err == nil {
 		t.Error("an enum on a list of objects links")
 	}
 	for def, props := range enumTable {
@@ -157,6 +158,34 @@ func TestEnumTableMatchesTheSchema(t *testing.T) {
 				t.Errorf("%s.%s: no source or values", def, prop)
 			}
 		}
+	}
+}
+
+// Every exception to the schema's required fields names a required field
+// and the validation that accepts it missing; booleans are never required.
+func TestRequiredExceptionsMatchTheSchema(t *testing.T) {
+	for _, bad := range []map[string]map[string]string{
+		{coreV1 + "Nope": {"x": "x"}},
+		{coreV1 + "Container": {"image": "not required"}},
+	} {
+		if _, err := linkSchema(builtinJSON, nil, bad); err == nil {
+			t.Errorf("%v links", bad)
+		}
+	}
+	s, err := linkSchema(builtinJSON, nil, requiredNotEnforced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for def, props := range requiredNotEnforced {
+		for prop, source := range props {
+			if source == "" {
+				t.Errorf("%s.%s: no source", def, prop)
+			}
+		}
+	}
+	crdVersion := s.lookup("apiextensions.k8s.io/v1", "CustomResourceDefinition").props["spec"].typ.props["versions"].typ.elem
+	if !slices.Equal(crdVersion.required, []string{"name"}) {
+		t.Errorf("CustomResourceDefinitionVersion requires %v, want [name] (served and storage are booleans)", crdVersion.required)
 	}
 }
 
