@@ -47,7 +47,7 @@ func TestSchemaSettings(t *testing.T) {
 	}
 	for file, want := range map[string]string{
 		"schema:\n  kubernetes_version: two\n": ".plumb.yaml:2:23: kubernetes version \"two\"",
-		"schema:\n  skip_kinds: ['[']\n":        "not a valid pattern",
+		"schema:\n  skip_kinds: ['[']\n":       "not a valid pattern",
 		"schema:\n  crd: [x]\n":                "unknown key \"crd\"",
 	} {
 		if _, err := resolve(file); err == nil || !strings.Contains(err.Error(), want) {

@@ -30,7 +30,7 @@ var requiredNotEnforced = map[string]map[string]string{
 	coreV1 + "ISCSIPersistentVolumeSource": {
 		"lun": core + "validateISCSIPersistentVolumeSource (0 to 255)",
 	},
-	coreV1 + "LimitRangeSpec":           {"limits": core + "ValidateLimitRange (no limits is a valid LimitRange)"},
+	coreV1 + "LimitRangeSpec":              {"limits": core + "ValidateLimitRange (no limits is a valid LimitRange)"},
 	"io.k8s.api.batch.v1.PodFailurePolicy": {"rules": batch + "validatePodFailurePolicy (no rules is a valid policy)"},
 }
 
