@@ -95,6 +95,12 @@ func TestValidObjectsHaveNoFindings(t *testing.T) {
 		{name: "empty enum value is defaulted", old: "imagePullPolicy: IfNotPresent", new: `imagePullPolicy: ""`},
 		{name: "status is not checked", text: deployment + "status:\n  replicas: many\n  whatever: 1\n"},
 		{name: "unrendered template placeholder", old: "image: nginx:1.27", new: "image: {{ .Values.image }}"},
+		{name: "quoted template expression for an integer", old: "replicas: 2", new: `replicas: "{{ .Values.replicas }}"`},
+		{name: "template expression in a quantity", old: "memory: 512Mi", new: `memory: "{{ .Values.memory }}Mi"`},
+		{name: "envsubst variable for an integer", old: "containerPort: 8080", new: `containerPort: "${PORT}"`},
+		{name: "bare envsubst variable for an integer", old: "replicas: 2", new: `replicas: $REPLICAS`},
+		{name: "Template parameter for an enum", old: "imagePullPolicy: IfNotPresent", new: `imagePullPolicy: "${{PULL_POLICY}}"`},
+		{name: "variable in a Secret's data", text: "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  password: ${DB_PASSWORD}\n"},
 		{name: "service with named target port", text: "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  type: ClusterIP\n  ports:\n    - port: 80\n      targetPort: http\n"},
 		// Required in the OpenAPI documents, but the API server accepts
 		// them missing (required.go).
@@ -183,6 +189,9 @@ func TestWrongTypes(t *testing.T) {
 			msgs: []string{"emptyDir must be an object"}},
 		{name: "fraction for int-or-string", old: "  replicas: 2\n", new: "  replicas: 2\n  strategy:\n    rollingUpdate:\n      maxSurge: 1.5\n", rule: RuleWrongType, at: "maxSurge",
 			msgs: []string{"a whole number or a string"}},
+		{name: "instructions are no placeholder", old: "containerPort: 8080", new: `containerPort: "<ADD PORT HERE>"`, rule: RuleWrongType, at: "containerPort",
+			msgs: []string{"containerPort must be an integer, not a string"}},
+		{name: "a dollar and a number are no variable", old: "replicas: 2", new: `replicas: "${2}"`, rule: RuleWrongType, at: "replicas"},
 		{name: "configmap number value", text: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  retries: 3\n", rule: RuleWrongType, at: "retries",
 			msgs: []string{"retries must be a string, not an integer"}},
 	})

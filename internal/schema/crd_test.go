@@ -54,6 +54,7 @@ func TestCustomResources(t *testing.T) {
 	}{
 		{name: "valid", old: "size: small", new: "size: small"},
 		{name: "int-or-string as integer", old: "port: http", new: "port: 8080"},
+		{name: "template placeholders are not validated", old: "  size: small\n  minReplicas: 1\n", new: "  size: \"${SIZE}\"\n  minReplicas: \"{{ .Values.min }}\"\n"},
 		{name: "preserved subtree takes anything", old: "anything: [goes, here]", new: "anything: {really: [1, 2]}"},
 		{name: "unknown nested field", old: "      weight: 10", new: "      wieght: 10", rule: RuleUnknownField, at: "wieght",
 			msgs: []string{`parts[0] has no field "wieght": did you mean "weight"?`}},

@@ -56,13 +56,25 @@ func (cv *crdVersion) validate(ctx context.Context, o *manifest.Object, secret f
 	if cv.cel != nil && len(errs) == 0 {
 		celErrs, _ := cv.cel.Validate(ctx, nil, cv.structural, obj, nil, celconfig.RuntimeCELCostBudget)
 		for _, e := range celErrs {
-			w.problems = append(w.problems, celProblem(o.Content, e))
+			w.addUnlessPlaceholder(o.Content, celProblem(o.Content, e))
 		}
 	}
 	for _, e := range errs {
-		w.problems = append(w.problems, fieldProblem(o.Content, e))
+		w.addUnlessPlaceholder(o.Content, fieldProblem(o.Content, e))
 	}
 	return w.problems
+}
+
+// addUnlessPlaceholder adds p unless the value it is about is a template
+// placeholder, which a tool replaces before the object is applied (as for
+// built-in kinds).
+func (w *walker) addUnlessPlaceholder(content map[string]any, p problem) {
+	if !p.atParent {
+		if v, ok := manifest.Lookup(content, p.path); ok && isPlaceholder(v) {
+			return
+		}
+	}
+	w.problems = append(w.problems, p)
 }
 
 func hasRule(ps []problem, rule string) bool {

@@ -57,8 +57,8 @@ func validateBuiltin(content map[string]any, root *apiType, secret func(manifest
 func (w *walker) value(v any, t *apiType, enum *enumRule) {
 	if v == nil || isPlaceholder(v) {
 		// null: the field is left at its default, as the API decodes it.
-		// A {{ ... }} placeholder is a template's (a chart's, a file
-		// filled by a script): what replaces it is not known.
+		// A placeholder is a template's (a chart's, a file filled by a
+		// script): what replaces it is not known.
 		return
 	}
 	switch t.kind {
@@ -160,18 +160,66 @@ func (w *walker) value(v any, t *apiType, enum *enumRule) {
 	}
 }
 
-// isPlaceholder reports whether v is what YAML makes of an unquoted
-// {{ ... }} template expression: a mapping whose one key is itself a
-// mapping (the decoder prints it as "map[...]") without a value.
+// isPlaceholder reports whether v is a template expression that a tool
+// replaces before the object is applied: what YAML makes of an unquoted
+// {{ ... }} (a mapping whose one key is itself a mapping, which the
+// decoder prints as "map[...]", without a value), or a string holding a
+// {{ ... }} expression (Helm, Go templates) or a ${NAME} or ${{NAME}}
+// variable (envsubst, OpenShift Template parameters), or a $NAME one.
 func isPlaceholder(v any) bool {
-	m, ok := v.(map[string]any)
-	if !ok || len(m) != 1 {
-		return false
-	}
-	for k, val := range m {
-		return val == nil && strings.HasPrefix(k, "map[")
+	switch v := v.(type) {
+	case string:
+		return isTemplateString(v)
+	case map[string]any:
+		if len(v) != 1 {
+			return false
+		}
+		for k, val := range v {
+			return val == nil && strings.HasPrefix(k, "map[")
+		}
 	}
 	return false
+}
+
+// isTemplateString reports whether s holds a {{ ... }} expression or a
+// ${NAME} variable, or is a $NAME variable.
+func isTemplateString(s string) bool {
+	if i := strings.Index(s, "{{"); i >= 0 && strings.Contains(s[i:], "}}") {
+		return true
+	}
+	if strings.HasPrefix(s, "$") && isVariableName(s[1:]) {
+		return true
+	}
+	for rest := s; ; {
+		i := strings.Index(rest, "${")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+2:]
+		end := strings.IndexByte(rest, '}')
+		if end < 0 {
+			return false
+		}
+		if isVariableName(strings.Trim(rest[:end], "{")) {
+			return true
+		}
+	}
+}
+
+// isVariableName reports whether s is a shell or Template parameter name.
+func isVariableName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_', r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
+		case r >= '0' && r <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // object checks the fields of an object: each known one against its type,
