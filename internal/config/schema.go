@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 )
 
 // SchemaFile is the schema section of .plumb.yaml.
@@ -59,27 +58,12 @@ func resolveSchema(file *File, fl *Flags, root, cwd, configFile string, version 
 			return s, file.src.errorf(fmt.Sprintf("schema.skip_kinds[%d]", i), "skip_kinds entry %q is not a valid pattern (Kind, group/Kind or apiVersion/Kind, with * wildcards)", k)
 		}
 	}
-	configDir := cwd
-	if configFile != "" {
-		abs := configFile
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(cwd, configFile)
-		}
-		configDir = filepath.Dir(abs)
-	}
 	add := func(base, p string) {
-		abs := p
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(base, p)
-		}
-		display := filepath.ToSlash(p)
-		if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			display = filepath.ToSlash(rel)
-		}
+		abs, display := resolveInputPath(root, base, p)
 		s.CRDs = append(s.CRDs, InputPath{Path: abs, Display: display})
 	}
 	for _, p := range file.Schema.CRDs {
-		add(configDir, p)
+		add(configDir(cwd, configFile), p)
 	}
 	for _, p := range fl.CRDs {
 		add(cwd, p)

@@ -10,18 +10,7 @@ import (
 
 func TestSchemaSettings(t *testing.T) {
 	cwd := t.TempDir()
-	resolve := func(file string, args ...string) (*Config, error) {
-		fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
-		fl := BindCheckFlags(fs)
-		if err := fs.Parse(args); err != nil {
-			t.Fatal(err)
-		}
-		f, err := ParseFile(".plumb.yaml", []byte(file))
-		if err != nil {
-			return nil, err
-		}
-		return Resolve(f, fl, cwd)
-	}
+	resolve := func(file string, args ...string) (*Config, error) { return resolveText(t, cwd, file, args...) }
 	cfg, err := resolve("")
 	if err != nil {
 		t.Fatal(err)
@@ -54,4 +43,20 @@ func TestSchemaSettings(t *testing.T) {
 			t.Errorf("%q: error %v, want %q", file, err, want)
 		}
 	}
+}
+
+// resolveText resolves the configuration file text with the check flags
+// args, as plumb check run in cwd would.
+func resolveText(t *testing.T, cwd, file string, args ...string) (*Config, error) {
+	t.Helper()
+	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
+	fl := BindCheckFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	f, err := ParseFile(".plumb.yaml", []byte(file))
+	if err != nil {
+		return nil, err
+	}
+	return Resolve(f, fl, cwd)
 }

@@ -52,7 +52,7 @@ func with(t *testing.T, s, old, new string) string {
 	return strings.Replace(s, old, new, 1)
 }
 
-type builtinCase struct {
+type objectCase struct {
 	name string
 	// edit turns the valid Deployment into the case's text (or text is
 	// given whole).
@@ -62,14 +62,24 @@ type builtinCase struct {
 	msgs     []string
 }
 
-func runBuiltinCases(t *testing.T, cases []builtinCase) {
+func runBuiltinCases(t *testing.T, cases []objectCase) {
+	runCases(t, cases, deployment, nil)
+}
+
+// runCases runs each case on base (edited) or its own text, written as
+// app/object.yaml beside the files of others.
+func runCases(t *testing.T, cases []objectCase, base string, others map[string]string) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			text := c.text
 			if text == "" {
-				text = with(t, deployment, c.old, c.new)
+				text = with(t, base, c.old, c.new)
 			}
-			fs := analyze(t, nil, map[string]string{"app/object.yaml": text})
+			files := map[string]string{"app/object.yaml": text}
+			for name, content := range others {
+				files[name] = content
+			}
+			fs := analyze(t, nil, files)
 			if c.rule == "" {
 				if len(fs) > 0 {
 					t.Fatalf("want no finding, got:%s", list(fs))
@@ -82,7 +92,7 @@ func runBuiltinCases(t *testing.T, cases []builtinCase) {
 }
 
 func TestValidObjectsHaveNoFindings(t *testing.T) {
-	runBuiltinCases(t, []builtinCase{
+	runBuiltinCases(t, []objectCase{
 		{name: "deployment", old: "replicas: 2", new: "replicas: 2"},
 		{name: "empty resources, null timestamp, empty status", text: deployment + "status: {}\n", old: "", new: ""},
 		{name: "creationTimestamp null", old: "  name: web\n", new: "  name: web\n  creationTimestamp: null\n"},
@@ -130,7 +140,7 @@ spec:
 }
 
 func TestUnknownFields(t *testing.T) {
-	runBuiltinCases(t, []builtinCase{
+	runBuiltinCases(t, []objectCase{
 		{name: "misspelt spec field", old: "replicas: 2", new: "replicsa: 2", rule: RuleUnknownField, at: "replicsa",
 			msgs: []string{`DeploymentSpec has no field "replicsa"`, `did you mean "replicas"?`}},
 		{name: "misspelt container field", old: "imagePullPolicy: IfNotPresent", new: "imagePulPolicy: IfNotPresent", rule: RuleUnknownField, at: "imagePulPolicy",
@@ -167,7 +177,7 @@ spec:
 }
 
 func TestWrongTypes(t *testing.T) {
-	runBuiltinCases(t, []builtinCase{
+	runBuiltinCases(t, []objectCase{
 		{name: "quoted port", old: "containerPort: 8080", new: `containerPort: "8080"`, rule: RuleWrongType, at: "containerPort",
 			msgs: []string{`containerPort must be an integer, not the string "8080": write 8080 without quotes`}},
 		{name: "quoted replicas", old: "replicas: 2", new: `replicas: "2"`, rule: RuleWrongType, at: "replicas", msgs: []string{"replicas must be an integer"}},
@@ -199,7 +209,7 @@ func TestWrongTypes(t *testing.T) {
 
 // Secret values never appear in messages.
 func TestSecretValuesAreNotQuoted(t *testing.T) {
-	runBuiltinCases(t, []builtinCase{
+	runBuiltinCases(t, []objectCase{
 		{name: "data not base64", text: "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  password: hunter2!\n", rule: RuleInvalidValue, at: "password",
 			msgs: []string{"password is not base64-encoded", "stringData"}},
 		{name: "stringData number", text: "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n  pin: \"1234\"\n  port: 5432\n", rule: RuleWrongType, at: "port: 5432",
@@ -214,7 +224,7 @@ func TestSecretValuesAreNotQuoted(t *testing.T) {
 }
 
 func TestQuantities(t *testing.T) {
-	runBuiltinCases(t, []builtinCase{
+	runBuiltinCases(t, []objectCase{
 		{name: "GB", old: "memory: 512Mi", new: "memory: 1GB", rule: RuleInvalidQuantity, at: "memory",
 			msgs: []string{`memory "1GB" is not a quantity: did you mean 1G (10^9 bytes) or 1Gi (2^30 bytes)?`}},
 		{name: "lower-case mb", old: "memory: 512Mi", new: "memory: 512mb", rule: RuleInvalidQuantity, at: "memory", msgs: []string{"512M (10^6 bytes) or 512Mi"}},
@@ -228,7 +238,7 @@ func TestQuantities(t *testing.T) {
 }
 
 func TestRequiredFields(t *testing.T) {
-	runBuiltinCases(t, []builtinCase{
+	runBuiltinCases(t, []objectCase{
 		{name: "container without name", old: "        - name: web\n          image: nginx:1.27\n", new: "        - image: nginx:1.27\n", rule: RuleRequired, at: "- image: nginx",
 			msgs: []string{`Container is missing the required field "name"`}},
 		{name: "env without name", old: "            - name: PORT\n              value", new: "            - value", rule: RuleRequired, at: `- value: "8080"`,
@@ -256,7 +266,7 @@ spec:
 }
 
 func TestEnums(t *testing.T) {
-	runBuiltinCases(t, []builtinCase{
+	runBuiltinCases(t, []objectCase{
 		{name: "pull policy", old: "imagePullPolicy: IfNotPresent", new: "imagePullPolicy: Sometimes", rule: RuleEnum, at: "imagePullPolicy",
 			msgs: []string{`imagePullPolicy "Sometimes" is not accepted: use one of Always, IfNotPresent, Never`}},
 		{name: "protocol typo", old: "protocol: TCP", new: "protocol: TCPX", rule: RuleEnum, at: "protocol", msgs: []string{`did you mean "TCP"?`}},

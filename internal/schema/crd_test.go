@@ -46,12 +46,7 @@ func crdText(t *testing.T) string {
 }
 
 func TestCustomResources(t *testing.T) {
-	cases := []struct {
-		name     string
-		old, new string
-		rule, at string
-		msgs     []string
-	}{
+	runCases(t, []objectCase{
 		{name: "valid", old: "size: small", new: "size: small"},
 		{name: "int-or-string as integer", old: "port: http", new: "port: 8080"},
 		{name: "template placeholders are not validated", old: "  size: small\n  minReplicas: 1\n", new: "  size: \"${SIZE}\"\n  minReplicas: \"{{ .Values.min }}\"\n"},
@@ -83,20 +78,7 @@ func TestCustomResources(t *testing.T) {
 			msgs: []string{"example.com/v1beta1 Widget is deprecated by its CustomResourceDefinition widgets.example.com: example.com/v1beta1 Widget is deprecated; use example.com/v1"}},
 		{name: "version not served", old: "apiVersion: example.com/v1", new: "apiVersion: example.com/v1alpha1", rule: RuleRemovedAPI, at: "apiVersion",
 			msgs: []string{"CustomResourceDefinition widgets.example.com does not serve version v1alpha1 of Widget (served: v1, v1beta1)"}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			text := with(t, widget, c.old, c.new)
-			fs := analyze(t, nil, map[string]string{"crds/widgets.yaml": crdText(t), "app/widget.yaml": text})
-			if c.rule == "" {
-				if len(fs) > 0 {
-					t.Fatalf("want none:%s", list(fs))
-				}
-				return
-			}
-			expectOne(t, fs, text, c.rule, c.at, c.msgs...)
-		})
-	}
+	}, widget, map[string]string{"crds/widgets.yaml": crdText(t)})
 }
 
 func TestCRDsFromOutsideTheRepository(t *testing.T) {

@@ -3,6 +3,8 @@ package schema
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -98,7 +100,7 @@ func (w *walker) unknownFields(x any, s *structuralschema.Structural, root bool)
 		for k := range s.Properties {
 			names = append(names, k)
 		}
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			if (root || s.XEmbeddedResource) && metaFields[k] {
 				continue
 			}

@@ -40,21 +40,9 @@ func LoadCRDs(sources []CRDSource, limits manifest.Limits) ([]*manifest.Object, 
 		if !info.IsDir() {
 			dir, paths, display = filepath.Dir(src.Path), []string{filepath.Base(src.Path)}, path.Dir(src.Display)
 		}
-		set := manifest.Load(os.DirFS(dir), paths, manifest.LoadOptions{Limits: limits})
-		for _, p := range set.Problems {
-			p.Location.File = path.Join(display, p.Location.File)
-			problems = append(problems, p)
-		}
-		for _, doc := range set.Documents {
-			doc.File = path.Join(display, doc.File)
-			objs, probs := doc.Objects("")
-			problems = append(problems, probs...)
-			for _, o := range objs {
-				if isCRD(o) {
-					out = append(out, o)
-				}
-			}
-		}
+		objs, probs := manifest.LoadExternal(dir, paths, display, limits, isCRD)
+		out = append(out, objs...)
+		problems = append(problems, probs...)
 	}
 	return out, problems
 }

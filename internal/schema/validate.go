@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -79,7 +80,7 @@ func (w *walker) value(v any, t *apiType, enum *enumRule) {
 			w.wrongType(v, "a mapping")
 			return
 		}
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			w.path = append(w.path, manifest.Key(k))
 			w.value(m[k], t.elem, nil)
 			w.path = w.path[:len(w.path)-1]
@@ -118,15 +119,7 @@ func (w *walker) value(v any, t *apiType, enum *enumRule) {
 			w.report(RuleInvalidValue, false, "%s is not base64-encoded: encode it (base64), or move it to stringData, which takes plain text", w.label())
 		}
 	case kindInteger:
-		switch n := v.(type) {
-		case int64:
-		case float64:
-			if n != math.Trunc(n) {
-				w.wrongType(v, "a whole number")
-			}
-		default:
-			w.wrongType(v, "an integer")
-		}
+		w.integer(v, false)
 	case kindNumber:
 		switch v.(type) {
 		case int64, float64:
@@ -138,15 +131,7 @@ func (w *walker) value(v any, t *apiType, enum *enumRule) {
 			w.wrongType(v, "true or false")
 		}
 	case kindIntOrString:
-		switch n := v.(type) {
-		case int64, string:
-		case float64:
-			if n != math.Trunc(n) {
-				w.wrongType(v, "a whole number or a string")
-			}
-		default:
-			w.wrongType(v, "an integer or a string")
-		}
+		w.integer(v, true)
 	case kindQuantity:
 		switch q := v.(type) {
 		case int64, float64:
@@ -158,6 +143,29 @@ func (w *walker) value(v any, t *apiType, enum *enumRule) {
 			w.wrongType(v, "a quantity (a number, or a string such as 500m, 1.5, 256Mi)")
 		}
 	}
+}
+
+// integer checks that v is a whole number (2.0 is, as kubectl converts YAML
+// to JSON) or, for int-or-string fields, a string.
+func (w *walker) integer(v any, orString bool) {
+	also := ""
+	if orString {
+		also = " or a string"
+	}
+	switch n := v.(type) {
+	case int64:
+		return
+	case string:
+		if orString {
+			return
+		}
+	case float64:
+		if n != math.Trunc(n) {
+			w.wrongType(v, "a whole number"+also)
+		}
+		return
+	}
+	w.wrongType(v, "an integer"+also)
 }
 
 // isPlaceholder reports whether v is a template expression that a tool
@@ -226,7 +234,7 @@ func isVariableName(s string) bool {
 // unknown ones (with the nearest known name), and required ones missing.
 func (w *walker) object(m map[string]any, t *apiType, root bool) {
 	var meant []string // the fields unknown ones were taken for
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if root && k == "status" {
 			continue
 		}
@@ -392,13 +400,4 @@ func describeValue(v any) string {
 		return "a list"
 	}
 	return fmt.Sprintf("%T", v)
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
