@@ -3,8 +3,6 @@ package schema
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -100,7 +98,7 @@ func (w *walker) unknownFields(x any, s *structuralschema.Structural, root bool)
 		for k := range s.Properties {
 			names = append(names, k)
 		}
-		for _, k := range slices.Sorted(maps.Keys(v)) {
+		for _, k := range sortedKeys(v) {
 			if (root || s.XEmbeddedResource) && metaFields[k] {
 				continue
 			}

@@ -80,7 +80,7 @@ func (w *walker) value(v any, t *apiType, enum *enumRule) {
 			w.wrongType(v, "a mapping")
 			return
 		}
-		for _, k := range slices.Sorted(maps.Keys(m)) {
+		for _, k := range sortedKeys(m) {
 			w.path = append(w.path, manifest.Key(k))
 			w.value(m[k], t.elem, nil)
 			w.path = w.path[:len(w.path)-1]
@@ -234,7 +234,7 @@ func isVariableName(s string) bool {
 // unknown ones (with the nearest known name), and required ones missing.
 func (w *walker) object(m map[string]any, t *apiType, root bool) {
 	var meant []string // the fields unknown ones were taken for
-	for _, k := range slices.Sorted(maps.Keys(m)) {
+	for _, k := range sortedKeys(m) {
 		if root && k == "status" {
 			continue
 		}
@@ -400,4 +400,11 @@ func describeValue(v any) string {
 		return "a list"
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+// sortedKeys lists m's keys in order, in a slice allocated once.
+func sortedKeys(m map[string]any) []string {
+	keys := slices.AppendSeq(make([]string, 0, len(m)), maps.Keys(m))
+	slices.Sort(keys)
+	return keys
 }
