@@ -259,3 +259,14 @@ func TestResolveFieldPath(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLinkSchema: what linking the embedded schema costs, once per
+// process.
+func BenchmarkLinkSchema(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := linkSchema(builtinJSON, enumTable, requiredNotEnforced); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
