@@ -37,6 +37,10 @@ type crdEntry struct {
 	name     string
 	versions map[string]*crdVersion
 	served   []string
+	// preserveUnknown: spec.preserveUnknownFields (v1beta1's default),
+	// under which the API server keeps unknown fields instead of pruning
+	// them, so they are no error.
+	preserveUnknown bool
 }
 
 // crdVersion is one version of a CustomResourceDefinition, its schema
@@ -71,7 +75,8 @@ func (x *crdIndex) add(o *manifest.Object) {
 	if _, dup := x.byKind[key]; dup || crd.Spec.Names.Kind == "" {
 		return
 	}
-	e := &crdEntry{obj: o, name: crd.Name, versions: map[string]*crdVersion{}}
+	e := &crdEntry{obj: o, name: crd.Name, versions: map[string]*crdVersion{},
+		preserveUnknown: crd.Spec.PreserveUnknownFields != nil && *crd.Spec.PreserveUnknownFields}
 	for i, v := range crd.Spec.Versions {
 		cv := &crdVersion{entry: e, name: v.Name, index: i, served: v.Served, deprecated: v.Deprecated}
 		if v.DeprecationWarning != nil {
@@ -86,21 +91,32 @@ func (x *crdIndex) add(o *manifest.Object) {
 			continue // no schema: anything goes, as for the API server
 		}
 		cv.schema = val.OpenAPIV3Schema
-		at := schemaPath(o, i)
-		ss, err := structuralschema.NewStructural(cv.schema)
-		if err != nil {
-			x.problems = append(x.problems, newFinding(o, RuleInvalidCRD, at,
-				fmt.Sprintf("the schema of version %s is not structural: %v", v.Name, err), false))
-			continue
-		}
-		if errs := structuralschema.ValidateStructural(nil, ss); len(errs) > 0 {
-			x.problems = append(x.problems, newFinding(o, RuleInvalidCRD, at,
-				fmt.Sprintf("the schema of version %s is not structural: %s", v.Name, joinErrors(errs.ToAggregate().Errors(), 3)), false))
+		ss, why := structural(cv.schema)
+		if why != "" {
+			// apiextensions.k8s.io/v1 refuses the CRD; v1beta1 took it (and
+			// is itself a removed API since 1.22), but its resources are
+			// not validated here.
+			if o.ID.APIVersion == "apiextensions.k8s.io/v1" {
+				x.problems = append(x.problems, newFinding(o, RuleInvalidCRD, schemaPath(o, i),
+					fmt.Sprintf("the schema of version %s is not structural: %s", v.Name, why), false))
+			}
 			continue
 		}
 		cv.structural = ss
 	}
 	x.byKind[key] = e
+}
+
+// structural makes the structural schema of s, or says why s is not one.
+func structural(s *apiextensions.JSONSchemaProps) (*structuralschema.Structural, string) {
+	ss, err := structuralschema.NewStructural(s)
+	if err != nil {
+		return nil, err.Error()
+	}
+	if errs := structuralschema.ValidateStructural(nil, ss); len(errs) > 0 {
+		return nil, joinErrors(errs.ToAggregate().Errors(), 3)
+	}
+	return ss, ""
 }
 
 // schemaPath is where version i's schema is written in the CRD.
@@ -153,7 +169,7 @@ func (x *crdIndex) notServedMessage(apiVersion, kind string) string {
 }
 
 // decodeCRD reads a CRD's content into the API server's internal type,
-// through its own conversion from v1 or v1beta1.
+// defaulted and converted from v1 or v1beta1 as the API server does.
 func decodeCRD(o *manifest.Object) (*apiextensions.CustomResourceDefinition, error) {
 	internal := &apiextensions.CustomResourceDefinition{}
 	switch o.ID.APIVersion {
@@ -162,6 +178,7 @@ func decodeCRD(o *manifest.Object) (*apiextensions.CustomResourceDefinition, err
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(o.Content, &v); err != nil {
 			return nil, err
 		}
+		apiextensionsv1.SetObjectDefaults_CustomResourceDefinition(&v)
 		if err := apiextensionsv1.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(&v, internal, nil); err != nil {
 			return nil, err
 		}
@@ -170,11 +187,12 @@ func decodeCRD(o *manifest.Object) (*apiextensions.CustomResourceDefinition, err
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(o.Content, &v); err != nil {
 			return nil, err
 		}
+		// v1beta1's defaults: a lone spec.version becomes the served
+		// storage version, and unknown fields are kept unless
+		// spec.preserveUnknownFields is false.
+		apiextensionsv1beta1.SetObjectDefaults_CustomResourceDefinition(&v)
 		if err := apiextensionsv1beta1.Convert_v1beta1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(&v, internal, nil); err != nil {
 			return nil, err
-		}
-		if len(internal.Spec.Versions) == 0 && internal.Spec.Version != "" {
-			internal.Spec.Versions = []apiextensions.CustomResourceDefinitionVersion{{Name: internal.Spec.Version, Served: true, Storage: true}}
 		}
 	}
 	return internal, nil

@@ -3,6 +3,7 @@ package schema
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -130,4 +131,54 @@ func TestInvalidCRD(t *testing.T) {
 	text := with(t, crdText(t), "                minReplicas:\n                  type: integer\n", "                minReplicas:\n")
 	fs := analyze(t, nil, map[string]string{"crd.yaml": text})
 	expectOne(t, fs, text, RuleInvalidCRD, "openAPIV3Schema:", "not structural", "type")
+}
+
+// apiextensions.k8s.io/v1beta1 CRDs, for clusters older than 1.22: unknown
+// fields are kept (spec.preserveUnknownFields defaults to true) unless the
+// CRD says false, and a schema that is not structural was accepted.
+func TestV1beta1CRDs(t *testing.T) {
+	crd := func(extra, schemaType string) string {
+		return `apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.example.com
+spec:
+  group: example.com
+  version: v1
+  scope: Namespaced
+  names: {kind: Gadget, plural: gadgets}
+` + extra + `  validation:
+    openAPIV3Schema:
+      type: object
+      properties:
+        spec:
+          ` + schemaType + `
+          properties:
+            size: {type: integer}
+`
+	}
+	const gadget = "apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g\nspec:\n  size: 3\n  colour: red\n"
+	cases := []struct {
+		name, crd, gadget string
+		want              []string // rules, besides the v1beta1 CRD's deprecation
+	}{
+		{"unknown fields are kept", crd("", "type: object"), gadget, nil},
+		{"types are still checked", crd("", "type: object"), with(t, gadget, "size: 3", "size: three"), []string{RuleWrongType}},
+		{"pruning asked for", crd("  preserveUnknownFields: false\n", "type: object"), gadget, []string{RuleUnknownField}},
+		{"schema not structural", crd("", "description: no type"), gadget, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fs := analyze(t, &Analyzer{KubernetesMinor: 20}, map[string]string{"crd.yaml": c.crd, "gadget.yaml": c.gadget})
+			var got []string
+			for _, f := range fs {
+				if f.RuleID != RuleDeprecatedAPI {
+					got = append(got, f.RuleID)
+				}
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("rules %v, want %v:%s", got, c.want, list(fs))
+			}
+		})
+	}
 }

@@ -43,12 +43,16 @@ func (cv *crdVersion) validate(ctx context.Context, o *manifest.Object, secret f
 			w.path = w.path[:0]
 		}
 	}
-	w.unknownFields(obj, cv.structural, true)
+	if !cv.entry.preserveUnknown {
+		w.unknownFields(obj, cv.structural, true)
+	}
 	if len(w.problems) > 0 && hasRule(w.problems, RuleWrongType) {
 		return w.problems // the API server cannot decode it: nothing more to say
 	}
 	structuraldefaulting.Default(obj, cv.structural)
-	pruning.Prune(obj, cv.structural, true)
+	if !cv.entry.preserveUnknown {
+		pruning.Prune(obj, cv.structural, true)
+	}
 
 	errs := apiservervalidation.ValidateCustomResource(nil, obj, cv.validator)
 	errs = append(errs, schemaobjectmeta.Validate(ctx, nil, obj, cv.structural, false)...)
