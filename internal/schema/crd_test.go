@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -178,6 +179,51 @@ spec:
 			}
 			if !slices.Equal(got, c.want) {
 				t.Errorf("rules %v, want %v:%s", got, c.want, list(fs))
+			}
+		})
+	}
+}
+
+// A custom resource's credential values never appear in messages, not even
+// where the API server's validation or a CEL messageExpression quotes them.
+func TestCustomResourceSecretsAreNotQuoted(t *testing.T) {
+	crd := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: logins.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Login, plural: logins}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              x-kubernetes-validations:
+                - rule: "self.password.size() >= 12"
+                  messageExpression: "'password ' + self.password + ' is too short'"
+              properties:
+                password: {type: string}
+                apiKey: {type: string, enum: [key-one, key-two]}
+`
+	login := "apiVersion: example.com/v1\nkind: Login\nmetadata:\n  name: l\nspec:\n  password: hunter2\n  apiKey: key-one\n"
+	for name, text := range map[string]string{
+		"cel messageExpression": login,
+		"enum on a credential":  with(t, with(t, login, "password: hunter2", "password: correct-horse-battery"), "apiKey: key-one", "apiKey: hunter2hunter2"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			fs := analyze(t, nil, map[string]string{"crd.yaml": crd, "login.yaml": text})
+			if len(fs) != 1 {
+				t.Fatalf("want one finding:%s", list(fs))
+			}
+			if strings.Contains(fs[0].Message, "hunter2") || strings.Contains(fs[0].Message, "correct-horse") || !strings.Contains(fs[0].Message, manifest.Redacted) {
+				t.Errorf("message %q", fs[0].Message)
 			}
 		})
 	}

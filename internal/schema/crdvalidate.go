@@ -3,6 +3,7 @@ package schema
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -66,7 +67,43 @@ func (cv *crdVersion) validate(ctx context.Context, o *manifest.Object, secret f
 	for _, e := range errs {
 		w.addUnlessPlaceholder(o.Content, fieldProblem(o.Content, e))
 	}
+	redactSecrets(w.problems, o.Content)
 	return w.problems
+}
+
+// redactSecrets hides in the messages of the API server's validation (which
+// may quote a value, and a CEL rule's messageExpression any value) the
+// values plumb never prints: those of manifest.SecretPaths and of keys
+// that name a credential (spec.password), at any depth.
+func redactSecrets(ps []problem, content map[string]any) {
+	if len(ps) == 0 {
+		return
+	}
+	values := manifest.CredentialValues(content)
+	for _, p := range manifest.SecretPaths(content) {
+		if v, ok := manifest.Lookup(content, p); ok {
+			if s, ok := v.(string); ok {
+				values = append(values, s)
+			}
+		}
+	}
+	// Longest first, so that a value is hidden whole before a shorter one
+	// inside it; values of one or two characters would only garble the
+	// message.
+	slices.SortFunc(values, func(a, b string) int { return len(b) - len(a) })
+	var pairs []string
+	for _, v := range values {
+		if len(v) > 2 {
+			pairs = append(pairs, v, manifest.Redacted)
+		}
+	}
+	if len(pairs) == 0 {
+		return
+	}
+	r := strings.NewReplacer(pairs...)
+	for i := range ps {
+		ps[i].message = r.Replace(ps[i].message)
+	}
 }
 
 // addUnlessPlaceholder adds p unless the value it is about is a template
