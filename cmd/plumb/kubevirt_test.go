@@ -72,3 +72,28 @@ func TestKubeVirtBadInputExitsTwo(t *testing.T) {
 		t.Errorf("missing directory: exit %d\n%s", code, errOut)
 	}
 }
+
+// A rule the template validator fails when it evaluates it
+// (ssp-operator internal/template-validator/validation/eval.go, Evaluate:
+// an unknown type, a missing path) is a failing rule of the VM — exit 1,
+// kubevirt/<rule name>, the validator's cause — not a configuration error.
+func TestKubeVirtRuleFailuresAreFindings(t *testing.T) {
+	for _, c := range []struct{ rules, want string }{
+		{`[{"name": "a", "path": "jsonpath::.spec.domain.cpu.cores", "rule": "integr", "message": "m", "min": 2}]`,
+			"vm/vm.yaml:8: error: m: unrecognized Rule type [kubevirt/a]"},
+		{`[{"name": "b", "rule": "integer", "message": "m", "min": 2}]`,
+			"vm/vm.yaml:8: error: m: missing required key [kubevirt/b]"},
+	} {
+		dir := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(dir, "vm"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "vm", "vm.yaml"), []byte(vmWithRules(c.rules)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := plumb(t, "check", "--root", dir, "--no-default-checks", filepath.Join(dir, "vm"))
+		if code != 1 || !strings.Contains(out, c.want) {
+			t.Errorf("exit %d, want 1 and %q:\n%s\n%s", code, c.want, out, errOut)
+		}
+	}
+}

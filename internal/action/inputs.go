@@ -32,6 +32,12 @@ var checkInputs = []checkInput{
 	{Input: "env", Flag: "env", List: true},
 	{Input: "fail-on", Flag: "fail-on"},
 	{Input: "base-ref", Flag: "base-ref"},
+	{Input: "values", Flag: "values", List: true},
+	{Input: "set", Flag: "set", List: true},
+	{Input: "set-string", Flag: "set-string", List: true},
+	{Input: "release-name", Flag: "release-name"},
+	{Input: "namespace", Flag: "namespace"},
+	{Input: "kubernetes-version", Flag: "kubernetes-version"},
 }
 
 // bindCheckInputs builds `plumb check`'s flags from the inputs (every

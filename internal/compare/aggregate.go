@@ -28,22 +28,28 @@ func (r *run) aggregate(results []crResult) *Result {
 			res.Errors = append(res.Errors, *cr.err)
 		}
 	}
+	// kube-compare's proactive owner/subject pass (pkg/compare/compare.go,
+	// PR #258): every template whose empty-data identity an input refers
+	// to counts one match and is listed as not validated, even when an
+	// input was also compared with it (its count then adds to that match).
 	refs := referencedIdentities(r.inputs)
 	for _, t := range r.ref.Templates {
-		if res.Counts[t] > 0 || t.fixed.Name == "" || t.fixed.APIVersion == "" {
+		if t.fixed.Name == "" || t.fixed.APIVersion == "" {
 			continue
 		}
 		if refs[t.fixed.String()] {
-			res.Counts[t] = 1
+			res.Counts[t]++
 			res.Inferred = append(res.Inferred, t)
 		}
 	}
-	for _, n := range res.Counts {
+	byPath := make(map[string]int, len(res.Counts))
+	for t, n := range res.Counts {
 		res.TotalCRs += n
+		byPath[t.Path] += n
 	}
 	for _, p := range r.ref.Parts {
 		for _, c := range p.Components {
-			if is := validate(c, res.Counts); is != nil {
+			if is := validate(c, byPath); is != nil {
 				res.Issues = append(res.Issues, is)
 				res.NumMissing += is.Count
 			}
@@ -96,12 +102,12 @@ func referencedIdentities(inputs []*manifest.Object) map[string]bool {
 	return refs
 }
 
-// validate applies a component's rule to the match counts (research §1.3,
-// §1.4).
-func validate(c *Component, counts map[*Template]int) *Issue {
+// validate applies a component's rule to the match counts by template path
+// (research §1.3, §1.4).
+func validate(c *Component, counts map[string]int) *Issue {
 	var matched, unmatched []*Template
 	for _, t := range c.Templates {
-		if counts[t] > 0 {
+		if counts[t.Path] > 0 {
 			matched = append(matched, t)
 		} else {
 			unmatched = append(unmatched, t)

@@ -346,6 +346,12 @@ type Setup struct {
 // exit 2); when they make the reference unusable, the analyzer compares
 // nothing.
 func NewAnalyzer(s Setup) (*Analyzer, []finding.Finding) {
+	if IsURL(s.Reference) {
+		// plumb check makes no network calls but GitHub's: a reference is
+		// part of the repository or of the runner's checkout.
+		return &Analyzer{}, ProblemFindings(Problems{{Location: loc(s.Reference, 0),
+			Message: "plumb check reads references from files only: check the reference out (or download it) and give its path; plumb compare -r accepts URLs"}})
+	}
 	display := s.ReferenceDisplay
 	if st, err := os.Stat(s.Reference); err == nil && !st.IsDir() {
 		display = path.Dir(display)

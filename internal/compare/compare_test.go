@@ -522,3 +522,44 @@ data:
 		}
 	}
 }
+
+// kube-compare pkg/compare/compare.go (owner/subject pass, PR #258): a
+// template an input refers to is counted and listed as "found via
+// ownerReferences or RBAC subjects" even when an input was also compared
+// with it; its count then adds to the compared input's in TotalCRs.
+func TestReferencedTemplateCountsOnTopOfItsMatch(t *testing.T) {
+	ref := mustLoad(t, map[string]string{
+		"metadata.yaml": "apiVersion: v2\nparts:\n  - name: p\n    components:\n      - name: c\n        allOf:\n          - path: sa.yaml\n            description: the collector's account\n",
+		"sa.yaml":       "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: collector\n  namespace: logging\n",
+	})
+	res := compareInputs(t, ref, `
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: collector, namespace: logging}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: collect, namespace: logging}
+subjects:
+- kind: ServiceAccount
+  name: collector
+  namespace: logging
+`, Options{})
+	if len(res.Compared) != 1 || res.TotalCRs != 2 || len(res.Inferred) != 1 || res.Inferred[0].Path != "sa.yaml" {
+		t.Fatalf("compared %d, TotalCRs %d (want 1 compared + 1 inferred), inferred %v", len(res.Compared), res.TotalCRs, res.Inferred)
+	}
+	var text strings.Builder
+	out := res.Report(ReportOptions{})
+	if err := out.Text(&text); err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, text.String(), "CRs with diffs: 0/2\n",
+		"Warning: 1 resource(s) found via ownerReferences or RBAC subjects but contents not validated:\n  - sa.yaml\n")
+	if got := out.Summary.MatchedByReferenceOnly; len(got) != 1 || got[0] != "sa.yaml" {
+		t.Errorf("matchedByReferenceOnly %v", got)
+	}
+	// The identical CR carries its template's description too.
+	if d := out.Diffs[0]; d.DiffOutput != "" || d.Description != "the collector's account" {
+		t.Errorf("diff %+v", d)
+	}
+}

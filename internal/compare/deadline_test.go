@@ -112,7 +112,7 @@ func TestHostileOverrideTemplateStops(t *testing.T) {
 }
 
 // On the command line a template that ran over the limit is an error (exit
-// 2) and the report is still written.
+// 2), and, as any error, writes no report.
 func TestHostileTemplateCLI(t *testing.T) {
 	withTemplateTime(t, 200*time.Millisecond)
 	dir := t.TempDir()
@@ -132,5 +132,7 @@ func TestHostileTemplateCLI(t *testing.T) {
 		t.Errorf("exit %d, want %d\n%s\n%s", code, ExitError, out, errOut)
 	}
 	mustContain(t, errOut, "cm.yaml:7: template injection failed: cm.yaml on v1_ConfigMap_cm", "template: cm.yaml:7: execution stopped after 200ms")
-	mustContain(t, out, "Cluster CRs unmatched to reference CRs: 1", "CRs with diffs: 0/1")
+	if out != "" {
+		t.Errorf("a report was written:\n%s", out)
+	}
 }

@@ -459,7 +459,7 @@ func applyCaptureGroups(segs []cgSegment, table *captureTable) (string, []string
 			b.WriteString(s.literal)
 			continue
 		}
-		v, ok, w := table.agreed(s.name, s.text)
+		v, ok, w := table.agreed(s.name, "(?<"+s.name+">…)")
 		if !ok {
 			b.WriteString(s.text)
 			continue

@@ -123,11 +123,27 @@ func readInputFile(name string, limits manifest.Limits) ([]*manifest.Object, Pro
 	return parseInput(filepath.ToSlash(name), data, limits)
 }
 
+// parseInput reads one input file as kube-compare's resource builder does
+// (pkg/compare/compare.go, the visitor errors it downgrades to warnings):
+// what does not hold a valid resource — YAML that does not parse, a
+// document that is not an object or has no kind — is skipped with a
+// warning and the run goes on; a duplicate key keeps its last value, as
+// kubectl's decoder does, with a warning. Only the input limits (size,
+// nesting, alias expansion) stay errors: they guard plumb itself.
 func parseInput(name string, data []byte, limits manifest.Limits) ([]*manifest.Object, Problems) {
 	docs, parseProblems := manifest.Parse(name, data, limits)
 	var problems Problems
 	for _, p := range parseProblems {
-		problems = append(problems, Problem{Location: p.Location, Message: p.Message, Warning: !p.Input})
+		switch {
+		case p.Rule == manifest.RuleDuplicateKey:
+			msg, _, _ := strings.Cut(p.Message, ": keep one of them")
+			problems = append(problems, Problem{Location: p.Location, Warning: true,
+				Message: msg + ": the last value is used, as kube-compare's reader uses it; keep one of them"})
+		case p.Rule == manifest.RuleYAMLSyntax || p.Rule == manifest.RuleInvalidUTF8:
+			problems = append(problems, skipped(p.Location, p.Message))
+		default:
+			problems = append(problems, Problem{Location: p.Location, Message: p.Message, Warning: !p.Input})
+		}
 	}
 	var objs []*manifest.Object
 	for _, d := range docs {
@@ -135,11 +151,18 @@ func parseInput(name string, data []byte, limits manifest.Limits) ([]*manifest.O
 		for _, p := range ps {
 			switch p.Rule {
 			case manifest.RuleNotAnObject, manifest.RuleMissingKind:
-				problems = append(problems, Problem{Location: p.Location, Warning: true,
-					Message: "Skipping: Input contains additional files or documents that are not Kubernetes objects: " + p.Message})
+				problems = append(problems, skipped(p.Location, p.Message))
 			}
 		}
 		objs = append(objs, o...)
 	}
 	return objs, problems
+}
+
+// skipped is kube-compare's warning for input that holds no valid
+// resource (its skipInvalidResources message).
+func skipped(at manifest.Location, why string) Problem {
+	return Problem{Warning: true, Message: fmt.Sprintf("Skipping %s: Input contains additional files from supported file extensions"+
+		" (json/yaml) that do not contain a valid resource, error: %s. In case this file is expected to be a valid resource modify it accordingly.",
+		manifest.FormatLocation(at), why)}
 }

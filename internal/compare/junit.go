@@ -17,6 +17,7 @@ const (
 	junitDiffType      = "Difference"
 	junitIssueType     = "Validation Issue"
 	junitUnmatchedType = "Unmatched CR"
+	junitIssueCase     = "Reference validation failure"
 )
 
 type junitSuites struct {
@@ -71,7 +72,10 @@ func (o *Output) JUnit(w io.Writer) error {
 	}
 	diffs := junitSuite{Name: junitDiffSuite, Properties: props}
 	for _, d := range o.Diffs {
-		c := junitCase{Name: d.CRName, Classname: d.CorrelatedTemplate, Time: "0"}
+		// kube-compare pkg/compare/output.go (the JUnit differences suite):
+		// a case per compared CR, named after the CR, classed by the
+		// template it was compared with.
+		c := junitCase{Name: "CR: " + d.CRName, Classname: "Matching Reference CR: " + d.CorrelatedTemplate, Time: "0"}
 		switch {
 		case d.DiffOutput != "":
 			c.Failure = &junitMessage{Type: junitDiffType, Data: d.DiffOutput,
@@ -88,7 +92,9 @@ func (o *Output) JUnit(w io.Writer) error {
 		comps := o.Summary.ValidationIssues[part]
 		for _, comp := range sortedKeys(comps) {
 			vi := comps[comp]
-			issues.add(junitCase{Name: part + "/" + comp, Classname: part, Time: "0",
+			// kube-compare pkg/compare/output.go (the reference
+			// validation suite): one failing case per part/component.
+			issues.add(junitCase{Name: junitIssueCase, Classname: fmt.Sprintf("Part:%s Component: %s", part, comp), Time: "0",
 				Failure: &junitMessage{Type: junitIssueType, Message: vi.Msg + ": " + strings.Join(vi.CRs, ", ")}})
 		}
 	}
@@ -96,7 +102,7 @@ func (o *Output) JUnit(w io.Writer) error {
 
 	unmatched := junitSuite{Name: junitUnmatchSuite, Properties: props}
 	for _, u := range o.Summary.UnmatchedCRS {
-		unmatched.add(junitCase{Name: u, Classname: "unmatched", Time: "0",
+		unmatched.add(junitCase{Name: "CR: " + u, Classname: junitUnmatchSuite, Time: "0",
 			Failure: &junitMessage{Type: junitUnmatchedType, Message: "Unmatched CR: " + u}})
 	}
 	unmatched.placeholder("No unmatched cluster resources")

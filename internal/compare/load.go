@@ -86,6 +86,10 @@ func (l *loader) errorf(file string, line int, format string, args ...any) {
 	l.problems = append(l.problems, Problem{Location: loc(file, line), Message: fmt.Sprintf(format, args...)})
 }
 
+func (l *loader) warnf(file string, line int, format string, args ...any) {
+	l.problems = append(l.problems, Problem{Location: loc(file, line), Message: fmt.Sprintf(format, args...), Warning: true})
+}
+
 // readFile reads a reference file. Paths are relative to the reference
 // directory and may not leave it.
 func (l *loader) readFile(rel string) ([]byte, error) {
@@ -148,15 +152,20 @@ func (l *loader) load(entry string) *Reference {
 	}
 	ref.Parts = md.parts
 	ref.FunctionFiles = md.functionFiles
-	ref.Templates = md.templates
-	for i, t := range ref.Templates {
-		t.order = i
+	// A path listed twice (in requiredTemplates and optionalTemplates, or
+	// in two components) is one template: kube-compare counts matches per
+	// path (pkg/compare/compare.go, the per-template match counts), so
+	// every listing is satisfied by the same matches. The later listings
+	// are left out of correlation and only take part in validation.
+	for _, t := range md.templates {
 		t.File = l.file(t.Path)
 		if first, dup := ref.byPath[t.Path]; dup {
-			l.errorf(entryFile, t.Line, "template %s is listed twice (first at line %d)", t.Path, first.Line)
+			l.warnf(entryFile, t.Line, "template %s is listed again (first at line %d): both listings are satisfied by the same matches; list it once", t.Path, first.Line)
 			continue
 		}
+		t.order = len(ref.Templates)
 		ref.byPath[t.Path] = t
+		ref.Templates = append(ref.Templates, t)
 	}
 
 	omit, ps2 := resolveOmit(md.omitRaw, md.omitLines, md.defaultOmit, entryFile)

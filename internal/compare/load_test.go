@@ -198,8 +198,6 @@ fieldsToOmit:
 				"ref/metadata.yaml:19: fieldsToOmit.items.c: an entry has neither include nor pathToKey",
 				`ref/metadata.yaml:21: fieldsToOmit.items.d: path "metadata.\"unterminated": extraneous or missing " in quoted-field`,
 				`ref/metadata.yaml:7: template a.yaml: fieldsToOmitRefs entry "nope" not found it fieldsToOmit Items`}},
-		{"template listed twice", map[string]string{"metadata.yaml": v2("      - name: c\n        allOf:\n          - path: a.yaml\n          - path: a.yaml\n"), "a.yaml": cmTemplate},
-			[]string{"ref/metadata.yaml:8: template a.yaml is listed twice (first at line 7)"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -312,5 +310,40 @@ func TestParseKeyPath(t *testing.T) {
 		if _, err := parseKeyPath(bad); err == nil {
 			t.Errorf("parseKeyPath(%q) accepted", bad)
 		}
+	}
+}
+
+// kube-compare pkg/compare/referenceV1.go (the v1 component's
+// requiredTemplates and optionalTemplates) and pkg/compare/compare.go (the
+// per-template match counts, keyed by path): a template listed both as
+// required and optional is one template; a match satisfies both listings.
+// plumb warns, it does not refuse the reference.
+func TestTemplateListedAsRequiredAndOptional(t *testing.T) {
+	ref, ps := Load(refFS(map[string]string{
+		"metadata.yaml": `
+parts:
+  - name: p
+    components:
+      - name: c
+        type: Required
+        requiredTemplates:
+          - path: a.yaml
+          - path: b.yaml
+        optionalTemplates:
+          - path: a.yaml
+`,
+		"a.yaml": cmTemplate,
+		"b.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n",
+	}), "metadata.yaml", "ref")
+	if len(ps.Errors()) > 0 || ref == nil {
+		t.Fatalf("load errors: %v", ps)
+	}
+	mustContain(t, ps.Error(), "ref/metadata.yaml:10: template a.yaml is listed again (first at line 7)")
+	if len(ref.Templates) != 2 {
+		t.Fatalf("templates %d, want a.yaml once and b.yaml", len(ref.Templates))
+	}
+	res := compareInputs(t, ref, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: ns\ndata:\n  key: value\n", Options{})
+	if res.TotalCRs != 1 || res.NumMissing != 1 || len(res.Issues) != 1 || len(res.Issues[0].Templates) != 1 || res.Issues[0].Templates[0].Path != "b.yaml" {
+		t.Errorf("TotalCRs %d, missing %d, issues %+v: want only b.yaml missing", res.TotalCRs, res.NumMissing, res.Issues)
 	}
 }

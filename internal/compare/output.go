@@ -115,10 +115,11 @@ func (res *Result) Report(opts ReportOptions) *Output {
 		}
 	}
 	for _, c := range res.Compared {
-		d := DiffSum{DiffOutput: c.DiffOutput(), CorrelatedTemplate: c.Template.Path, CRName: c.Identity()}
-		if c.HasDiff {
-			d.Description = c.Template.Description
-		}
+		// Every compared CR carries its template's description, with or
+		// without a difference (kube-compare pkg/compare/compare.go, the
+		// DiffSum built per compared CR).
+		d := DiffSum{DiffOutput: c.DiffOutput(), CorrelatedTemplate: c.Template.Path, CRName: c.Identity(),
+			Description: c.Template.Description}
 		if len(c.Overrides) > 0 {
 			d.Patched = res.overridesFile
 			for _, ov := range c.Overrides {

@@ -2,13 +2,19 @@ package compare
 
 import (
 	"context"
+	"encoding/json"
+	"encoding/xml"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"text/template"
+
+	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
@@ -352,4 +358,112 @@ func TestRANInjectedChanges(t *testing.T) {
 	if !res.Report(ReportOptions{}).HasDrift() {
 		t.Error("drift must exit 1")
 	}
+}
+
+// ranFormats checks that every report format says the same thing: exactly
+// the inputs of wantDiffs differ (each diff holding its lines), and
+// exactly wantIssues (part/component: templates) are raised.
+func ranFormats(t *testing.T, res *Result, wantDiffs map[string][]string, wantIssues []string) {
+	t.Helper()
+	out := res.Report(ReportOptions{})
+	var text, js, ym, ju strings.Builder
+	for _, w := range []struct {
+		f func(io.Writer) error
+		b *strings.Builder
+	}{{out.Text, &text}, {out.JSON, &js}, {out.YAML, &ym}, {out.JUnit, &ju}} {
+		if err := w.f(w.b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Text: one block per differing input, and the summary.
+	blocks := strings.Count(text.String(), "Cluster CR: ")
+	if blocks != len(wantDiffs) {
+		t.Errorf("text: %d diff blocks, want %d", blocks, len(wantDiffs))
+	}
+	mustContain(t, text.String(), fmt.Sprintf("CRs with diffs: %d/%d\n", len(wantDiffs), res.TotalCRs))
+	if len(wantIssues) == 0 {
+		mustContain(t, text.String(), "No validation issues with the cluster\n")
+	}
+	for id, lines := range wantDiffs {
+		mustContain(t, text.String(), "Cluster CR: "+id+"\n")
+		mustContain(t, text.String(), lines...)
+	}
+	// JSON and YAML: the same shape.
+	for name, decode := range map[string]func() (*Output, error){
+		"json": func() (*Output, error) { var o Output; return &o, json.Unmarshal([]byte(js.String()), &o) },
+		"yaml": func() (*Output, error) { var o Output; return &o, sigsyaml.Unmarshal([]byte(ym.String()), &o) },
+	} {
+		o, err := decode()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		differing := map[string]string{}
+		for _, d := range o.Diffs {
+			if d.DiffOutput != "" {
+				differing[d.CRName] = d.DiffOutput
+			}
+			if d.Description == "" && res.Ref.Template(d.CorrelatedTemplate).Description != "" {
+				t.Errorf("%s: %s lacks its template's description", name, d.CRName)
+			}
+		}
+		if len(differing) != len(wantDiffs) || o.Summary.NumDiffCRs != len(wantDiffs) || len(o.Diffs) != len(res.Compared) {
+			t.Errorf("%s: %d differing of %d diffs (NumDiffCRs %d), want %d of %d", name, len(differing), len(o.Diffs), o.Summary.NumDiffCRs, len(wantDiffs), len(res.Compared))
+		}
+		for id, lines := range wantDiffs {
+			mustContain(t, differing[id], lines...)
+		}
+		var issues []string
+		for part, comps := range o.Summary.ValidationIssues {
+			for comp, vi := range comps {
+				issues = append(issues, fmt.Sprintf("%s/%s: %s: %s", part, comp, vi.Msg, strings.Join(vi.CRs, ",")))
+			}
+		}
+		slices.Sort(issues)
+		want := slices.Sorted(slices.Values(wantIssues))
+		if strings.Join(issues, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s issues:\n%s\nwant\n%s", name, strings.Join(issues, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	// JUnit: a failing case per differing input and per issue.
+	var suites junitSuites
+	if err := xml.Unmarshal([]byte(ju.String()), &suites); err != nil {
+		t.Fatal(err)
+	}
+	if f := suites.Suites[0].Failures; f != len(wantDiffs) {
+		t.Errorf("junit: %d difference failures, want %d", f, len(wantDiffs))
+	}
+	for _, c := range suites.Suites[0].Cases {
+		_, differs := wantDiffs[strings.TrimPrefix(c.Name, "CR: ")]
+		if (c.Failure != nil) != differs {
+			t.Errorf("junit: case %s failure %v", c.Name, c.Failure != nil)
+		}
+	}
+	if f := suites.Suites[1].Failures; f != len(wantIssues) {
+		t.Errorf("junit: %d validation failures, want %d", f, len(wantIssues))
+	}
+}
+
+func TestRANReportFormats(t *testing.T) {
+	ref := loadRAN(t)
+	inputs := ranInputs(t, ref)
+	res := ref.Compare(context.Background(), inputs, Options{})
+	if len(res.Errors) > 0 {
+		t.Fatal(res.Errors)
+	}
+	t.Run("conforming", func(t *testing.T) { ranFormats(t, res, nil, nil) })
+
+	perturbed := ranInputs(t, ref)
+	_, o := findInput(t, perturbed, "Subscription", "cluster-logging")
+	setPath(o.Content, []string{"spec", "channel"}, "stable-6.4")
+	i, _ := findInput(t, perturbed, "OperatorGroup", "cluster-logging")
+	perturbed = append(perturbed[:i], perturbed[i+1:]...)
+	res = ref.Compare(context.Background(), perturbed, Options{})
+	if len(res.Errors) > 0 {
+		t.Fatal(res.Errors)
+	}
+	t.Run("perturbed", func(t *testing.T) {
+		ranFormats(t, res,
+			map[string][]string{"operators.coreos.com/v1alpha1_Subscription_openshift-logging_cluster-logging": {"-  channel: stable-6.5", "+  channel: stable-6.4"}},
+			[]string{"required-cluster-logging/cluster-logging: Missing CRs: cluster-logging/ClusterLogOperGroup.yaml"})
+	})
 }

@@ -49,6 +49,8 @@ type File struct {
 	KubernetesVersion string `yaml:"kubernetes_version"`
 	// Schema configures schema validation (schema.go).
 	Schema SchemaFile `yaml:"schema"`
+	// Helm configures chart rendering (helm.go).
+	Helm HelmFile `yaml:"helm"`
 
 	// src locates values for messages (position.go).
 	src source
@@ -101,6 +103,8 @@ type Config struct {
 	KubernetesVersion KubernetesVersion
 	// Schema is schema validation (schema.go).
 	Schema SchemaSettings
+	// Helm is how charts render (helm.go).
+	Helm HelmConfig
 }
 
 // FailOn is the exit-code threshold.
@@ -218,6 +222,9 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	var renderErrs []error
 	cfg.Render, renderErrs = resolveRender(file, fl)
 	errs = append(errs, renderErrs...)
+	var helmErrs []error
+	cfg.Helm, helmErrs = resolveHelm(file, fl, root, cwd)
+	errs = append(errs, helmErrs...)
 	cfg.KubeVirt = resolveKubeVirt(file, fl)
 	if cfg.KubernetesVersion, err = resolveKubernetesVersion(file, fl); err != nil {
 		errs = append(errs, err)

@@ -35,6 +35,7 @@ type Flags struct {
 	Reference, DiffConfig string
 	prFlags
 	ChecksFlags
+	helmFlags
 }
 
 // BindInputFlags registers the flags that say what to read: configuration,
@@ -50,6 +51,7 @@ func BindInputFlags(fs *pflag.FlagSet) *Flags {
 	bindRulesInputFlags(fs, fl)
 	fs.StringArrayVar(&fl.Params, "param", nil, "OpenShift Template parameter value NAME=VALUE, for every template that declares NAME (repeatable)")
 	fs.BoolVar(&fl.AllowRemote, "allow-remote", false, "let kustomize fetch remote bases and resources (refused by default)")
+	bindHelmFlags(fs, fl)
 	fs.StringVar(&fl.KubernetesVersion, "kubernetes-version", DefaultKubernetesVersion.MinorString(), "Kubernetes version to check for, e.g. 1.30 or v1.30.2 (Helm's .Capabilities.KubeVersion, schemas, removed APIs)")
 	return fl
 }

@@ -102,6 +102,10 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 	// A Template's legacy annotation is linted once, where it is written:
 	// every rendered Template, and each --kubevirt-templates one a VM uses.
 	linted := map[*manifest.Object]bool{}
+	// unevaluated are the Templates linted whose rules no VM was checked
+	// against (their annotation text).
+	unevaluated := map[*manifest.Object]string{}
+	helps := &helpCache{}
 	lintTemplate := func(o *manifest.Object) {
 		if linted[o] {
 			return
@@ -120,9 +124,8 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 		if text == "" {
 			return
 		}
-		for _, p := range cache.get(text).problems {
-			out.Findings = append(out.Findings, configFinding(src, text, p))
-		}
+		out.Findings = append(out.Findings, configFindings(src, text, cache.get(text).problems)...)
+		unevaluated[o] = text
 	}
 	for _, o := range rendered {
 		lintTemplate(o)
@@ -139,9 +142,9 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 			out.Findings = append(out.Findings, notStringFinding(src))
 			continue
 		}
-		for _, p := range cache.get(src.Text).problems {
-			out.Findings = append(out.Findings, configFinding(src, src.Text, p))
-		}
+		p := cache.get(src.Text)
+		out.Findings = append(out.Findings, configFindings(src, src.Text, p.problems)...)
+		out.Findings = append(out.Findings, staticFindings(src, p.ann.Rules, helps)...)
 	}
 
 	items := collectVMs(in)
@@ -155,9 +158,20 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 		}
 	}
 
-	outcomes, err := a.checkAll(ctx, items, cache, &helpCache{})
+	outcomes, err := a.checkAll(ctx, items, cache, helps)
 	if err != nil {
 		return nil, err
+	}
+	for _, it := range items {
+		if it.src.Kind == SourceTemplate {
+			delete(unevaluated, it.src.Holder)
+		}
+	}
+	for _, o := range rendered {
+		if text, ok := unevaluated[o]; ok {
+			src := ruleSource{Kind: SourceTemplate, Holder: o, Key: TemplateAnnotationValidations, Text: text}
+			out.Findings = append(out.Findings, staticFindings(src, cache.get(text).ann.Rules, helps)...)
+		}
 	}
 	section := &Section{VirtualMachines: make([]VMReport, 0, len(outcomes)), Summary: Summary{Outcomes: map[string]int{}}}
 	n := len(out.Findings)
@@ -298,9 +312,7 @@ func checkVM(it *vmItem, helps *helpCache) (res vmOutcome) {
 		return res // an empty or absent Template annotation: no rules
 	}
 	if it.src.Kind == SourceVM {
-		for _, prob := range p.problems {
-			res.findings = append(res.findings, configFinding(it.src, it.src.Text, prob))
-		}
+		res.findings = append(res.findings, configFindings(it.src, it.src.Text, p.problems)...)
 	}
 	reports := make([]indexedReport, 0, len(p.ann.Rules)+len(p.ann.Problems))
 	for _, prob := range p.ann.Problems {

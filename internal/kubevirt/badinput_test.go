@@ -149,26 +149,32 @@ func TestLintFindings(t *testing.T) {
 ]`
 	text := vmWith("vm", rules, okDomain)
 	fs, sec := checkText(t, "vm.yaml", text)
+	// ssp-operator internal/template-validator/validation/eval.go
+	// (Evaluate): the rules the validator fails when it evaluates them are
+	// failing rules, kubevirt/<name>, each with the validator's single
+	// cause (a duplicate name first, then the type, then the message), at
+	// the rule's definition. Only the missing name, which the validator
+	// accepts, is a (warning) configuration finding.
 	type w struct{ rule, at, msg string }
 	want := []w{
-		{RuleInvalidValidations, `"name": "dup", "path"`, `vm.kubevirt.io/validations rule 2 ("dup"): duplicate Rule Name "dup": the validator fails this rule (names must be unique in the annotation)`},
-		{RuleInvalidValidations, `"name": "no-rule"`, `vm.kubevirt.io/validations rule 3 ("no-rule"): missing required key "rule": the validator fails the rule with "unrecognized Rule type" (want integer, string, enum or regex)`},
-		{RuleInvalidValidations, `"name": "unknown"`, `vm.kubevirt.io/validations rule 4 ("unknown"): unrecognized Rule type "range" (want integer, string, enum or regex; the validator fails the rule, it does not ignore it as the spec says)`},
-		{RuleInvalidValidations, `"name": "no-message"`, `vm.kubevirt.io/validations rule 5 ("no-message"): missing required key "message": the validator fails the rule with "missing required key"`},
-		{RuleInvalidValidations, `"name": "no-path"`, `vm.kubevirt.io/validations rule 6 ("no-path"): missing required key "path": the template validator's webhook crashes on such a rule, so the cluster rejects every VM that carries it`},
-		{RuleInvalidValidations, `"name": "pcre"`, "vm.kubevirt.io/validations rule 7 (\"pcre\"): regex \"^(?!pc)\" does not compile with Go's RE2 (the validator's engine, not PCRE): error parsing regexp: invalid or unsupported Perl syntax: `(?!`" +
-			" (RE2 has no look-ahead or look-behind such as (?!...): rewrite the pattern without it, for example by testing the excluded case separately)"},
-		{RuleInvalidValidations, `"message": "unnamed"`, `vm.kubevirt.io/validations rule 8: missing required key "name": every rule needs a name, unique in the annotation`},
+		{"kubevirt/dup", `"name": "dup", "path"`, `m: duplicate Rule Name`},
+		{"kubevirt/no-rule", `"name": "no-rule"`, `m: unrecognized Rule type`},
+		{"kubevirt/unknown", `"name": "unknown"`, `m: unrecognized Rule type`},
+		{"kubevirt/no-message", `"name": "no-message"`, `: missing required key`},
+		{"kubevirt/no-path", `"name": "no-path"`, `m: missing required key`},
+		{"kubevirt/pcre", `"name": "pcre"`, "m: error parsing regexp: invalid or unsupported Perl syntax: `(?!`"},
+		{RuleInvalidValidations, `"message": "unnamed"`, `vm.kubevirt.io/validations rule 8: missing key "name": the spec makes it mandatory (the validator accepts an unnamed rule, but a second one fails as a duplicate name)`},
 		{"kubevirt/rule-8", "cores: 2", "unnamed: value 2 is lower than minimum [4]"},
 	}
-	byMsg := map[string]finding.Finding{}
+	type key struct{ rule, msg string }
+	byMsg := map[key]finding.Finding{}
 	for _, f := range fs {
-		byMsg[f.Message] = f
+		byMsg[key{f.RuleID, f.Message}] = f
 	}
 	for _, x := range want {
-		f, ok := byMsg[x.msg]
+		f, ok := byMsg[key{x.rule, x.msg}]
 		if !ok {
-			t.Errorf("missing %q", x.msg)
+			t.Errorf("missing %s %q", x.rule, x.msg)
 			continue
 		}
 		// "dup" appears twice; the second is on the next line.
@@ -176,9 +182,12 @@ func TestLintFindings(t *testing.T) {
 		if x.at == `"name": "dup", "path"` {
 			line++
 		}
-		if f.RuleID != x.rule || f.Location.Line != line || f.InputError != (x.rule == RuleInvalidValidations) {
-			t.Errorf("%q: %s line %d input=%v, want %s line %d", x.msg, f.RuleID, f.Location.Line, f.InputError, x.rule, line)
+		if f.Location.Line != line || f.InputError || (f.RuleID == RuleInvalidValidations) != (f.Level == finding.Warning) {
+			t.Errorf("%q: %s line %d input=%v level %v, want %s line %d", x.msg, f.RuleID, f.Location.Line, f.InputError, f.Level, x.rule, line)
 		}
+	}
+	if f := byMsg[key{"kubevirt/pcre", "m: error parsing regexp: invalid or unsupported Perl syntax: `(?!`"}]; !strings.Contains(f.Help, "RE2 has no look-ahead") {
+		t.Errorf("the regex finding's help lacks RE2's hint: %s", f.Help)
 	}
 	if len(fs) != len(want) {
 		t.Errorf("%d findings, want %d:\n%s", len(fs), len(want), short(fs))
@@ -297,7 +306,7 @@ func TestQuotedAnnotationLocation(t *testing.T) {
 		"    vm.kubevirt.io/validations: '[{\"name\": \"a\", \"rule\": \"integr\", \"path\": \"jsonpath::.spec.domain.cpu.cores\", \"message\": \"m\"}]'\n" +
 		"spec:\n  template:\n    spec:\n      domain: {}\n"
 	fs, _ := checkText(t, "vm.yaml", text)
-	expectOne(t, fs, text, RuleInvalidValidations, `vm.kubevirt.io/validations rule 1 ("a"): unrecognized Rule type "integr" (want integer, string, enum or regex; the validator fails the rule, it does not ignore it as the spec says)`, true, "vm.kubevirt.io/validations:")
+	expectOne(t, fs, text, "kubevirt/a", `m: unrecognized Rule type`, false, "vm.kubevirt.io/validations:")
 }
 
 // An empty VM annotation falls through to the parent Template; "[]" means

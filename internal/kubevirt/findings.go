@@ -14,12 +14,15 @@ import (
 	v1 "github.com/plumb-ci/plumb/internal/kubevirt/api/v1"
 	"github.com/plumb-ci/plumb/internal/kubevirt/validation"
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/re2"
 )
 
 // Rule ids of findings that are not about one validation rule.
 const (
 	// RuleInvalidValidations: an annotation or a rule in it that does not
-	// parse or lint (a configuration error: exit 2).
+	// decode (a configuration error: exit 2), or a rule without a name (a
+	// warning). Rules the validator fails when it evaluates them are
+	// kubevirt/<name> findings instead.
 	RuleInvalidValidations = "kubevirt/invalid-validations"
 	// RuleInvalidVM: a VirtualMachine that cannot be read as one (a field
 	// of the wrong type, no spec.template): an input error.
@@ -73,8 +76,37 @@ func configFinding(src ruleSource, text string, p validation.Problem) finding.Fi
 		InputError: true,
 		Key:        key,
 	}
+	if p.Warning {
+		f.Level, f.InputError = finding.Warning, false
+	}
 	f.SetFingerprint()
 	return f
+}
+
+// configFindings reports an annotation's problems that are not the
+// validator's own rule failures (those are reported per rule).
+func configFindings(src ruleSource, text string, problems []validation.Problem) []finding.Finding {
+	var out []finding.Finding
+	for _, p := range problems {
+		if !p.Evaluated() {
+			out = append(out, configFinding(src, text, p))
+		}
+	}
+	return out
+}
+
+// staticFindings reports, for rules that are not evaluated on any VM, the
+// rules the validator fails whatever the VM holds: as it would fail them
+// on every VM, as kubevirt/<name> errors at their definition.
+func staticFindings(src ruleSource, rules []*validation.Rule, helps *helpCache) []finding.Finding {
+	c := &vmCheck{obj: src.Holder, src: src, helps: helps}
+	var out []finding.Finding
+	for _, rr := range validation.StaticFailures(rules) {
+		if f := c.resultFinding(&rr); f != nil {
+			out = append(out, *f)
+		}
+	}
+	return out
 }
 
 // notStringFinding reports an annotation that is not a string.
@@ -120,9 +152,6 @@ func (c *vmCheck) resultFinding(rr *validation.RuleResult) *finding.Finding {
 	case validation.Satisfied, validation.Skipped:
 		return nil
 	}
-	if rr.Outcome == validation.Failed && lintCovered(rr) {
-		return nil
-	}
 	level := finding.Error
 	if rr.Outcome == validation.Unsatisfied && r.JustWarning {
 		level = finding.Warning
@@ -145,9 +174,12 @@ func (c *vmCheck) resultFinding(rr *validation.RuleResult) *finding.Finding {
 			loc, _ := c.obj.Locate(p)
 			f.Related = append(f.Related, finding.Related{Location: loc, Message: fmt.Sprintf("%s also breaks the rule", p)})
 		}
-	case rr.Stage == validation.StageSpecialize || errors.Is(rr.Err, validation.ErrInvalidJSONPath):
-		// The rule itself is at fault (its path or an argument path
-		// resolves nowhere): point at its definition.
+	case rr.Stage == validation.StageCheck && !r.Path.IsSet():
+		f.Path = annotationPath(c.src.Key)
+		f.Location = defLoc
+	case rr.Stage == validation.StageCheck || rr.Stage == validation.StageSpecialize || errors.Is(rr.Err, validation.ErrInvalidJSONPath):
+		// The rule itself is at fault (its name, type, message or regex,
+		// or a path that resolves nowhere): point at its definition.
 		f.Path = staticPath(r.Path.Expr())
 		f.Location = defLoc
 	default:
@@ -158,16 +190,6 @@ func (c *vmCheck) resultFinding(rr *validation.RuleResult) *finding.Finding {
 	f.Help = c.help(rr)
 	f.SetFingerprint()
 	return f
-}
-
-// lintCovered reports whether the rule's error is one that Lint reports
-// as a configuration finding.
-func lintCovered(rr *validation.RuleResult) bool {
-	if rr.Stage == validation.StageCheck {
-		return true
-	}
-	var re *syntax.Error
-	return rr.Stage == validation.StageSpecialize && rr.Rule.Rule == validation.TypeRegex && errors.As(rr.Err, &re)
 }
 
 // offendingPaths are the field paths of the values that broke the rule
@@ -252,6 +274,9 @@ func (c *vmCheck) buildHelp(rr *validation.RuleResult, quantities bool) string {
 		b.WriteString("The cluster's admission webhook rejects the VM until the value satisfies the rule.")
 	default:
 		b.WriteString("The rule cannot be evaluated on this VM, and the webhook rejects a VM whose rule errors, even a `justWarning` one.")
+		if hint := failureHint(rr); hint != "" {
+			b.WriteString("\n\n" + hint)
+		}
 	}
 	if rr.Values.FromReference {
 		b.WriteString("\n\nThe VM does not set this field; the validator then reads the field's zero value.")
@@ -328,3 +353,25 @@ const helpInvalidValidations = "The `vm.kubevirt.io/validations` annotation (and
 	"`min`, `max`, `minLength`, `maxLength` are numbers or `jsonpath::` paths, `values` a list of strings, " +
 	"`regex` a Go RE2 expression, `justWarning` a boolean. The template validator rejects every VM " +
 	"whose rules do not decode, and fails rules with a duplicate name, an unknown type or no message."
+
+// failureHint says how to fix a rule the validator fails before it looks
+// at the VM.
+func failureHint(rr *validation.RuleResult) string {
+	r := rr.Rule
+	var re *syntax.Error
+	switch {
+	case errors.Is(rr.Err, validation.ErrDuplicateName):
+		return fmt.Sprintf("Another rule before it is named `%s`: names must be unique in the annotation (the first rule of that name is evaluated, every later one fails).", r.Name)
+	case errors.Is(rr.Err, validation.ErrUnrecognizedRule) && r.Rule == "":
+		return "The rule has no `rule` key: give its type, `integer`, `string`, `enum` or `regex`."
+	case errors.Is(rr.Err, validation.ErrUnrecognizedRule):
+		return fmt.Sprintf("`rule: %s` is not a type the validator knows: use `integer`, `string`, `enum` or `regex` (exact case). The validator fails the rule; it does not ignore it as the spec says.", r.Rule)
+	case errors.Is(rr.Err, validation.ErrMissingRequiredKey) && r.Message == "":
+		return "The rule has no `message`: the validator fails a rule without one."
+	case errors.Is(rr.Err, validation.ErrMissingRequiredKey):
+		return "The rule has no `path` (`jsonpath::` followed by a path rooted at the VM's `spec.template`): the validator's webhook crashes on it, so the cluster rejects the VM with \"failed calling webhook\"."
+	case r.Rule == validation.TypeRegex && errors.As(rr.Err, &re):
+		return fmt.Sprintf("The regex does not compile with Go's RE2 (the validator's engine, not PCRE).%s", re2.Hint(r.Regex))
+	}
+	return ""
+}

@@ -189,15 +189,18 @@ func TestFunctionalIncorrectTemplateRules(t *testing.T) {
 	vmTarget := &render.Target{Name: ".", Objects: append(parseObjects(t, "a/vm.yaml", vms, "."), parseObjects(t, "b/vm.yaml", vms, ".")...)}
 	out := run(t, nil, tmplTarget, vmTarget)
 	line := lineOf(t, functionalTemplates, "name: template-with-incorrect-rules", `"name": "SupportedChipset"`)
-	want := fmt.Sprintf(`templates/templates.yaml:%d: error: validations rule 2 ("SupportedChipset"): missing required key "message": the validator fails the rule with "missing required key" [kubevirt/invalid-validations]
-templates/templates.yaml:%d: error: validations rule 2 ("SupportedChipset"): unrecognized Rule type "value-set" (want integer, string, enum or regex; the validator fails the rule, it does not ignore it as the spec says) [kubevirt/invalid-validations]
+	// ssp-operator internal/template-validator/validation/eval.go
+	// (Evaluate): the rule fails on each VM with the validator's single
+	// cause, the type error before the missing message.
+	want := fmt.Sprintf(`templates/templates.yaml:%d: error: : unrecognized Rule type [kubevirt/SupportedChipset]
+templates/templates.yaml:%d: error: : unrecognized Rule type [kubevirt/SupportedChipset]
 `, line, line)
 	if got := short(out.Findings); got != want {
 		t.Errorf("findings:\n%s\nwant:\n%s", got, want)
 	}
 	for _, f := range out.Findings {
-		if !f.InputError {
-			t.Errorf("%s: not an input error", f.Message)
+		if f.InputError {
+			t.Errorf("%s: an input error; a failing rule is a finding", f.Message)
 		}
 	}
 	for _, rep := range section(out).VirtualMachines {

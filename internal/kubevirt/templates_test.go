@@ -42,7 +42,9 @@ func TestLoadTemplates(t *testing.T) {
 	out := run(t, &Analyzer{Templates: templates}, plainTarget(t, "vms/vm.yaml", vm))
 	got := short(out.Findings)
 	tmplFile := filepath.ToSlash(dir) + "/sub/small.yaml"
-	want := tmplFile + ":8: error: validations rule 2 (\"LimitCores\"): duplicate Rule Name \"LimitCores\": the validator fails this rule (names must be unique in the annotation) [kubevirt/invalid-validations]\n" +
+	// The second rule named LimitCores fails on the VM with the
+	// validator's cause, at its definition in the Template.
+	want := tmplFile + ":8: error: m: duplicate Rule Name [kubevirt/LimitCores]\n" +
 		"vms/vm.yaml:13: error: Core amount not within range: value 8 is higher than maximum [4] [kubevirt/LimitCores]\n"
 	if got != want {
 		t.Errorf("findings:\n%s\nwant:\n%s", got, want)
@@ -101,7 +103,9 @@ func TestUnprocessedTemplateIsLinted(t *testing.T) {
 	objs := parseObjects(t, "templates/tiny.yaml", text, "templates")
 	raw := &render.Target{Name: "templates", Objects: objs}
 	out := run(t, nil, raw)
-	want := "templates/tiny.yaml:18: error: vm.kubevirt.io/validations rule 2 (\"bus\"): unrecognized Rule type \"enumeration\" (want integer, string, enum or regex; the validator fails the rule, it does not ignore it as the spec says) [kubevirt/invalid-validations]\n"
+	// The unknown type fails on any VM: reported as the failing rule, at
+	// its definition, before and after processing.
+	want := "templates/tiny.yaml:18: error: m: unrecognized Rule type [kubevirt/bus]\n"
 	if got := short(out.Findings); got != want {
 		t.Errorf("unprocessed:\n%s\nwant:\n%s", got, want)
 	}
@@ -172,5 +176,28 @@ templates/small.yaml:24: error: More memory.: value 1073741824 is lower than min
 		if f.RuleID == "kubevirt/memory" && (len(f.Related) == 0 || f.Related[0].File != "templates/small.yaml" || f.Related[0].Line != 14) {
 			t.Errorf("rule definition at %+v, want templates/small.yaml:14", f.Related)
 		}
+	}
+}
+
+// A Template's legacy rules that no VM is checked against still report
+// the rules the validator fails on any VM, at their definition; once a VM
+// uses the Template, its check reports them instead (not twice).
+func TestUnusedTemplateRulesThatAlwaysFail(t *testing.T) {
+	tmpl := "apiVersion: template.openshift.io/v1\nkind: Template\nmetadata:\n  name: base\n  namespace: openshift\n  annotations:\n    validations: |\n" +
+		"      [\n        {\"name\": \"a\", \"path\": \"jsonpath::.spec.domain.cpu.cores\", \"rule\": \"integer\", \"message\": \"m\", \"min\": 1},\n" +
+		"        {\"name\": \"a\", \"path\": \"jsonpath::.spec.domain.cpu.cores\", \"rule\": \"interger\", \"message\": \"m\"}\n      ]\nobjects: []\n"
+	out := run(t, nil, plainTarget(t, "t/base.yaml", tmpl))
+	// ssp-operator validation/eval.go (Evaluate): the duplicate name is
+	// the second rule's only cause, although its type is unknown too.
+	if got, want := short(out.Findings), "t/base.yaml:10: error: m: duplicate Rule Name [kubevirt/a]\n"; got != want {
+		t.Errorf("findings:\n%s\nwant:\n%s", got, want)
+	}
+	vm := "apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata:\n  name: vm\n  labels:\n    vm.kubevirt.io/template: base\n    vm.kubevirt.io/template.namespace: openshift\nspec:\n  template:\n    spec:\n      domain:\n        cpu:\n          cores: 2\n"
+	out = run(t, nil, plainTarget(t, "t/base.yaml", tmpl), plainTarget(t, "vms/vm.yaml", vm))
+	if got, want := short(out.Findings), "t/base.yaml:10: error: m: duplicate Rule Name [kubevirt/a]\n"; got != want {
+		t.Errorf("with a VM:\n%s\nwant:\n%s", got, want)
+	}
+	if out.Findings[0].Object.Kind != "VirtualMachine" {
+		t.Errorf("reported on %s, want the VM", out.Findings[0].Object)
 	}
 }

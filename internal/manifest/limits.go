@@ -34,3 +34,6 @@ func (l Limits) orDefault() Limits {
 	}
 	return l
 }
+
+// OrDefault fills unset limits with the defaults.
+func (l Limits) OrDefault() Limits { return l.orDefault() }

@@ -33,6 +33,10 @@ type Set struct {
 	Files     []string
 	Documents []*Document
 	Problems  []Problem
+	// Charts are the Helm chart directories met while walking (a directory
+	// with a Chart.yaml): their files are chart sources, not manifests, and
+	// are not loaded; rendering renders the charts.
+	Charts []string
 }
 
 // ManifestExtensions are the extensions picked up when walking directories.
@@ -45,8 +49,8 @@ var ManifestExtensions = []string{".yaml", ".yml", ".json"}
 // result does not depend on scheduling.
 func Load(fsys fs.FS, paths []string, opts LoadOptions) *Set {
 	opts.Limits = opts.Limits.orDefault()
-	files, problems := collectFiles(fsys, paths, opts.Exclude)
-	set := &Set{Files: files, Problems: problems}
+	files, charts, problems := collectFiles(fsys, paths, opts.Exclude)
+	set := &Set{Files: files, Problems: problems, Charts: charts}
 
 	type result struct {
 		docs     []*Document
@@ -128,9 +132,15 @@ func cleanErr(err error) error {
 
 // collectFiles expands the input paths into a sorted, de-duplicated list of
 // files.
-func collectFiles(fsys fs.FS, paths []string, exclude []string) ([]string, []Problem) {
+func collectFiles(fsys fs.FS, paths []string, exclude []string) ([]string, []string, []Problem) {
 	seen := map[string]bool{}
-	var files []string
+	var files, charts []string
+	chart := func(dir string) {
+		if !seen[dir+"/"] {
+			seen[dir+"/"] = true
+			charts = append(charts, dir)
+		}
+	}
 	var problems []Problem
 	add := func(name string) {
 		if !seen[name] && !excluded(name, exclude) {
@@ -148,7 +158,7 @@ func collectFiles(fsys fs.FS, paths []string, exclude []string) ([]string, []Pro
 		st, err := fs.Stat(fsys, p)
 		switch {
 		case err == nil && st.IsDir():
-			problems = append(problems, walkDir(fsys, p, exclude, add)...)
+			problems = append(problems, walkDir(fsys, p, exclude, add, chart)...)
 		case err == nil:
 			add(p) // an explicitly named file is read whatever its extension
 		case isGlob(p):
@@ -167,7 +177,14 @@ func collectFiles(fsys fs.FS, paths []string, exclude []string) ([]string, []Pro
 		}
 	}
 	slices.Sort(files)
-	return files, problems
+	slices.Sort(charts)
+	return files, charts, problems
+}
+
+// IsChartDir reports whether dir holds a Helm chart (a Chart.yaml).
+func IsChartDir(fsys fs.FS, dir string) bool {
+	st, err := fs.Stat(fsys, path.Join(dir, "Chart.yaml"))
+	return err == nil && !st.IsDir()
 }
 
 func isGlob(p string) bool { return strings.ContainsAny(p, "*?[{") }
@@ -191,7 +208,7 @@ func excluded(name string, patterns []string) bool {
 // .github, ...) are skipped unless named explicitly; symlinked files are
 // followed when they stay inside the repository, symlinked directories are
 // not followed (as find(1) does by default), which rules out cycles.
-func walkDir(fsys fs.FS, dir string, exclude []string, add func(string)) []Problem {
+func walkDir(fsys fs.FS, dir string, exclude []string, add, chart func(string)) []Problem {
 	var problems []Problem
 	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -203,6 +220,10 @@ func walkDir(fsys fs.FS, dir string, exclude []string, add func(string)) []Probl
 		}
 		if d.IsDir() {
 			if p != dir && (strings.HasPrefix(d.Name(), ".") || excluded(p, exclude)) {
+				return fs.SkipDir
+			}
+			if IsChartDir(fsys, p) {
+				chart(p)
 				return fs.SkipDir
 			}
 			return nil

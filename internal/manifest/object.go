@@ -218,3 +218,19 @@ func IDOf(content map[string]any, target string) ObjectID {
 	}
 	return id
 }
+
+// RelatedProvenance is a provenance that knows more than the one place a
+// field comes from: a chart's field set from a values file also has the
+// template line that printed it.
+type RelatedProvenance interface {
+	Provenance
+	// Related returns the other places that matter for the field at p,
+	// with a note on each.
+	Related(p Path) []RelatedLocation
+}
+
+// RelatedLocation is a secondary place of a field, with why it matters.
+type RelatedLocation struct {
+	Location
+	Message string
+}

@@ -117,7 +117,27 @@ func renderOptions(cfg *config.Config) render.Options {
 		opts.Targets = append(opts.Targets, render.TargetSpec{Pattern: t.Pattern,
 			At: manifest.Location{File: cfg.File, Line: t.Line, Column: t.Column}})
 	}
+	opts.Helm = helmOptions(cfg)
 	return opts
+}
+
+// helmOptions carries the Helm configuration to the render stage.
+func helmOptions(cfg *config.Config) render.HelmOptions {
+	h := cfg.Helm
+	o := render.HelmOptions{ValuesConvention: h.ValuesConvention, ValuesFiles: h.ValuesFiles, Set: h.Set, SetString: h.SetString,
+		ReleaseName: h.ReleaseName, Namespace: h.Namespace, KubeVersion: cfg.KubernetesVersion.String()}
+	for _, t := range h.Targets {
+		ht := render.HelmTarget{Chart: t.Chart, Name: t.Name, ReleaseName: t.ReleaseName, Namespace: t.Namespace,
+			Values: t.Values, Set: t.Set, SetString: t.SetString, APIVersions: t.APIVersions,
+			At: manifest.Location{File: cfg.File, Line: t.Line, Column: t.Column}}
+		if t.KubernetesVersion != "" {
+			if v, err := config.ParseKubernetesVersion(t.KubernetesVersion); err == nil {
+				ht.KubeVersion = v.String()
+			}
+		}
+		o.Targets = append(o.Targets, ht)
+	}
+	return o
 }
 
 // repoFS opens the repository root so that no path, symlinks included, can
@@ -254,6 +274,7 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 		}
 	}
 	rep.Findings = append(rep.Findings, mainRules(rendered, rep)...)
+	relateSources(rep.Findings, rendered.Render.Targets)
 	for _, t := range rendered.Render.Targets {
 		rep.Targets = append(rep.Targets, report.TargetEntry{Name: t.Name, Kind: string(t.Kind), Objects: len(t.Objects)})
 		for _, o := range t.Objects {

@@ -50,6 +50,16 @@ func (c *docCache) get(file string) []*srcDoc {
 	})
 }
 
+// put records the documents of a file that is not in the repository (a
+// chart rendered for a kustomization's helmCharts).
+func (c *docCache) put(file string, docs []*srcDoc) {
+	e := &docEntry{docs: docs}
+	e.once.Do(func() {})
+	c.mu.Lock()
+	c.m[file] = e
+	c.mu.Unlock()
+}
+
 func (c *docCache) once(key string, parse func() []*srcDoc) []*srcDoc {
 	c.mu.Lock()
 	e := c.m[key]

@@ -24,7 +24,7 @@ func TestBadInput(t *testing.T) {
 		{RuleRemote, "remote/kustomization.yaml:2:5", "refused: plumb builds only from the repository (pass --allow-remote"},
 		{RuleKustomize, "badpatch/kustomization.yaml:4:5", `invalid patch: badpatch/patch.yaml:4:3: unknown operation "frobnicate"`},
 		{RuleKustomize, "nomatch/kustomization.yaml:4:5", "no resource matches strategic merge patch"},
-		{RuleKustomize, "helm/kustomization.yaml:1:1", "helmCharts: not supported"},
+		{RuleKustomize, "helm/kustomization.yaml:2:5", "helmCharts[0]: chart redis is not vendored in helm/charts: plumb renders charts offline, from the repository. Vendor it (`helm pull redis --repo https://charts.bitnami.com/bitnami --untar --untardir helm/charts`"},
 		{RuleKustomize, "unknownfield/kustomization.yaml:3:1", `unknown field "namePrefx"`},
 		{RuleKustomize, "compres/kustomization.yaml:2:5", `"comp" is a Component`},
 		{RuleKustomize, "twofiles/kustomization.yml:1:1", "twofiles has several kustomization files"},

@@ -32,6 +32,8 @@ type node struct {
 	// feedback are its replacements that read an object an earlier
 	// replacement wrote to (see feedbackReplacements).
 	feedback []manifest.Location
+	// helm are its helmCharts entries (kustomize_helm.go).
+	helm []helmUse
 }
 
 type edge struct {
@@ -281,11 +283,7 @@ func (g *graph) check(k *kustomization) *node {
 			file(p, entry, false)
 		}
 	}
-	for _, field := range []string{"helmCharts", "helmChartInflationGenerator", "helmGlobals"} {
-		if key, _ := k.node(manifest.Path{manifest.Key(field)}); key != nil {
-			fail(manifest.Path{manifest.Key(field)}, "not supported: plumb does not run helm. Render the chart (helm template) into the repository and list the output under resources, or exclude this kustomization")
-		}
-	}
+	g.checkHelmCharts(n, fail)
 	return n
 }
 

@@ -105,12 +105,16 @@ type builtResource struct {
 // only when that trace cannot place an object.
 //
 // log, when set, records what the build read (reuse.go).
-func runKrusty(files *fileCache, k *kustomization, allowRemote, withOrigin bool, log *accessLog) ([]builtResource, error) {
-	kfs := &kustomizeFS{files: files, allowRemote: allowRemote, log: log}
+func runKrusty(files *fileCache, k *kustomization, allowRemote, withOrigin bool, log *accessLog, over map[string][]byte) ([]builtResource, error) {
+	kfs := &kustomizeFS{files: files, allowRemote: allowRemote, log: log, overrides: over}
 	added := false
 	if withOrigin {
-		data, err := files.read(k.File)
-		log.read(k.File, data, err)
+		data, ok := over[k.File]
+		var err error
+		if !ok {
+			data, err = files.read(k.File)
+			log.read(k.File, data, err)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -120,6 +124,11 @@ func runKrusty(files *fileCache, k *kustomization, allowRemote, withOrigin bool,
 			return nil, err
 		}
 		kfs.overrides = map[string][]byte{k.File: injected}
+		for f, d := range over {
+			if f != k.File {
+				kfs.overrides[f] = d
+			}
+		}
 	}
 	m, err := krusty.MakeKustomizer(krustyOptions()).Run(kfs, path.Join(virtualRoot, k.Dir))
 	if err != nil {

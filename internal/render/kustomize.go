@@ -25,7 +25,13 @@ type renderedOrigin struct {
 func (r *renderer) buildKustomize(c *closure, log *accessLog) (*Target, []manifest.Problem) {
 	root := c.nodes[0]
 	k := root.k
-	built, err := runKrusty(r.files, k, r.opts.AllowRemote, false, log)
+	over, helmProblems := r.helmOverrides(c)
+	for _, p := range helmProblems {
+		if p.Level == "error" {
+			return nil, helmProblems
+		}
+	}
+	built, err := runKrusty(r.files, k, r.opts.AllowRemote, false, log, over)
 	tr := &tracer{g: r.graph, docs: r.docs}
 	if err != nil {
 		msg := krustyMessage(err)
@@ -57,7 +63,7 @@ func (r *renderer) buildKustomize(c *closure, log *accessLog) (*Target, []manife
 		// Something the trace does not model made or renamed an object:
 		// build again with krusty's origin annotations, which name at
 		// least the file each object came from.
-		if again, aerr := runKrusty(r.files, k, r.opts.AllowRemote, true, log); aerr == nil {
+		if again, aerr := runKrusty(r.files, k, r.opts.AllowRemote, true, log, over); aerr == nil {
 			objs, _, err = r.builtObjects(k, again, indexRecords(tr.trace(root)))
 		}
 	}
@@ -66,6 +72,7 @@ func (r *renderer) buildKustomize(c *closure, log *accessLog) (*Target, []manife
 			Message: fmt.Sprintf("kustomize build %s: cannot read its output: %v", k.Dir, err)})
 		return nil, problems.sorted()
 	}
+	problems.add(helmProblems...)
 	for _, obj := range objs {
 		r.addObject(t, obj, problems)
 	}

@@ -119,12 +119,19 @@ type srcDoc struct {
 	doc       *manifest.Document
 	colOffset int
 	fallback  *manifest.Location
+	// origin, for a document a chart rendered (kustomize_helm.go), is the
+	// chart's provenance: it answers instead of the document's positions.
+	origin manifest.Provenance
 }
 
 // locate returns the position of path p below root.
 func (s *srcDoc) locate(root *yaml.Node, p manifest.Path) manifest.Location {
 	if s.fallback != nil {
 		return *s.fallback
+	}
+	if s.origin != nil {
+		loc, _ := s.origin.Locate(p)
+		return loc
 	}
 	loc, _ := s.doc.LocateFrom(root, p)
 	if s.colOffset != 0 {

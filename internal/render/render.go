@@ -101,6 +101,8 @@ type Options struct {
 	// the same repository with the same options (pull-request mode): a
 	// target whose build would read the same files in both is built once.
 	Builds *BuildCache
+	// Helm says how charts render (charts.go).
+	Helm HelmOptions
 }
 
 // Render groups the loaded documents into targets and builds them. fsys is
@@ -118,6 +120,11 @@ type renderer struct {
 	kc    *kustomizationCache
 	graph *graph
 	docs  *docCache
+	// helm inflates kustomizations' helmCharts (kustomize_helm.go).
+	helm     *kustomizeHelm
+	helmOnce sync.Once
+	// closures are the kustomize targets' closures, by directory.
+	closures map[string]*closure
 }
 
 func newRenderer(fsys fs.FS, set *manifest.Set, opts Options) *renderer {
@@ -204,6 +211,7 @@ func (r *renderer) run(ctx context.Context) *Result {
 		}
 	}
 
+	r.closures = closures
 	selected := targets
 	if r.opts.Select != nil {
 		selected = slices.DeleteFunc(slices.Clone(targets), func(dir string) bool { return !r.opts.Select(dir) })
@@ -211,6 +219,7 @@ func (r *renderer) run(ctx context.Context) *Result {
 	built := r.buildAll(ctx, selected, closures, schemaFilled, problems)
 	plain := r.plainTargets(consumed, targets, problems)
 	res.Targets = append(built, plain...)
+	res.Targets = append(res.Targets, r.chartTargets(ctx, gitopsTargets(r.files.fsys, res.Targets, r.set, problems), problems)...)
 	slices.SortFunc(res.Targets, func(a, b *Target) int { return strings.Compare(a.Name, b.Name) })
 
 	problems.add(r.unknownParams(res.Targets)...)
@@ -289,7 +298,7 @@ func (r *renderer) buildAll(ctx context.Context, dirs []string, closures map[str
 // when the other revision built it from the same files.
 func (r *renderer) buildOne(dir string, c *closure) (*Target, []manifest.Problem) {
 	cache := r.opts.Builds
-	if cache == nil || c.customOpenAPI || r.opts.AllowRemote {
+	if cache == nil || c.customOpenAPI || r.opts.AllowRemote || closureHasCharts(c) {
 		return r.buildLocked(c, nil)
 	}
 	e, builder := cache.claim(dir)

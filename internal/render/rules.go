@@ -1,6 +1,9 @@
 package render
 
-import "github.com/plumb-ci/plumb/internal/finding"
+import (
+	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/render/helm"
+)
 
 // Rule ids of the problems rendering reports.
 const (
@@ -32,6 +35,19 @@ var ruleHelp = map[string]string{
 	RuleTarget: "A `targets:` entry in .plumb.yaml names no directory holding a kustomization. Fix the path or pattern.",
 	RuleDeprecated: "kustomize still accepts this field but has deprecated it; `kustomize edit fix` rewrites the " +
 		"kustomization with its replacement.",
+	helm.RuleChart: "The chart cannot be rendered as `helm template` would: its Chart.yaml does not load, or its `kubeVersion` " +
+		"does not accept the Kubernetes version plumb renders for (`--kubernetes-version`, `kubernetes_version` in .plumb.yaml, " +
+		"or a `helm.targets` entry's). None of the target's objects were checked.",
+	helm.RuleTemplate: "A template of the chart does not parse, fails (`required`, `fail`, a type error), or prints what is not " +
+		"YAML, so none of the target's objects were checked. The finding is at the template line Helm names, with Helm's message; " +
+		"`helm template --debug` shows the output.",
+	helm.RuleValues: "A values file does not parse, or the values break the chart's values.schema.json (each violation at the " +
+		"values line it is about). plumb does not fetch a schema's remote `$ref`s.",
+	helm.RuleDependency: "A dependency in Chart.yaml is not in the chart's charts/ directory (as a directory or a .tgz). plumb " +
+		"renders offline, from the repository: run `helm dependency build` and commit charts/.",
+	helm.RuleNotRendered: "A Flux HelmRelease or an Argo CD Application deploys a chart from a Helm repository, an OCI registry " +
+		"or another Git repository, which plumb does not fetch; the objects it deploys are not checked. Vendor the chart into " +
+		"the repository and point the definition at it to have them checked.",
 }
 
 // Rules describes the rules of the problems rendering reports.
@@ -42,6 +58,11 @@ func Rules() []finding.Rule {
 		rule(RuleTemplate, "Template cannot be processed", finding.Error),
 		rule(RuleTarget, "Unknown render target", finding.Error),
 		rule(RuleDeprecated, "Deprecated kustomization field", finding.Note),
+		rule(helm.RuleChart, "Chart cannot be rendered", finding.Error),
+		rule(helm.RuleTemplate, "Chart template fails", finding.Error),
+		rule(helm.RuleValues, "Chart values are invalid", finding.Error),
+		rule(helm.RuleDependency, "Chart dependency not vendored", finding.Error),
+		rule(helm.RuleNotRendered, "Chart not rendered", finding.Note),
 	}
 }
 

@@ -39,6 +39,9 @@ type tres struct {
 	file    string
 	start   manifest.Location
 	writers []writer
+	// helmGenerated marks what a kustomization's helmCharts rendered: the
+	// namespace transformer skips it, as krusty's does.
+	helmGenerated bool
 }
 
 func (r *tres) name() string { return r.names[len(r.names)-1] }
@@ -125,6 +128,7 @@ func (t *tracer) accumulate(n *node, ra []*tres, visiting map[string]bool) []*tr
 		}
 		ra = append(ra, t.fileResources(full)...)
 	}
+	ra = append(ra, t.helmResources(k)...)
 	ra = t.generators(k, ra)
 	for _, entry := range k.K.Components {
 		full, err := resolve(k.Dir, entry)

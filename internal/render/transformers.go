@@ -48,6 +48,9 @@ func (t *tracer) transform(k *kustomization, ra []*tres) {
 		subjects := &leafWriter{at: at, match: fieldSpecMatch("subjects/namespace", ""), verify: stringIs(ns)}
 		namespace := &leafWriter{at: at, match: exactly(key("metadata", "namespace")), verify: stringIs(ns)}
 		for _, r := range ra {
+			if r.helmGenerated {
+				continue // kustomize leaves the namespace of helm's output to helm
+			}
 			if r.gvk.Kind == "Namespace" {
 				r.writers = append(r.writers, nsName)
 			}

@@ -343,10 +343,15 @@ func runExtendPluginData(c *actionCall) error {
 
 // falsy is Python's notion, which Ironic's extend-plugin-data relies on.
 func falsy(v any) bool {
-	if isEmpty(v) {
-		return true
-	}
 	switch t := v.(type) {
+	case nil:
+		return true
+	case string:
+		return t == ""
+	case []any:
+		return len(t) == 0
+	case map[string]any:
+		return len(t) == 0
 	case bool:
 		return !t
 	case int64:

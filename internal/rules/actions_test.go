@@ -18,7 +18,10 @@ func findingsOf(s *subject) []finding.Finding {
 func errorsOf(s *subject) []string {
 	var out []string
 	for _, f := range s.findings {
-		if f.InputError {
+		if f.Title == "Inspection rule error" {
+			if f.InputError || f.Level != finding.Error {
+				panic("a rule error must be an error finding, not an input error: " + f.Message)
+			}
 			out = append(out, f.Message)
 		}
 	}

@@ -40,15 +40,16 @@ func TestMatchesAnchorsTheWholeAlternation(t *testing.T) {
 	}
 }
 
-// Inspector's is-empty table: None, ”, [], {} are empty; 0, '16', ['16'],
-// {'test': '16'} are not. Difference (named): Ironic compares the string
-// form, so the literal strings "None", "[]" and "{}" are empty there; with
-// typed values (D1) they are ordinary strings here.
+// Ironic ironic/common/inspection_rules/operators.py (EmptyCondition): a
+// value is empty when its string form is "", "None", "[]" or "{}"; so
+// null, empty strings, lists and mappings, and the strings "None", "[]"
+// and "{}" are empty; 0, '16', ['16'], {'test': '16'} are not (test
+// test_empty in ironic/tests/unit/common/test_inspection_rule.py).
 func TestIsEmpty(t *testing.T) {
 	for value, want := range map[string]bool{
 		"null": true, `""`: true, "[]": true, "{}": true,
 		"0": false, `"16"`: false, `["16"]`: false, `{test: "16"}`: false,
-		`"None"`: false, `"[]"`: false,
+		`"None"`: true, `"[]"`: true, `"{{}}"`: true, `"none"`: false, `" "`: false, "false": false,
 	} {
 		if got := mustCondition(t, `{op: is-empty, args: {value: `+value+`}}`); got != want {
 			t.Errorf("is-empty %s = %v, want %v", value, got, want)
@@ -85,7 +86,7 @@ func TestLoopOverField(t *testing.T) {
 }
 
 // D2: comparisons are typed; a number and a numeric string compare as
-// numbers; strings compare lexicographically; mixed types are an error
+// numbers; two strings compare as strings; other mixed types are an error
 // (Ironic: Python TypeError aborts). force_strings keeps Ironic's meaning.
 func TestTypedComparisons(t *testing.T) {
 	for cond, want := range map[string]bool{
@@ -97,12 +98,18 @@ func TestTypedComparisons(t *testing.T) {
 		`{op: eq, args: {values: [[1, 2], [1, 2]]}}`:                                       true,
 		`{op: eq, args: {values: ["{inventory[cpu][count]}", 4]}}`:                         true, // D1: typed
 		`{op: eq, args: {values: ["{inventory[cpu]}", {count: 4, architecture: x86_64}]}}`: true,
-		`{op: lt, args: {values: ["9", "10"]}}`:                                            true, // numeric strings compare as numbers
-		`{op: lt, args: {values: ["9", "10"], force_strings: true}}`:                       false,
-		`{op: lt, args: {values: [abc, abd]}}`:                                             true,
-		`{op: eq, args: {values: [1, "1"], force_strings: true}}`:                          true,
-		`{op: gt, args: {values: ["{inventory[memory][total]}", 4096]}}`:                   true,
-		`{op: eq, args: {values: ["{inventory[nope]}", "{inventory[nope]}"]}}`:             true, // D7: kept literally on both sides
+		// Ironic operators.py (LtCondition, GtCondition): Python compares
+		// two strings as strings, numeric or not.
+		`{op: lt, args: {values: ["9", "10"]}}`:                                false,
+		`{op: gt, args: {values: ["9", "10"]}}`:                                true,
+		`{op: lt, args: {values: [9, 10]}}`:                                    true,
+		`{op: lt, args: {values: ["9", 10]}}`:                                  true, // D2: a number and a numeric string
+		`{op: gt, args: {values: [10.5, 10]}}`:                                 true,
+		`{op: lt, args: {values: ["9", "10"], force_strings: true}}`:           false,
+		`{op: lt, args: {values: [abc, abd]}}`:                                 true,
+		`{op: eq, args: {values: [1, "1"], force_strings: true}}`:              true,
+		`{op: gt, args: {values: ["{inventory[memory][total]}", 4096]}}`:       true,
+		`{op: eq, args: {values: ["{inventory[nope]}", "{inventory[nope]}"]}}`: true, // D7: kept literally on both sides
 	} {
 		if got := mustCondition(t, cond); got != want {
 			t.Errorf("%s = %v, want %v", cond, got, want)

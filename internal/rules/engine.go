@@ -14,6 +14,12 @@ import (
 // DefaultScopeAnnotation is the annotation that gives an object its scope.
 const DefaultScopeAnnotation = "plumb-ci.github.io/scope"
 
+// InspectionScopeAnnotation is the scope key of the inspection-rules
+// mapping for manifests (research/inspection-rules.md §10.3), honoured when
+// the object does not carry plumb's own (configured) key: rules written for
+// other tools of that mapping scope objects the same way here.
+const InspectionScopeAnnotation = "inspection.ci/scope"
+
 // DefaultMaxLoopItems is the most items a loop may run over: far more than
 // any real object has containers, ports or volumes, and few enough that a
 // rule over a list blown up by mistake (or on purpose) stays fast.
@@ -109,11 +115,15 @@ func (e *Engine) ScopeOf(r *Rule) string {
 	return r.Scope
 }
 
-// objectScope reads the scope annotation of content, or the default.
+// objectScope reads the scope annotation of content (plumb's key, else
+// the research's inspection.ci/scope), or the default.
 func (e *Engine) objectScope(content map[string]any) string {
 	md, _ := content["metadata"].(map[string]any)
 	ann, _ := md["annotations"].(map[string]any)
 	if s, ok := ann[e.opts.ScopeAnnotation].(string); ok && s != "" {
+		return s
+	}
+	if s, ok := ann[InspectionScopeAnnotation].(string); ok && s != "" {
 		return s
 	}
 	return e.opts.ObjectScope

@@ -208,6 +208,8 @@ func TestMainPhaseSeesFindings(t *testing.T) {
 // annotation, else object_scope); default_scope is given to user rules
 // without scope, never to built-in rules.
 func TestScope(t *testing.T) {
+	// inspection.ci/scope (research §10.3's key) is honoured when plumb's
+	// own key is absent; plumb's key wins when both are there.
 	objs := `apiVersion: v1
 kind: ConfigMap
 metadata:
@@ -217,6 +219,18 @@ metadata:
 apiVersion: v1
 kind: ConfigMap
 metadata: {name: plain}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: inspection
+  annotations: {inspection.ci/scope: search}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: both
+  annotations: {inspection.ci/scope: search, plumb-ci.github.io/scope: payments}
 `
 	rules := `
 - {uuid: global, actions: [{op: add-trait, args: {name: global}}]}
@@ -233,7 +247,7 @@ metadata: {name: plain}
 		return out
 	}
 	got := traits(Options{}, loadRules(t, rules))
-	if got["scoped"] != "global,payments" || got["plain"] != "global" {
+	if got["scoped"] != "global,payments" || got["plain"] != "global" || got["inspection"] != "global,search" || got["both"] != "global,payments" {
 		t.Errorf("no defaults: %v", got)
 	}
 	got = traits(Options{ObjectScope: "search"}, loadRules(t, rules))
@@ -405,7 +419,7 @@ func TestHugeLoopIsBounded(t *testing.T) {
 		"apiVersion: example.com/v1\nkind: List\nmetadata: {name: small}\nspec: {items: [1, 0]}\n")
 	run := runAll(t, set, Options{MaxLoopItems: 20}, tg)
 	fs := run.Findings()
-	if len(fs) != 1 || !fs[0].InputError || fs[0].Object.Name != "big" || fs[0].Location.Line != 1 ||
+	if len(fs) != 1 || fs[0].InputError || fs[0].Level != finding.Error || fs[0].Object.Name != "big" || fs[0].Location.Line != 1 ||
 		!strings.Contains(fs[0].Message, "conditions[0] (eq) at rules.yaml:5:7: loop {node.spec.items} has 21 items, over the limit of 20 iterations") {
 		t.Fatalf("findings:\n%s", messages(fs))
 	}

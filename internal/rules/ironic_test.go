@@ -760,7 +760,11 @@ func TestIronicApplyRulesIronicException(t *testing.T) {
   actions: [{op: set-plugin-data, args: {path: later, value: true}}]
 `, Options{}, ironicNode(), nil, nil)
 	fs := findingsOf(s)
-	if len(fs) != 1 || !fs[0].InputError || fs[0].Level != finding.Error || fs[0].RuleID != "rule/broken" ||
+	// A rule that fails on the object's data is an error finding of the
+	// rule on that object (ironic/common/inspection_rules/engine.py,
+	// apply_rules: the rule's exception fails the node's inspection), not
+	// an input error: the rules file loaded.
+	if len(fs) != 1 || fs[0].InputError || fs[0].Level != finding.Error || fs[0].RuleID != "rule/broken" ||
 		!strings.Contains(fs[0].Message, "inspection rule broken could not be applied to") ||
 		!strings.Contains(fs[0].Message, "actions[1] (set-attribute) at rules.yaml:6:7: cannot set /driver/x") ||
 		!strings.Contains(fs[0].Message, "the remaining rules were not run on it") {
@@ -1063,5 +1067,32 @@ func TestIronicShallowMaskWritesThrough(t *testing.T) {
 `, Options{}, ironicNode(), ironicInventory(), ironicPluginData())
 	if s.pluginData["copied"] != Masked || s.pluginData["password"] != "new-secret" {
 		t.Errorf("plugin data %v", s.pluginData)
+	}
+}
+
+// ironic/common/inspection_rules/operators.py (NetCondition): an address
+// that is not one raises, and engine.py (apply_rules) fails the node with
+// the rule's error. Here: an error finding of the rule on the object (not
+// an input error), and the object's remaining rules are not run.
+func TestConditionFailingOnTheObjectsData(t *testing.T) {
+	node := ironicNode()
+	node["metadata"] = map[string]any{"name": "web", "annotations": map[string]any{"ip": "not-an-address"}}
+	s := runOn(t, `
+- uuid: net
+  priority: 10
+  conditions: [{op: in-net, args: {address: "{node.metadata.annotations[ip]}", subnet: 10.0.0.0/8}}]
+  actions: [{op: log, args: {msg: x}}]
+- uuid: later
+  actions: [{op: set-plugin-data, args: {path: later, value: true}}]
+`, Options{}, node, nil, nil)
+	errs := errorsOf(s)
+	if len(errs) != 1 || !strings.Contains(errs[0], `conditions[0] (in-net) at rules.yaml:4:16: invalid value for address "not-an-address": not an IP address`) {
+		t.Fatalf("errors %v", errs)
+	}
+	if fs := findingsOf(s); fs[0].RuleID != "rule/net" || fs[0].InputError {
+		t.Errorf("finding %s input=%v", fs[0].RuleID, fs[0].InputError)
+	}
+	if s.pluginData["later"] != nil {
+		t.Error("the later rule ran")
 	}
 }

@@ -175,7 +175,11 @@ func (s *subject) newFinding(r *Rule, level finding.Level, msg string, p manifes
 	return f
 }
 
-// ruleError records a rule that could not be evaluated. As in Ironic the
+// ruleError records a rule that could not be evaluated on this subject's
+// data (an address that is not one, an attribute set inside a string, a
+// list extended that is not one): an error finding of the rule on the
+// object, like a fail action, not an input error — the rules file loaded,
+// the object's content is what the rule cannot handle. As in Ironic the
 // error stops the remaining rules for this subject; other subjects go on.
 // Sensitive rules say only which rule failed and where (D11).
 func (s *subject) ruleError(r *Rule, stage string, i int, op string, at manifest.Location, err error) {
@@ -194,7 +198,6 @@ func (s *subject) ruleError(r *Rule, stage string, i int, op string, at manifest
 	}
 	f := s.newFinding(r, finding.Error, msg, nil, "error")
 	f.Title = "Inspection rule error"
-	f.InputError = true
 	if !r.BuiltIn {
 		f.Related = []finding.Related{{Location: at, Message: fmt.Sprintf("%ss[%d] of inspection rule %s", stage, i, r.UUID)}}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Values that rules handle are the manifest package's JSON-compatible trees:
@@ -238,26 +239,23 @@ func equal(a, b any) bool {
 	return false
 }
 
-// order compares two values for lt and gt (D2): numerically when both are
-// numbers or numeric strings, lexicographically when both are strings, and
-// an error otherwise. lexical compares strings as strings even when they
-// spell numbers (force_strings).
+// order compares two values for lt and gt: two strings as strings,
+// numeric or not, as Python compares them (Ironic's operators.py,
+// LtCondition and GtCondition: "10" < "9"); numbers as numbers, and a
+// number with a string that spells one numerically (D2: typed
+// interpolation gives numbers where Ironic has strings); anything else is
+// an error, as Python's TypeError is. lexical (force_strings) compares a
+// number and a string as text.
 func order(a, b any, lexical bool) (int, error) {
+	sa, okA := a.(string)
+	sb, okB := b.(string)
+	if okA && okB {
+		return strings.Compare(sa, sb), nil
+	}
 	na, okA := asNumber(a, !lexical)
 	nb, okB := asNumber(b, !lexical)
 	if okA && okB {
 		return na.cmp(nb), nil
-	}
-	sa, okA := a.(string)
-	sb, okB := b.(string)
-	if okA && okB {
-		switch {
-		case sa < sb:
-			return -1, nil
-		case sa > sb:
-			return 1, nil
-		}
-		return 0, nil
 	}
 	return 0, fmt.Errorf("cannot order %s %s and %s %s", typeName(a), quoteValue(a), typeName(b), quoteValue(b))
 }
@@ -290,13 +288,16 @@ func deepCopy(v any) any {
 	return v
 }
 
-// isEmpty is is-empty: null, or an empty string, list or mapping.
+// isEmpty is is-empty as Ironic decides it (operators.py, EmptyCondition:
+// the value's string form is one of "", "None", "[]" and "{}"): null, an
+// empty string, list or mapping, and the strings "None", "[]" and "{}"
+// (what an interpolation of an empty or missing value prints).
 func isEmpty(v any) bool {
 	switch t := v.(type) {
 	case nil:
 		return true
 	case string:
-		return t == ""
+		return t == "" || t == "None" || t == "[]" || t == "{}"
 	case []any:
 		return len(t) == 0
 	case map[string]any:

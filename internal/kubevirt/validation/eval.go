@@ -136,20 +136,8 @@ func evaluateOne(r *Rule, rs *resolver, names map[string]bool) RuleResult {
 		rr.Outcome, rr.Stage, rr.Err = Failed, stage, err
 		return rr
 	}
-	if names[r.Name] {
-		return fail(StageCheck, ErrDuplicateName)
-	}
-	names[r.Name] = true
-	if !KnownType(r.Rule) {
-		return fail(StageCheck, ErrUnrecognizedRule)
-	}
-	if r.Message == "" {
-		return fail(StageCheck, ErrMissingRequiredKey)
-	}
-	if !r.Path.IsSet() {
-		// The validator dereferences the missing path and crashes; its
-		// predecessor reported this as a missing key, and so does plumb.
-		return fail(StageCheck, ErrMissingRequiredKey)
+	if err := checkRule(r, names); err != nil {
+		return fail(StageCheck, err)
 	}
 	if r.Valid.IsSet() {
 		vals, err := rs.find(r.Valid, false)
@@ -188,6 +176,49 @@ func (rr *RuleResult) FailingValues() []reflect.Value {
 	out := make([]reflect.Value, 0, len(rr.Failing))
 	for _, i := range rr.Failing {
 		out = append(out, rr.Values.List[i])
+	}
+	return out
+}
+
+// checkRule is the validator's first stage for one rule, in its order
+// (ssp-operator internal/template-validator/validation/eval.go, Evaluate):
+// a repeated name, then an unknown type, then an empty message. names
+// records the names seen so far, invalid rules' included.
+func checkRule(r *Rule, names map[string]bool) error {
+	if names[r.Name] {
+		return ErrDuplicateName
+	}
+	names[r.Name] = true
+	if !KnownType(r.Rule) {
+		return ErrUnrecognizedRule
+	}
+	if r.Message == "" {
+		return ErrMissingRequiredKey
+	}
+	if !r.Path.IsSet() {
+		// The validator dereferences the missing path and crashes; its
+		// predecessor reported this as a missing key, and so does plumb.
+		return ErrMissingRequiredKey
+	}
+	return nil
+}
+
+// StaticFailures are the rules that fail on every VM, whatever it holds,
+// each with the validator's single cause: the check stage's (checkRule),
+// else a regex RE2 rejects (unless a `valid` path may skip the rule). For
+// rules that are linted but not evaluated (a Template whose parameters
+// were not processed, one no VM refers to).
+func StaticFailures(rules []*Rule) []RuleResult {
+	var out []RuleResult
+	names := make(map[string]bool, len(rules))
+	for _, r := range rules {
+		if err := checkRule(r, names); err != nil {
+			out = append(out, RuleResult{Rule: r, Outcome: Failed, Stage: StageCheck, Err: err})
+			continue
+		}
+		if r.Rule == TypeRegex && r.regexErr != nil && !r.Valid.IsSet() {
+			out = append(out, RuleResult{Rule: r, Outcome: Failed, Stage: StageSpecialize, Err: r.regexErr})
+		}
 	}
 	return out
 }

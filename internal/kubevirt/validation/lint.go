@@ -21,7 +21,8 @@ func Lint(rules []*Rule) []Problem {
 	}
 	for _, r := range rules {
 		if r.Name == "" {
-			add(r, "missing-name", `missing required key "name": every rule needs a name, unique in the annotation`)
+			out = append(out, Problem{Offset: r.Offset, Rule: r.Index, Kind: "missing-name", Warning: true,
+				Message: `missing key "name": the spec makes it mandatory (the validator accepts an unnamed rule, but a second one fails as a duplicate name)`})
 		} else if seen[r.Name] {
 			add(r, "duplicate-name", "duplicate Rule Name %q: the validator fails this rule (names must be unique in the annotation)", r.Name)
 		}
@@ -51,4 +52,17 @@ func Lint(rules []*Rule) []Problem {
 		}
 	}
 	return out
+}
+
+// Evaluated reports whether the validator itself finds this problem when it
+// evaluates the rule (a duplicate name, an unknown or missing type, no
+// message, no path, a regex RE2 rejects): such a rule is reported as a
+// failing rule (kubevirt/<name>) with the validator's cause, not as a
+// configuration problem.
+func (p Problem) Evaluated() bool {
+	switch p.Kind {
+	case "duplicate-name", "missing-rule", "unknown-rule", "missing-message", "missing-path", "regex":
+		return true
+	}
+	return false
 }

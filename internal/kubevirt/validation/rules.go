@@ -89,6 +89,8 @@ type Problem struct {
 	// Kind classifies the problem for fingerprints ("json", "decode",
 	// "missing-name", "duplicate-name", ...).
 	Kind string
+	// Warning marks what the spec asks and the validator does not enforce.
+	Warning bool
 }
 
 // ParseAnnotation decodes an annotation text. An empty text, null and []

@@ -1,0 +1,253 @@
+package render
+
+import (
+	"context"
+	"io/fs"
+	"path"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/render/helm"
+)
+
+// KindHelm is a Helm chart rendered with one set of values.
+const KindHelm Kind = "helm"
+
+// HelmOptions says how charts render.
+type HelmOptions struct {
+	// ValuesConvention renders a chart once more per values-*.yaml and
+	// values.*.yaml file next to its Chart.yaml.
+	ValuesConvention bool
+	// Targets are explicit renders (.plumb.yaml helm.targets); a chart
+	// named by one renders only as they say.
+	Targets []HelmTarget
+	// Flags: helm template's -f, --set, --set-string, --release-name and
+	// --namespace, for every chart among the inputs (they replace the
+	// convention for those charts).
+	ValuesFiles, Set, SetString []string
+	ReleaseName, Namespace      string
+	// KubeVersion is .Capabilities.KubeVersion (e.g. v1.37.0).
+	KubeVersion string
+}
+
+// HelmTarget is one explicit render of a chart.
+type HelmTarget struct {
+	Chart, Name            string
+	ReleaseName, Namespace string
+	Values                 []string
+	Set, SetString         []string
+	APIVersions            []string
+	KubeVersion            string
+	// Inline values (a HelmRelease's spec.values ...), after Values.
+	Inline       map[string]any
+	InlineLocate func(manifest.Path) (manifest.Location, bool)
+	At           manifest.Location
+}
+
+func (o HelmOptions) hasFlags() bool {
+	return len(o.ValuesFiles) > 0 || len(o.Set) > 0 || len(o.SetString) > 0 || o.ReleaseName != "" || o.Namespace != ""
+}
+
+// chartRender is one chart target to render.
+type chartRender struct {
+	chart *helm.Chart
+	name  string
+	req   helm.Request
+}
+
+// chartTargets renders the charts among the inputs and the renders
+// configured for them. GitOps definitions found in rendered targets add
+// theirs (gitops.go).
+func (r *renderer) chartTargets(ctx context.Context, extra []HelmTarget, problems *problemSet) []*Target {
+	h := r.opts.Helm
+	dirs := slices.Clone(r.set.Charts)
+	for _, t := range h.Targets {
+		dirs = append(dirs, t.Chart)
+	}
+	for _, t := range extra {
+		dirs = append(dirs, t.Chart)
+	}
+	slices.Sort(dirs)
+	dirs = slices.Compact(dirs)
+	if len(dirs) == 0 {
+		return nil
+	}
+	charts := map[string]*helm.Chart{}
+	for _, d := range dirs {
+		if !manifest.IsChartDir(r.files.fsys, d) {
+			continue
+		}
+		c, err := helm.LoadChart(r.files.fsys, d, r.opts.Limits.OrDefault().MaxFileBytes)
+		if err != nil {
+			problems.add(manifest.Problem{Rule: helm.RuleChart, Level: "error", Location: manifest.Location{File: path.Join(d, "Chart.yaml"), Line: 1, Column: 1},
+				Message: "the chart cannot be read: " + err.Error(), Key: d})
+			continue
+		}
+		charts[d] = c
+	}
+	var jobs []chartRender
+	configured := map[string]bool{}
+	add := func(t HelmTarget, at manifest.Location) {
+		c := charts[t.Chart]
+		if c == nil {
+			// A .plumb.yaml entry that names no chart is plumb's own input
+			// (exit 2, as a targets: entry naming no kustomization).
+			problems.add(manifest.Problem{Rule: helm.RuleChart, Level: "error", Location: at, Key: "chart:" + t.Chart, Input: true,
+				Message: "helm.targets: " + t.Chart + " is not a Helm chart directory (no Chart.yaml)"})
+			return
+		}
+		jobs = append(jobs, chartRender{chart: c, name: t.Name, req: r.request(t)})
+	}
+	for _, t := range h.Targets {
+		configured[t.Chart] = true
+		if t.Name == "" {
+			t.Name = targetName(t.Chart, t.Values, len(t.Set)+len(t.SetString) > 0)
+		}
+		add(t, t.At)
+	}
+	for _, t := range extra {
+		add(t, t.At)
+	}
+	inflated := kustomizeCharts(r.closures)
+	for _, d := range r.set.Charts {
+		c := charts[d]
+		if c == nil || configured[d] || inflated[d] {
+			continue
+		}
+		if h.hasFlags() {
+			values := slices.Clone(h.ValuesFiles)
+			t := HelmTarget{Chart: d, Values: values, Set: h.Set, SetString: h.SetString, ReleaseName: h.ReleaseName, Namespace: h.Namespace}
+			t.Name = targetName(d, values, len(h.Set)+len(h.SetString) > 0)
+			add(t, manifest.Location{})
+			continue
+		}
+		add(HelmTarget{Chart: d, Name: d}, manifest.Location{})
+		if h.ValuesConvention {
+			for _, f := range conventionValues(r.files.fsys, d) {
+				add(HelmTarget{Chart: d, Name: targetName(d, []string{f}, false), Values: []string{f}}, manifest.Location{})
+			}
+		}
+	}
+	if r.opts.Select != nil {
+		jobs = slices.DeleteFunc(jobs, func(j chartRender) bool { return !r.opts.Select(j.name) })
+	}
+	return r.renderCharts(ctx, jobs, problems)
+}
+
+// request turns a target into a Helm request.
+func (r *renderer) request(t HelmTarget) helm.Request {
+	req := helm.Request{Target: t.Name, ReleaseName: t.ReleaseName, Namespace: t.Namespace,
+		KubeVersion: r.opts.Helm.KubeVersion, APIVersions: t.APIVersions, IncludeCRDs: true, At: t.At}
+	if t.KubeVersion != "" {
+		req.KubeVersion = t.KubeVersion
+	}
+	for _, f := range t.Values {
+		req.Sources = append(req.Sources, helm.Source{File: f, At: t.At})
+	}
+	if t.Inline != nil {
+		req.Sources = append(req.Sources, helm.Source{Inline: t.Inline, InlineLocate: t.InlineLocate, At: t.At})
+	}
+	for _, s := range t.Set {
+		req.Sources = append(req.Sources, helm.Source{Set: s, At: t.At})
+	}
+	for _, s := range t.SetString {
+		req.Sources = append(req.Sources, helm.Source{Set: s, String: true, At: t.At})
+	}
+	return req
+}
+
+// renderCharts renders the chart targets on all cores; the result keeps
+// their order.
+func (r *renderer) renderCharts(ctx context.Context, jobs []chartRender, problems *problemSet) []*Target {
+	if len(jobs) == 0 {
+		return nil
+	}
+	hr := helm.NewRenderer(r.files.fsys, r.opts.Limits)
+	out := make([]*Target, len(jobs))
+	perJob := make([][]manifest.Problem, len(jobs))
+	workers := r.opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if ctx.Err() != nil {
+					continue
+				}
+				res := hr.Render(jobs[i].chart, jobs[i].req)
+				perJob[i] = res.Problems
+				t := &Target{Name: jobs[i].name, Kind: KindHelm}
+				for _, o := range res.Objects {
+					r.addObject(t, o, problems)
+				}
+				out[i] = t
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var targets []*Target
+	seen := map[string]bool{}
+	for i, t := range out {
+		problems.add(perJob[i]...)
+		if t != nil && !seen[t.Name] {
+			seen[t.Name] = true
+			targets = append(targets, t)
+		}
+	}
+	return targets
+}
+
+// targetName is CHART, or CHART[values files,--set] with the files named
+// relative to the chart when they are in it.
+func targetName(chart string, values []string, set bool) string {
+	var parts []string
+	for _, v := range values {
+		if rel, ok := strings.CutPrefix(v, chart+"/"); ok {
+			v = rel
+		}
+		parts = append(parts, v)
+	}
+	if set {
+		parts = append(parts, "--set")
+	}
+	if len(parts) == 0 {
+		return chart
+	}
+	return chart + "[" + strings.Join(parts, ",") + "]"
+}
+
+// conventionValues lists the values-*.yaml and values.*.yaml files next to
+// a chart's Chart.yaml.
+func conventionValues(fsys fs.FS, dir string) []string {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || n == "values.yaml" || n == "values.yml" {
+			continue
+		}
+		ext := path.Ext(n)
+		if ext != ".yaml" && ext != ".yml" {
+			continue
+		}
+		if strings.HasPrefix(n, "values-") || strings.HasPrefix(n, "values.") {
+			out = append(out, path.Join(dir, n))
+		}
+	}
+	return out
+}

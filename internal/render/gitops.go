@@ -1,0 +1,265 @@
+package render
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/render/helm"
+)
+
+// GitOps definitions that deploy a chart of this repository render it as a
+// target of their own, with their values, so that what the cluster will
+// run is what is checked: a Flux HelmRelease whose chart comes from a
+// GitRepository (the repository itself: a relative chart path that is a
+// chart here), and an Argo CD Application whose source path is a chart
+// here. A chart from a Helm repository, an OCI registry or another Git
+// repository is not rendered; a note says so.
+
+// gitopsTargets finds those definitions among the rendered objects.
+func gitopsTargets(fsys fs.FS, targets []*Target, _ *manifest.Set, problems *problemSet) []HelmTarget {
+	var out []HelmTarget
+	for _, t := range targets {
+		for _, o := range t.Objects {
+			switch {
+			case strings.HasPrefix(o.ID.APIVersion, "helm.toolkit.fluxcd.io/") && o.ID.Kind == "HelmRelease":
+				if ht, note := helmRelease(fsys, t, o); note != nil {
+					problems.add(*note)
+				} else if ht != nil {
+					out = append(out, *ht)
+				}
+			case strings.HasPrefix(o.ID.APIVersion, "argoproj.io/") && o.ID.Kind == "Application":
+				hts, notes := argoApplication(fsys, t, o)
+				problems.add(notes...)
+				out = append(out, hts...)
+			}
+		}
+	}
+	return out
+}
+
+func str(m map[string]any, keys ...string) string {
+	v, _ := manifest.Lookup(m, pathOf(keys...))
+	s, _ := v.(string)
+	return s
+}
+
+func pathOf(keys ...string) manifest.Path {
+	p := make(manifest.Path, len(keys))
+	for i, k := range keys {
+		p[i] = manifest.Key(k)
+	}
+	return p
+}
+
+// notRendered is the note for a chart plumb does not render.
+func notRendered(o *manifest.Object, at manifest.Path, format string, args ...any) *manifest.Problem {
+	loc, _ := o.Locate(at)
+	return &manifest.Problem{Rule: helm.RuleNotRendered, Level: "note", Location: loc, Object: o.ID, Path: at,
+		Key: o.ID.Key(), Message: fmt.Sprintf(format, args...)}
+}
+
+// repoChart resolves a chart path written in a GitOps definition (relative
+// to the repository root, "./charts/app") to a chart directory here.
+func repoChart(fsys fs.FS, p string) (string, bool) {
+	p = path.Clean(strings.TrimPrefix(strings.TrimSpace(p), "/"))
+	if p == "" || p == ".." || strings.HasPrefix(p, "../") {
+		return "", false
+	}
+	return p, manifest.IsChartDir(fsys, p)
+}
+
+// helmRelease renders a Flux HelmRelease's chart when it is in the
+// repository.
+func helmRelease(fsys fs.FS, t *Target, o *manifest.Object) (*HelmTarget, *manifest.Problem) {
+	c := o.Content
+	spec := pathOf("spec", "chart", "spec")
+	if ref := str(c, "spec", "chartRef", "kind"); ref != "" {
+		return nil, notRendered(o, pathOf("spec", "chartRef"), "HelmRelease %s: the chart comes from %s %s, outside the repository; plumb renders only charts in the repository, so its objects are not checked",
+			o.ID.Name, ref, str(c, "spec", "chartRef", "name"))
+	}
+	kind := str(c, "spec", "chart", "spec", "sourceRef", "kind")
+	chart := str(c, "spec", "chart", "spec", "chart")
+	if kind != "GitRepository" {
+		if kind == "" {
+			return nil, nil
+		}
+		return nil, notRendered(o, spec.Child(manifest.Key("sourceRef")), "HelmRelease %s: chart %s comes from %s %s, outside the repository; plumb renders only charts in the repository, so its objects are not checked",
+			o.ID.Name, chart, kind, str(c, "spec", "chart", "spec", "sourceRef", "name"))
+	}
+	dir, ok := repoChart(fsys, chart)
+	if !ok {
+		return nil, notRendered(o, spec.Child(manifest.Key("chart")), "HelmRelease %s: %s is not a chart directory of this repository (GitRepository %s may be another repository), so it is not rendered",
+			o.ID.Name, chart, str(c, "spec", "chart", "spec", "sourceRef", "name"))
+	}
+	ns := str(c, "spec", "targetNamespace")
+	if ns == "" {
+		ns = o.ID.Namespace
+	}
+	release := str(c, "spec", "releaseName")
+	if release == "" {
+		release = o.ID.Name
+		if tn := str(c, "spec", "targetNamespace"); tn != "" {
+			release = tn + "-" + o.ID.Name
+		}
+	}
+	ht := &HelmTarget{Chart: dir, ReleaseName: release, Namespace: ns,
+		Name: fmt.Sprintf("%s[HelmRelease %s in %s]", dir, o.ID.Name, t.Name)}
+	ht.At, _ = o.Locate(spec.Child(manifest.Key("chart")))
+	for _, vf := range listOf(c, "spec", "chart", "spec", "valuesFiles") {
+		s, _ := vf.(string)
+		if s == "" {
+			continue
+		}
+		f := path.Join(dir, s)
+		if !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") && !fileExists(fsys, f) {
+			f = path.Clean(s)
+		}
+		ht.Values = append(ht.Values, f)
+	}
+	if v, ok := specMap(c)["values"].(map[string]any); ok {
+		base := pathOf("spec", "values")
+		ht.Inline = v
+		ht.InlineLocate = objectLocate(o, base)
+	}
+	return ht, nil
+}
+
+// argoApplication renders the Helm sources of an Argo CD Application that
+// are charts of this repository.
+func argoApplication(fsys fs.FS, t *Target, o *manifest.Object) ([]HelmTarget, []manifest.Problem) {
+	c := o.Content
+	var sources []manifest.Path
+	if _, ok := specMap(c)["source"].(map[string]any); ok {
+		sources = append(sources, pathOf("spec", "source"))
+	}
+	for i := range listOf(c, "spec", "sources") {
+		sources = append(sources, pathOf("spec", "sources").Child(manifest.Index(i)))
+	}
+	var out []HelmTarget
+	var notes []manifest.Problem
+	for _, sp := range sources {
+		sv, _ := manifest.Lookup(c, sp)
+		src, _ := sv.(map[string]any)
+		if src == nil {
+			continue
+		}
+		if chart, _ := src["chart"].(string); chart != "" {
+			notes = append(notes, *notRendered(o, sp.Child(manifest.Key("chart")), "Application %s: chart %s comes from the Helm repository %v; plumb renders only charts in the repository, so its objects are not checked",
+				o.ID.Name, chart, src["repoURL"]))
+			continue
+		}
+		p, _ := src["path"].(string)
+		dir, ok := repoChart(fsys, p)
+		if !ok {
+			continue // a kustomization or a directory of manifests: rendered as such
+		}
+		helmSpec, _ := src["helm"].(map[string]any)
+		hp := sp.Child(manifest.Key("helm"))
+		release := o.ID.Name
+		if rn, _ := helmSpec["releaseName"].(string); rn != "" {
+			release = rn
+		}
+		ht := HelmTarget{Chart: dir, ReleaseName: release, Namespace: str(c, "spec", "destination", "namespace"),
+			Name: fmt.Sprintf("%s[Application %s in %s]", dir, o.ID.Name, t.Name)}
+		ht.At, _ = o.Locate(sp.Child(manifest.Key("path")))
+		for _, vf := range listAt(helmSpec, "valueFiles") {
+			if s, _ := vf.(string); s != "" {
+				ht.Values = append(ht.Values, path.Clean(path.Join(dir, s)))
+			}
+		}
+		inline := map[string]any{}
+		var locate []func(manifest.Path) (manifest.Location, bool)
+		if s, _ := helmSpec["values"].(string); s != "" {
+			var v map[string]any
+			if err := yaml.Unmarshal([]byte(s), &v); err == nil && v != nil {
+				mergeInto(inline, v)
+				at, _ := o.Locate(hp.Child(manifest.Key("values")))
+				locate = append(locate, func(rel manifest.Path) (manifest.Location, bool) {
+					_, ok := manifest.Lookup(v, rel)
+					return at, ok
+				})
+			}
+		}
+		if v, ok := helmSpec["valuesObject"].(map[string]any); ok {
+			mergeInto(inline, v)
+			locate = append(locate, objectLocate(o, hp.Child(manifest.Key("valuesObject"))))
+		}
+		if len(inline) > 0 {
+			ht.Inline = inline
+			ht.InlineLocate = func(rel manifest.Path) (manifest.Location, bool) {
+				for i := len(locate) - 1; i >= 0; i-- {
+					if loc, ok := locate[i](rel); ok {
+						return loc, true
+					}
+				}
+				return manifest.Location{}, false
+			}
+		}
+		for _, pv := range listAt(helmSpec, "parameters") {
+			pm, _ := pv.(map[string]any)
+			name, _ := pm["name"].(string)
+			if name == "" {
+				continue
+			}
+			expr := name + "=" + fmt.Sprint(pm["value"])
+			if force, _ := pm["forceString"].(bool); force {
+				ht.SetString = append(ht.SetString, expr)
+			} else {
+				ht.Set = append(ht.Set, expr)
+			}
+		}
+		out = append(out, ht)
+	}
+	return out, notes
+}
+
+// objectLocate locates a path below base in an object (through its own
+// provenance: a kustomize patch that set the value, say).
+func objectLocate(o *manifest.Object, base manifest.Path) func(manifest.Path) (manifest.Location, bool) {
+	return func(rel manifest.Path) (manifest.Location, bool) {
+		p := base.Child(rel...)
+		if _, ok := o.Get(p); !ok {
+			return manifest.Location{}, false
+		}
+		return o.Locate(p)
+	}
+}
+
+func specMap(c map[string]any) map[string]any {
+	m, _ := c["spec"].(map[string]any)
+	return m
+}
+
+func listOf(m map[string]any, keys ...string) []any {
+	v, _ := manifest.Lookup(m, pathOf(keys...))
+	l, _ := v.([]any)
+	return l
+}
+
+func listAt(m map[string]any, key string) []any {
+	l, _ := m[key].([]any)
+	return l
+}
+
+func fileExists(fsys fs.FS, name string) bool {
+	st, err := fs.Stat(fsys, name)
+	return err == nil && !st.IsDir()
+}
+
+// mergeInto merges src over dst, mappings key by key (Helm's values merge).
+func mergeInto(dst, src map[string]any) {
+	for k, v := range src {
+		if sm, ok := v.(map[string]any); ok {
+			if dm, ok := dst[k].(map[string]any); ok {
+				mergeInto(dm, sm)
+				continue
+			}
+		}
+		dst[k] = v
+	}
+}

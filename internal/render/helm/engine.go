@@ -1,0 +1,398 @@
+// Parts of this file (render, recAllTpls, includeFun, tplFun, the
+// required and fail functions, sortTemplates, cleanupParseError and the
+// error reformatting) follow Helm's pkg/engine/engine.go (helm.sh/helm/v4
+// v4.3.1, Apache License 2.0, Copyright The Helm Authors), so that the
+// output is `helm template`'s. What differs: each template file is parsed
+// once per chart and its tree reused for every values set, and the trees
+// are instrumented (instrument.go) so the render records where each byte of
+// its output came from.
+
+package helm
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"text/template"
+	"text/template/parse"
+
+	ci "helm.sh/helm/v4/pkg/chart"
+	"helm.sh/helm/v4/pkg/chart/common"
+)
+
+// tmplFile is one template file as the engine names it
+// ("podinfo/templates/deployment.yaml"), with where it lives in the
+// repository.
+type tmplFile struct {
+	name string
+	src  string
+	// repoFile is the repository-relative file, "" inside a .tgz archive
+	// (whose archive file is then archive).
+	repoFile, archive string
+	lines             []int // byte offsets of line starts
+}
+
+// position returns the 1-based line and column of byte offset off.
+func (f *tmplFile) position(off int) (line, col int) {
+	if f.lines == nil {
+		f.lines = lineStarts(f.src)
+	}
+	i := sort.Search(len(f.lines), func(i int) bool { return f.lines[i] > off }) - 1
+	if i < 0 {
+		i = 0
+	}
+	return i + 1, runeCount(f.src[f.lines[i]:min(off, len(f.src))]) + 1
+}
+
+func lineStarts(s string) []int {
+	out := []int{0}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+func runeCount(s string) int { return len([]rune(s)) }
+
+// parsedFile is a template file parsed and instrumented once.
+type parsedFile struct {
+	file  *tmplFile
+	trees []namedTree
+	base  int // id of its first node
+	nodes []nodeInfo
+	err   error
+}
+
+type namedTree struct {
+	name string
+	tree *parse.Tree
+}
+
+// nextFileBase hands out node id ranges: ids are unique across every file
+// parsed in the process, so a render can use trees of any chart.
+var nextFileBase atomic.Int64
+
+// maxNodesPerFile bounds one file's node ids (1<<24 nodes).
+const maxNodesPerFile = 1 << 24
+
+// treeCache keeps the parsed files of one chart, by template name and
+// source (an aliased subchart names the same file differently).
+type treeCache struct {
+	mu    sync.Mutex
+	files map[string]*parsedFile
+}
+
+func newTreeCache() *treeCache { return &treeCache{files: map[string]*parsedFile{}} }
+
+// parse returns the instrumented trees of a template file.
+func (c *treeCache) parse(f *tmplFile) *parsedFile {
+	key := f.name + "\x00" + f.src
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p := c.files[key]; p != nil {
+		return p
+	}
+	p := &parsedFile{file: f, base: int(nextFileBase.Add(maxNodesPerFile) - maxNodesPerFile)}
+	c.files[key] = p
+	t := template.New(f.name).Option("missingkey=zero").Funcs(parseFuncs)
+	if _, err := t.Parse(f.src); err != nil {
+		p.err = cleanupParseError(f.name, err)
+		return p
+	}
+	in := &instrumenter{file: f, base: p.base}
+	for _, tt := range t.Templates() {
+		if tt.Tree == nil || tt.Tree.Root == nil {
+			continue
+		}
+		in.list(tt.Tree.Root, nil)
+		p.trees = append(p.trees, namedTree{tt.Name(), tt.Tree})
+	}
+	sort.Slice(p.trees, func(i, j int) bool { return p.trees[i].name < p.trees[j].name })
+	if len(in.nodes) >= maxNodesPerFile {
+		p.err = fmt.Errorf("template %s is too large to trace (%d nodes)", f.name, len(in.nodes))
+		p.trees = nil
+		return p
+	}
+	p.nodes = in.nodes
+	return p
+}
+
+// parseFuncs are the names a template may call, for the parser.
+var parseFuncs = func() template.FuncMap {
+	m := funcMap()
+	m[fnAt] = func(int, ...any) string { return "" }
+	m[fnIter] = func(int) string { return "" }
+	return m
+}()
+
+// renderable is a template with the values it renders with (engine.go's).
+type renderable struct {
+	file     *tmplFile
+	vals     common.Values
+	basePath string
+}
+
+const (
+	warnStartDelim   = "HELM_ERR_START"
+	warnEndDelim     = "HELM_ERR_END"
+	recursionMaxNums = 1000
+)
+
+var warnRegex = regexp.MustCompile(warnStartDelim + `((?s).*)` + warnEndDelim)
+
+func warnWrap(warn string) string { return warnStartDelim + warn + warnEndDelim }
+
+// rendered is the engine's output for one template file and its trace.
+type rendered struct {
+	file   *tmplFile
+	frame  *frame
+	tracer *tracer
+}
+
+// engineRun is one render of a chart: the assembled template set, the
+// trace being recorded, and the node table of every file it uses.
+type engineRun struct {
+	t      *template.Template
+	tracer *tracer
+	nodes  map[int]*parsedFile // by base id
+}
+
+// render executes every template of tpls (engine.go's render), recording
+// the trace. files maps template names to their files.
+func render(cache *treeCache, tpls map[string]renderable, seed string) (out map[string]*rendered, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("rendering template failed: %v", r)
+		}
+	}()
+	run := &engineRun{t: template.New("gotpl"), tracer: newTracer(), nodes: map[int]*parsedFile{}}
+	run.t.Option("missingkey=zero")
+	run.initFunMap(seed)
+
+	keys := sortTemplates(tpls)
+	for _, name := range keys {
+		p := cache.parse(tpls[name].file)
+		if p.err != nil {
+			return nil, p.err
+		}
+		run.nodes[p.base] = p
+		for _, nt := range p.trees {
+			if _, err := run.t.AddParseTree(nt.name, nt.tree); err != nil {
+				return nil, cleanupParseError(name, err)
+			}
+		}
+	}
+	run.tracer.nodes = run.nodes
+
+	out = make(map[string]*rendered, len(keys))
+	for _, name := range keys {
+		if strings.HasPrefix(path.Base(name), "_") {
+			continue
+		}
+		vals := tpls[name].vals
+		vals["Template"] = common.Values{"Name": name, "BasePath": tpls[name].basePath}
+		f := run.tracer.push()
+		err := run.t.ExecuteTemplate(&f.buf, name, vals)
+		run.tracer.pop()
+		if err != nil {
+			return nil, reformatExecErrorMsg(name, err)
+		}
+		out[name] = &rendered{file: tpls[name].file, frame: f, tracer: run.tracer}
+	}
+	return out, nil
+}
+
+// initFunMap binds the functions that close over the template set (engine.go's
+// initFunMap for `helm template`: no cluster, no DNS, lookup empty).
+func (r *engineRun) initFunMap(seed string) {
+	fm := funcMap()
+	includedNames := map[string]int{}
+	fm["include"] = r.includeFun(r.t, includedNames)
+	fm["tpl"] = r.tplFun(r.t, includedNames)
+	fm["required"] = func(warn string, val any) (any, error) {
+		if val == nil {
+			return val, errors.New(warnWrap(warn))
+		} else if s, ok := val.(string); ok && s == "" {
+			return val, errors.New(warnWrap(warn))
+		}
+		return val, nil
+	}
+	fm["fail"] = func(msg string) (string, error) { return "", errors.New(warnWrap(msg)) }
+	fm["getHostByName"] = func(string) string { return "" }
+	for name, fn := range seededRandom(seed) {
+		fm[name] = fn
+	}
+	fm[fnAt] = r.tracer.at
+	fm[fnIter] = r.tracer.iter
+	r.t.Funcs(fm)
+}
+
+// includeFun is Helm's include, recording the included template's trace in
+// a frame of its own (trace.go splices it into the caller's output).
+func (r *engineRun) includeFun(t *template.Template, includedNames map[string]int) func(string, any) (string, error) {
+	return func(name string, data any) (string, error) {
+		if v, ok := includedNames[name]; ok {
+			if v > recursionMaxNums {
+				return "", fmt.Errorf("rendering template has a nested reference name: %s: %w",
+					name, errors.New("unable to execute template"))
+			}
+			includedNames[name]++
+		} else {
+			includedNames[name] = 1
+		}
+		f := r.tracer.push()
+		err := t.ExecuteTemplate(&f.buf, name, data)
+		r.tracer.pop()
+		includedNames[name]--
+		s := f.buf.String()
+		if err == nil {
+			r.tracer.spliced(s, f)
+		}
+		return s, err
+	}
+}
+
+// tplFun is Helm's tpl. Its text is not instrumented: what it writes is
+// attributed to the action that called it; templates it includes record
+// into a frame that is thrown away.
+func (r *engineRun) tplFun(parent *template.Template, includedNames map[string]int) func(string, any) (string, error) {
+	return func(tpl string, vals any) (string, error) {
+		t, err := parent.Clone()
+		if err != nil {
+			return "", fmt.Errorf("cannot clone template: %w", err)
+		}
+		t.Option("missingkey=zero")
+		t.Funcs(template.FuncMap{
+			"include": r.includeFun(t, includedNames),
+			"tpl":     r.tplFun(t, includedNames),
+		})
+		t, err = t.New(parent.Name()).Parse(tpl)
+		if err != nil {
+			return "", fmt.Errorf("cannot parse template %q: %w", tpl, err)
+		}
+		f := r.tracer.push()
+		f.muted = true
+		err = t.Execute(&f.buf, vals)
+		r.tracer.pop()
+		if err != nil {
+			return "", fmt.Errorf("error during tpl function execution for %q: %w", tpl, err)
+		}
+		return strings.ReplaceAll(f.buf.String(), "<no value>", ""), nil
+	}
+}
+
+func cleanupParseError(filename string, err error) error {
+	tokens := strings.Split(err.Error(), ": ")
+	if len(tokens) == 1 {
+		return fmt.Errorf("parse error in (%s): %w", filename, err)
+	}
+	location := tokens[1]
+	errMsg := tokens[len(tokens)-1]
+	return fmt.Errorf("parse error at (%s): %s", location, errMsg)
+}
+
+// reformatExecErrorMsg keeps Helm's message for a failed required or fail
+// ("execution error at (FILE:LINE:COL): MESSAGE") and text/template's for
+// the rest.
+func reformatExecErrorMsg(filename string, err error) error {
+	var execErr template.ExecError
+	if !errors.As(err, &execErr) {
+		return err
+	}
+	tokens := strings.SplitN(err.Error(), ": ", 3)
+	if len(tokens) != 3 {
+		return fmt.Errorf("execution error in (%s): %w", filename, err)
+	}
+	location := tokens[1]
+	if parts := warnRegex.FindStringSubmatch(tokens[2]); len(parts) >= 2 {
+		return fmt.Errorf("execution error at (%s): %s", location, parts[1])
+	}
+	return fmt.Errorf("execution error at (%s): %s", location, tokens[2])
+}
+
+func sortTemplates(tpls map[string]renderable) []string {
+	keys := make([]string, 0, len(tpls))
+	for key := range tpls {
+		keys = append(keys, key)
+	}
+	sort.Sort(sort.Reverse(byPathLen(keys)))
+	return keys
+}
+
+type byPathLen []string
+
+func (p byPathLen) Len() int      { return len(p) }
+func (p byPathLen) Swap(i, j int) { p[j], p[i] = p[i], p[j] }
+func (p byPathLen) Less(i, j int) bool {
+	a, b := p[i], p[j]
+	ca, cb := strings.Count(a, "/"), strings.Count(b, "/")
+	if ca == cb {
+		return a < b
+	}
+	return ca < cb
+}
+
+// allTemplates returns the templates of a chart and its dependencies with
+// their scoped values (engine.go's allTemplates and recAllTpls). fileOf
+// maps a chart and one of its template files to the tmplFile.
+func allTemplates(c ci.Charter, vals common.Values, fileOf func(ci.Accessor, *common.File) *tmplFile) (map[string]renderable, error) {
+	templates := map[string]renderable{}
+	_, err := recAllTpls(c, templates, vals, fileOf)
+	return templates, err
+}
+
+func recAllTpls(c ci.Charter, templates map[string]renderable, values common.Values, fileOf func(ci.Accessor, *common.File) *tmplFile) (map[string]any, error) {
+	vals := values.AsMap()
+	subCharts := make(map[string]any)
+	accessor, err := ci.NewAccessor(c)
+	if err != nil {
+		return nil, err
+	}
+	chartMetaData := accessor.MetadataAsMap()
+	chartMetaData["IsRoot"] = accessor.IsRoot()
+
+	next := map[string]any{
+		"Chart":        chartMetaData,
+		"Files":        newFiles(accessor.Files()),
+		"Release":      vals["Release"],
+		"Capabilities": vals["Capabilities"],
+		"Values":       make(common.Values),
+		"Subcharts":    subCharts,
+	}
+	if accessor.IsRoot() {
+		next["Values"] = vals["Values"]
+	} else if vs, err := values.Table("Values." + accessor.Name()); err == nil {
+		next["Values"] = vs
+	}
+	for _, child := range accessor.Dependencies() {
+		sub, err := ci.NewAccessor(child)
+		if err != nil {
+			return nil, err
+		}
+		if subCharts[sub.Name()], err = recAllTpls(child, templates, next, fileOf); err != nil {
+			return nil, err
+		}
+	}
+	newParentID := accessor.ChartFullPath()
+	for _, t := range accessor.Templates() {
+		if t == nil {
+			continue
+		}
+		if accessor.IsLibraryChart() && !strings.HasPrefix(filepath.Base(t.Name), "_") {
+			continue
+		}
+		name := path.Join(newParentID, t.Name)
+		f := fileOf(accessor, t)
+		f.name = name
+		templates[name] = renderable{file: f, vals: next, basePath: path.Join(newParentID, "templates")}
+	}
+	return next, nil
+}

@@ -1,0 +1,3 @@
+{{- define "tplchart.name" -}}
+{{ .Chart.Name }}
+{{- end }}

@@ -1,0 +1,109 @@
+package helm
+
+import (
+	"strings"
+)
+
+// The trace of a render: for every output buffer (a template file's, or an
+// include's) the nodes that started writing at each offset, with what
+// they read; and for every include the caller used, the included text and
+// its own trace, spliced into the caller's output where that text went.
+
+// event is one instrumented node starting to write.
+type event struct {
+	off  int
+	id   int
+	dot  any
+	root any
+	vars []any
+}
+
+// frame is one output buffer and its events.
+type frame struct {
+	buf    strings.Builder
+	events []event
+	// splices are the includes called while the event before them ran.
+	splices []splice
+	// muted frames (tpl's) record nothing anyone reads.
+	muted bool
+}
+
+// splice is an include's result: the text it returned and its trace.
+type splice struct {
+	event int // index of the caller's event that called the include
+	text  string
+	child *frame
+}
+
+// tracer records the frames of one render. Templates execute on one
+// goroutine, so the stack needs no lock.
+type tracer struct {
+	stack []*frame
+	nodes map[int]*parsedFile
+}
+
+func newTracer() *tracer { return &tracer{} }
+
+func (t *tracer) push() *frame {
+	f := &frame{}
+	if n := len(t.stack); n > 0 && t.stack[n-1].muted {
+		f.muted = true
+	}
+	t.stack = append(t.stack, f)
+	return f
+}
+
+func (t *tracer) pop() { t.stack = t.stack[:len(t.stack)-1] }
+
+func (t *tracer) top() *frame {
+	if len(t.stack) == 0 {
+		return nil
+	}
+	return t.stack[len(t.stack)-1]
+}
+
+// at records that node id starts writing; it prints nothing.
+func (t *tracer) at(id int, dot any, args ...any) string {
+	f := t.top()
+	if f == nil || f.muted {
+		return ""
+	}
+	e := event{off: f.buf.Len(), id: int(id), dot: dot}
+	if len(args) > 0 {
+		e.root = args[0]
+		if len(args) > 1 {
+			e.vars = args[1:]
+		}
+	}
+	f.events = append(f.events, e)
+	return ""
+}
+
+// iter records the start of a range iteration.
+func (t *tracer) iter(id int) string {
+	f := t.top()
+	if f == nil || f.muted {
+		return ""
+	}
+	f.events = append(f.events, event{off: f.buf.Len(), id: int(id)})
+	return ""
+}
+
+// spliced records an include's result in the caller's frame.
+func (t *tracer) spliced(text string, child *frame) {
+	f := t.top()
+	if f == nil || f.muted || len(f.events) == 0 || text == "" {
+		return
+	}
+	f.splices = append(f.splices, splice{event: len(f.events) - 1, text: text, child: child})
+}
+
+// node returns the static information of a node id.
+func (t *tracer) node(id int) *nodeInfo {
+	base := id - id%maxNodesPerFile
+	p := t.nodes[base]
+	if p == nil || int(id-base) >= len(p.nodes) {
+		return nil
+	}
+	return &p.nodes[id-base]
+}
