@@ -32,7 +32,12 @@ func corpusDir(t *testing.T) string {
 func corpusFindings(t *testing.T, dir string) []string {
 	fsys := os.DirFS(dir)
 	set := manifest.Load(fsys, []string{"."}, manifest.LoadOptions{})
-	res := render.Render(context.Background(), fsys, set, render.Options{})
+	res := render.Render(context.Background(), fsys, set, checkRenderOptions)
+	objects := 0
+	for _, tg := range res.Targets {
+		objects += len(tg.Objects)
+	}
+	t.Logf("%d objects in %d targets", objects, len(res.Targets))
 	out, err := (&Analyzer{}).Analyze(context.Background(), &analyzer.Input{Targets: res.Targets})
 	if err != nil {
 		t.Fatal(err)

@@ -228,3 +228,20 @@ spec:
 		})
 	}
 }
+
+// The CRDs of a chart's crds/ directory validate the custom resources its
+// templates write.
+func TestChartCRDs(t *testing.T) {
+	templ := with(t, widget, "size: small", "size: {{ .Values.size }}")
+	values := "size: huge\n"
+	fs := analyze(t, nil, map[string]string{
+		"chart/Chart.yaml":            "apiVersion: v2\nname: widgets\nversion: 0.1.0\n",
+		"chart/values.yaml":           values,
+		"chart/crds/widgets.yaml":     crdText(t),
+		"chart/templates/widget.yaml": templ,
+	})
+	f := expectOne(t, fs, values, RuleEnum, "size: huge", `size: "huge" is not accepted`)
+	if f.Location.File != "chart/values.yaml" {
+		t.Errorf("at %s, want the values line", f.Location.File)
+	}
+}

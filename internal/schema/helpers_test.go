@@ -12,6 +12,10 @@ import (
 	"github.com/plumb-ci/plumb/internal/render"
 )
 
+// checkRenderOptions render as plumb check does by default: charts with
+// their defaults and once per values file beside them, for Kubernetes 1.37.
+var checkRenderOptions = render.Options{Helm: render.HelmOptions{ValuesConvention: true, KubeVersion: "v1.37.0"}}
+
 // analyze loads and renders files (path → content) as plumb check does,
 // runs the analyzer (a nil a is the default one) and returns its findings.
 func analyze(t testing.TB, a *Analyzer, files map[string]string) []finding.Finding {
@@ -24,7 +28,7 @@ func analyze(t testing.TB, a *Analyzer, files map[string]string) []finding.Findi
 	for _, p := range set.Problems {
 		t.Fatalf("loading: %s", p.Message)
 	}
-	res := render.Render(context.Background(), fsys, set, render.Options{})
+	res := render.Render(context.Background(), fsys, set, checkRenderOptions)
 	for _, p := range res.Problems {
 		t.Fatalf("rendering: %s", p.Message)
 	}
