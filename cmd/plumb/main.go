@@ -20,6 +20,7 @@ type exitError struct{ code int }
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func main() {
+	pipeline.Version = releaseVersion()
 	os.Exit(run(actionArgs(os.Args[1:]), os.Stdout, os.Stderr))
 }
 
@@ -59,6 +60,7 @@ Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	displayAsInvoked(root)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(newCheckCommand(stdout, stderr), newRenderCommand(stdout, stderr), newVersionCommand(stdout),
@@ -66,6 +68,8 @@ Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it,
 	root.AddCommand(newCompareCommand(stdout, stderr))
 	root.AddCommand(newMergeCommand(stdout))
 	root.AddCommand(newChecksCommand(stdout, stderr))
+	root.AddCommand(newFixCommand(stdout, stderr))
+	addCompletionCommand(root)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w\nRun '%s --help' for usage", err, c.CommandPath())
 	})

@@ -79,12 +79,18 @@ type procOptions struct {
 	// log gets them, so proc.combined has them in the order they were
 	// written; proc.stdout and proc.stderr are then empty.
 	combined bool
+	// binary runs this file instead of plumbBinary (a link to it under
+	// another name, say).
+	binary string
 }
 
 // runBinary runs plumb with args and returns what it printed.
 func runBinary(t *testing.T, o procOptions, args ...string) proc {
 	t.Helper()
-	bin := plumbBinary(t)
+	bin := o.binary
+	if bin == "" {
+		bin = plumbBinary(t)
+	}
 	if o.deadline == 0 {
 		o.deadline = 2 * time.Minute
 	}

@@ -82,6 +82,8 @@ type runner struct {
 	// the runner printed itself: they share GitHub's per-step caps with
 	// the findings' annotations.
 	printed report.LevelCounts
+	// client is the run's GitHub client (githubClient).
+	client *github.Client
 }
 
 // Run runs the action and returns the exit code: the `plumb check` code

@@ -80,10 +80,17 @@ type harness struct {
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
+	return newHarnessIn(t, workspace(t), prFiles)
+}
+
+// newHarnessIn runs the action in workspace ws on pull request #7, which
+// changes files.
+func newHarnessIn(t *testing.T, ws string, files []fakegithub.File) *harness {
+	t.Helper()
 	srv := fakegithub.New("acme", "shop")
 	t.Cleanup(srv.Close)
-	srv.AddPR(&fakegithub.PR{Number: 7, HeadSHA: headSHA, BaseSHA: baseSHA, Files: prFiles})
-	h := &harness{t: t, srv: srv, ws: workspace(t), dir: t.TempDir()}
+	srv.AddPR(&fakegithub.PR{Number: 7, HeadSHA: headSHA, BaseSHA: baseSHA, Files: files})
+	h := &harness{t: t, srv: srv, ws: ws, dir: t.TempDir()}
 	h.writeEvent("event.json", pullRequestEvent("acme/shop"))
 	// What the runner sets for a Docker action step on a pull_request.
 	h.env = map[string]string{
@@ -354,9 +361,11 @@ func TestActionEndToEndOnAPullRequest(t *testing.T) {
 	if r2.code != 1 {
 		t.Fatalf("second run exit %d", r2.code)
 	}
+	// plumb's marked comments are there: it asks GitHub once who it is.
 	assertRequests(t, r2.requests,
 		"GET /repos/acme/shop/pulls/7/files?per_page=100",
 		"GET /repos/acme/shop/pulls/7/comments?per_page=100",
+		"POST /graphql viewer",
 		"GET /repos/acme/shop/issues/7/comments?per_page=100",
 		fmt.Sprintf("PATCH /repos/acme/shop/issues/comments/%d", comments[0].ID),
 	)

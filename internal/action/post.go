@@ -68,11 +68,7 @@ func (r *runner) verifiedPR(ctx context.Context, claimed *github.PullRequest) (*
 		}
 		want = wr.HeadSHA
 	}
-	token := r.in.str("token", "")
-	if token == "" {
-		return nil, fmt.Errorf("no token was given")
-	}
-	client, err := github.NewClient(r.ghctx.APIURL, token, r.ghctx.Owner, r.ghctx.Repo, r.transport())
+	client, err := r.githubClient()
 	if err != nil {
 		return nil, err
 	}

@@ -56,9 +56,21 @@ func (r *runner) publish(ctx context.Context, rep *report.Report, pr *github.Pul
 // the notes for the job summary: what was posted, or why nothing could be.
 func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.PullRequest) (jobNotes []string) {
 	var commentNotes []string
-	degrade := func(err error) {
+	// unposted counts the comments a failure left out (for the rate-limit
+	// message): the review's, and the summary when it was not reached.
+	unposted := 0
+	if r.ai.summaryComment {
+		unposted = 1
+	}
+	degrade := func(client *github.Client, err error) {
 		reason := err.Error()
-		if github.IsNoPermission(err) {
+		switch {
+		case github.IsRateLimited(err):
+			reason = "GitHub's API rate limit was reached; " + plural(unposted, "comment") + " not posted"
+			if until := client.RateLimitedUntil(err); !until.IsZero() {
+				reason += ", retry after " + until.UTC().Format("15:04 UTC")
+			}
+		case github.IsNoPermission(err):
 			reason = "the token may not write to this pull request (a pull request from a fork, or a token without pull-requests: write)"
 			if pr.FromFork() {
 				reason = "pull requests from forks get a read-only token; see docs/github-action.md for the workflow_run pattern that posts from a trusted workflow"
@@ -68,14 +80,9 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 		r.command("notice", msg)
 		jobNotes = append(jobNotes, "> [!NOTE]\n> "+report.MarkdownText(msg))
 	}
-	token := r.in.str("token", "")
-	if token == "" {
-		degrade(fmt.Errorf("no token was given (the token input is empty)"))
-		return jobNotes
-	}
-	client, err := github.NewClient(r.ghctx.APIURL, token, r.ghctx.Owner, r.ghctx.Repo, r.transport())
+	client, err := r.githubClient()
 	if err != nil {
-		degrade(err)
+		degrade(client, err)
 		return jobNotes
 	}
 
@@ -83,6 +90,7 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 		open := report.ByImportance(rep.Findings, report.IsOpen)
 		diff, err := client.Diff(ctx, pr.Number)
 		var res *github.ReviewResult
+		opts := github.ReviewOptions{MaxComments: github.DefaultMaxComments}
 		// The poster has no checkout to compare with: the analysis run's
 		// lines stand.
 		if err == nil && !r.posting {
@@ -93,15 +101,18 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 			}
 		}
 		if err == nil {
-			res, err = client.SyncReview(ctx, pr, diff, open, github.DefaultMaxComments)
+			res, err = client.SyncReview(ctx, pr, diff, open, opts)
 		}
-		if res != nil && (err == nil || res.Posted+res.Deleted > 0) {
+		if res != nil && (err == nil || res.Posted+res.Files+res.Listed+res.Deleted+res.Resolved > 0) {
 			note := reviewNote(res)
 			commentNotes = append(commentNotes, note)
 			jobNotes = append(jobNotes, note)
 		}
 		if err != nil {
-			degrade(err)
+			if res != nil {
+				unposted += res.NotPosted
+			}
+			degrade(client, err)
 			return jobNotes
 		}
 	}
@@ -118,7 +129,8 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 		}.Render(rep)
 		what, url, err := client.UpsertSummary(ctx, pr, md)
 		if err != nil {
-			degrade(err)
+			unposted = 1
+			degrade(client, err)
 			return jobNotes
 		}
 		link := "Summary comment " + what
@@ -128,6 +140,24 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 		jobNotes = append(jobNotes, link+".")
 	}
 	return jobNotes
+}
+
+// githubClient is the run's one GitHub client: it learns the token's
+// account once, and its transport keeps one budget of waiting.
+func (r *runner) githubClient() (*github.Client, error) {
+	if r.client != nil {
+		return r.client, nil
+	}
+	token := r.in.str("token", "")
+	if token == "" {
+		return nil, fmt.Errorf("no token was given (the token input is empty)")
+	}
+	client, err := github.NewClient(r.ghctx.APIURL, token, r.ghctx.Owner, r.ghctx.Repo, r.transport())
+	if err != nil {
+		return nil, err
+	}
+	r.client = client
+	return client, nil
 }
 
 // readWorkspace reads a repository file of the checkout (paths come from
@@ -175,9 +205,14 @@ func reviewNote(res *github.ReviewResult) string {
 			parts = append(parts, fmt.Sprintf("%d %s", n, what))
 		}
 	}
-	add(res.Posted, "posted")
+	posted := "posted"
+	if res.Suggestions > 0 {
+		posted = fmt.Sprintf("posted (%d with a suggested change)", res.Suggestions)
+	}
+	add(res.Posted, posted)
 	add(res.Kept, "already there")
 	add(res.Deleted, "outdated removed")
+	add(res.Resolved, noun(res.Resolved, "thread", "threads")+" of fixed findings resolved")
 	add(res.Rejected, "refused by GitHub")
 	msg := "Review comments: "
 	if len(parts) == 0 {
@@ -186,6 +221,13 @@ func reviewNote(res *github.ReviewResult) string {
 		msg += strings.Join(parts, ", ")
 	}
 	msg += "."
+	if res.Files > 0 {
+		msg += fmt.Sprintf(" %s on lines this pull request did not change: %s on %s.", plural(res.Files, "new finding"),
+			noun(res.Files, "a comment", "comments"), noun(res.Files, "its file", "their files"))
+	}
+	if res.Listed > 0 {
+		msg += fmt.Sprintf(" %s in files this pull request does not change, listed in the review.", plural(res.Listed, "new finding"))
+	}
 	if res.OutsideDiff > 0 {
 		msg += fmt.Sprintf(" %d %s on lines this pull request did not change, so not commented.", res.OutsideDiff, noun(res.OutsideDiff, "finding is", "findings are"))
 	}
@@ -193,6 +235,13 @@ func reviewNote(res *github.ReviewResult) string {
 		msg += fmt.Sprintf(" %d more %s not commented, to keep the review readable.", res.OverLimit, noun(res.OverLimit, "finding was", "findings were"))
 	}
 	return msg
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 func noun(n int, one, many string) string {
@@ -279,11 +328,12 @@ func baseCommit(rep *report.Report) string {
 // commitID is a full SHA-1 or SHA-256 commit id.
 var commitID = regexp.MustCompile(`^(?:[0-9a-f]{40}|[0-9a-f]{64})$`)
 
-// transport is the GitHub API transport: retries, pacing, debug log.
+// transport is the GitHub API transport: retries, pacing, and every wait
+// said on a line of its own in the step log (not only in debug output).
 func (r *runner) transport() *github.Transport {
 	return &github.Transport{
-		Base:  r.env.HTTP,
-		Clock: r.env.Clock,
-		Log:   func(msg string) { r.command("debug", msg) },
+		Base:     r.env.HTTP,
+		Clock:    r.env.Clock,
+		Announce: func(msg string) { fmt.Fprintln(r.out, "plumb: "+report.InertLine(msg)) },
 	}
 }

@@ -79,7 +79,7 @@ func failureFindings(dst []finding.Finding, rec *Record, e *Expectation, ev Eval
 			// narrowing changes nothing, so the element is the culprit.
 			q := placeOf(rec, items[0].at)
 			q.related = p.related
-			return append(dst, newFinding(rec, e, q, level, fmt.Sprintf("%s#%v", e.Name, items[0].key), failureText(rec, e, ev)))
+			return append(dst, withFix(newFinding(rec, e, q, level, fmt.Sprintf("%s#%v", e.Name, items[0].key), failureText(rec, e, ev)), rec))
 		case len(items) > 0 && len(items) <= maxRefine:
 			n := len(dst)
 			if dst = refine(dst, rec, e, k); len(dst) > n {
@@ -87,7 +87,16 @@ func failureFindings(dst []finding.Finding, rec *Record, e *Expectation, ev Eval
 			}
 		}
 	}
-	return append(dst, newFinding(rec, e, p, level, e.Name, failureText(rec, e, ev)))
+	return append(dst, withFix(newFinding(rec, e, p, level, e.Name, failureText(rec, e, ev)), rec))
+}
+
+// withFix gives a failure finding the check's declared fix, made
+// absolute from the field the finding points at.
+func withFix(f finding.Finding, rec *Record) finding.Finding {
+	if obj := rec.Target.subject.obj; obj != nil {
+		f.Fix = rec.Check.findingFix(obj, f.Path)
+	}
+	return f
 }
 
 // aligned reports whether every list fact the expectation reads (with
@@ -140,7 +149,7 @@ func refine(out []finding.Finding, rec *Record, e *Expectation, k int) []finding
 			continue
 		}
 		p := placeOf(rec, it.at)
-		out = append(out, newFinding(rec, e, p, level, fmt.Sprintf("%s#%v", e.Name, it.key), failureText(rec, e, ev)))
+		out = append(out, withFix(newFinding(rec, e, p, level, fmt.Sprintf("%s#%v", e.Name, it.key), failureText(rec, e, ev)), rec))
 	}
 	return out
 }

@@ -109,6 +109,9 @@ type Check struct {
 	Values                []*Value
 	Expectations          []*Expectation
 	CustomizationDisabled bool
+	// Fix is the check's declared mechanical fix (a plumb extension), nil
+	// when it has none.
+	Fix *FixDecl
 
 	// File is where the check was read from (display path) and Pos the
 	// position of its id.

@@ -17,7 +17,7 @@ var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 // Keys of a check (the JSON schema's properties; anything else is an
 // error, as the schema's additionalProperties: false makes it in tlint).
 var (
-	checkKeys       = []string{"id", "name", "group", "description", "remediation", "severity", "metadata", "when", "exclude", "facts", "values", "expectations", "customization_disabled", "premium"}
+	checkKeys       = []string{"id", "name", "group", "description", "remediation", "severity", "metadata", "when", "exclude", "facts", "values", "expectations", "customization_disabled", "premium", "fix"}
 	factKeys        = []string{"name", "gatherer", "argument"}
 	valueKeys       = []string{"name", "default", "conditions", "customization_disabled"}
 	conditionKeys   = []string{"value", "when"}
@@ -308,6 +308,9 @@ func (p *parser) parse() {
 	}
 	if f, ok := fs["expectations"]; ok {
 		p.expectations(f)
+	}
+	if f, ok := fs["fix"]; ok {
+		p.fix(f)
 	}
 }
 

@@ -105,6 +105,12 @@ type Config struct {
 	Schema SchemaSettings
 	// Helm is how charts render (helm.go).
 	Helm HelmConfig
+	// ChangedOnly narrows the run to the render targets that read one of
+	// the Changed files (repository-relative; --changed, changed.go). It
+	// is off when a changed file is one of plumb's own settings: then
+	// every target is checked.
+	ChangedOnly bool
+	Changed     []string
 }
 
 // FailOn is the exit-code threshold.
@@ -170,6 +176,13 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	cfg.Root = root
 
 	paths := fl.Paths
+	if fl.Changed {
+		var changedErrs []error
+		cfg.ChangedOnly = true
+		cfg.Changed, changedErrs = resolveChanged(fl.Paths, root, cwd)
+		errs = append(errs, changedErrs...)
+		paths = nil // the arguments are changed files, not inputs
+	}
 	if len(paths) == 0 {
 		paths = file.Paths
 	}
@@ -282,6 +295,9 @@ func Load(fl *Flags, cwd string) (*Config, error) {
 		return nil, err
 	}
 	cfg.File = display
+	if cfg.ChangedOnly && cfg.settingsChanged(cwd) != "" {
+		cfg.ChangedOnly = false // plumb's own settings changed: every target may be affected
+	}
 	return cfg, nil
 }
 

@@ -33,6 +33,8 @@ type Flags struct {
 	CRDs []string
 	// Reference and DiffConfig are the reference comparison (compare.go).
 	Reference, DiffConfig string
+	// Changed is --changed (changed.go).
+	Changed bool
 	prFlags
 	ChecksFlags
 	helmFlags
@@ -71,6 +73,7 @@ func BindCheckFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringVar(&fl.DiffConfig, "diff-config", "", "kube-compare diff configuration for --reference (manual correlation pairs)")
 	bindPRFlags(fs, fl)
 	bindChecksFlags(fs, fl)
+	bindChangedFlag(fs, fl)
 	return fl
 }
 

@@ -56,6 +56,8 @@ type Finding struct {
 	Diff        string       `json:"diff,omitempty"`
 	Status      string       `json:"status,omitempty"`
 	Suppressed  *Suppression `json:"suppressed,omitempty"`
+	// Fix, when set, is a mechanical change that resolves the finding.
+	Fix *Fix `json:"fix,omitempty"`
 	// InputError marks findings that mean the input could not be used as
 	// written (a YAML syntax error, an invalid catalog); they make the run
 	// exit 2 whatever --fail-on says.

@@ -20,7 +20,7 @@ func TestMarkedCommentsBySomeoneElseAreNotPlumbs(t *testing.T) {
 	fakeSummary := srv.AddIssueComment(fakegithub.IssueComment{Issue: 7, Body: summaryMarker + "\n### plumb: no findings", User: mallory})
 	f := mkFinding("a.yaml", 12, "check/A")
 	fakeReview := srv.AddReviewComment(fakegithub.ReviewComment{PR: 7, Path: "a.yaml", Line: intp(12), User: mallory,
-		Body: findingCommentBody("fine, nothing to see", f.Fingerprint)})
+		Body: findingCommentBody("fine, nothing to see", []string{f.Fingerprint})})
 
 	c := testClient(t, srv, "write-token")
 	ctx := context.Background()
@@ -28,7 +28,7 @@ func TestMarkedCommentsBySomeoneElseAreNotPlumbs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := c.SyncReview(ctx, pr, d, []*finding.Finding{f}, 0)
+	res, err := c.SyncReview(ctx, pr, d, []*finding.Finding{f}, ReviewOptions{})
 	if err != nil || res.Posted != 1 || res.Kept != 0 || res.Deleted != 0 {
 		t.Fatalf("review: %+v %v", res, err)
 	}
@@ -53,15 +53,15 @@ func TestMarkedCommentsBySomeoneElseAreNotPlumbs(t *testing.T) {
 	if !found {
 		t.Error("plumb deleted someone else's review comment")
 	}
-	// With GITHUB_TOKEN plumb is a bot: GitHub refuses it GET /user, once.
-	users := 0
+	// Whose the marked comments are is learnt once: GraphQL's viewer.
+	viewers := 0
 	for _, r := range srv.Requests() {
-		if r.String() == "GET /user" {
-			users++
+		if r.String() == "POST /graphql viewer" {
+			viewers++
 		}
 	}
-	if users != 1 {
-		t.Errorf("GET /user %d times, want once", users)
+	if viewers != 1 {
+		t.Errorf("GraphQL viewer asked %d times, want once", viewers)
 	}
 }
 
@@ -79,7 +79,7 @@ func TestPersonalAccessTokenFindsItsOwnComments(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := c.SyncReview(ctx, pr, d, fs, 0)
+		res, err := c.SyncReview(ctx, pr, d, fs, ReviewOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -27,14 +27,14 @@ func BenchmarkPlanReview(b *testing.B) {
 	}
 	var existing []*gogithub.PullRequestComment
 	for i := 0; i < 1000; i++ {
-		body := findingCommentBody("x", fs[i*5].Fingerprint)
+		body := findingCommentBody("x", []string{fs[i*5].Fingerprint})
 		f := fs[i*5]
 		existing = append(existing, &gogithub.PullRequestComment{ID: gogithub.Int64(int64(i)), Body: &body, Path: gogithub.String(f.Location.File), Line: gogithub.Int(f.Location.Line)})
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		plan := planReview(fs, diff, existing, DefaultMaxComments, nil)
+		plan := planReview(planInput{findings: fs, diff: diff, existing: existing, max: DefaultMaxComments})
 		if plan.result.Kept == 0 {
 			b.Fatal("nothing kept")
 		}

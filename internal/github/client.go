@@ -11,16 +11,19 @@ import (
 	gogithub "github.com/google/go-github/v60/github"
 )
 
-// Client calls the GitHub REST API for one repository. It is not safe for
-// concurrent use.
+// Client calls the GitHub REST and GraphQL APIs for one repository. It is
+// not safe for concurrent use.
 type Client struct {
 	gh          *gogithub.Client
+	tr          *Transport
 	owner, repo string
+	graphqlURL  string
 
-	// self is the login of the token's person, looked up once (selfKnown)
-	// and only when a comment by a person carries plumb's markers; "" for
-	// an installation token such as GITHUB_TOKEN, which acts as a bot.
-	self      string
+	// self is the account the token acts as, learned once (selfKnown) and
+	// only when a comment carries plumb's markers: a comment is plumb's
+	// only when this account wrote it.
+	self      account
+	selfErr   error
 	selfKnown bool
 }
 
@@ -42,8 +45,11 @@ func NewClient(apiURL, token, owner, repo string, tr *Transport) (*Client, error
 		gh.BaseURL = u
 	}
 	gh.UserAgent = "plumb"
-	return &Client{gh: gh, owner: owner, repo: repo}, nil
+	return &Client{gh: gh, tr: tr, owner: owner, repo: repo, graphqlURL: graphqlURL(gh.BaseURL)}, nil
 }
+
+// Transport is the client's transport (its waits and rate-limit state).
+func (c *Client) Transport() *Transport { return c.tr }
 
 // perPage is the largest page GitHub serves.
 const perPage = 100
@@ -132,31 +138,6 @@ func (c *Client) issueComments(ctx context.Context, number int) ([]*gogithub.Iss
 	}
 }
 
-// wroteIt reports whether a comment by author can be one of plumb's own.
-// Markers are plain text anyone can type, so a comment counts as plumb's
-// only when this token could have written it: plumb runs as a bot
-// (GITHUB_TOKEN, an app's token) or as the person a personal access token
-// belongs to. Otherwise anyone could make plumb skip a review comment (a
-// fake one "already there" on the line), edit their comment, or fail to
-// post its summary.
-func (c *Client) wroteIt(ctx context.Context, author *gogithub.User) bool {
-	if author == nil {
-		return false
-	}
-	if author.GetType() == "Bot" {
-		return true
-	}
-	if !c.selfKnown {
-		c.selfKnown = true
-		// GitHub refuses GET /user to installation tokens: then plumb is
-		// a bot, and this person's comment is not plumb's.
-		if me, _, err := c.gh.Users.Get(ctx, ""); err == nil {
-			c.self = me.GetLogin()
-		}
-	}
-	return c.self != "" && strings.EqualFold(author.GetLogin(), c.self)
-}
-
 // StatusOf returns the HTTP status of a failed API call, 0 when the call
 // did not get that far.
 func StatusOf(err error) int {
@@ -180,6 +161,27 @@ func StatusOf(err error) int {
 // answers 404 instead of 403 where saying "forbidden" would reveal that
 // something exists.)
 func IsNoPermission(err error) bool {
+	var ge *GraphQLError
+	if errors.As(err, &ge) && ge.Type == "FORBIDDEN" {
+		return true
+	}
 	s := StatusOf(err)
 	return s == http.StatusForbidden || s == http.StatusNotFound || s == http.StatusUnauthorized
+}
+
+// reviews lists every review of a pull request.
+func (c *Client) reviews(ctx context.Context, number int) ([]*gogithub.PullRequestReview, error) {
+	var all []*gogithub.PullRequestReview
+	opts := &gogithub.ListOptions{PerPage: perPage}
+	for {
+		page, resp, err := c.gh.PullRequests.ListReviews(ctx, c.owner, c.repo, number, opts)
+		if err != nil {
+			return nil, fmt.Errorf("listing the reviews of pull request #%d: %w", number, err)
+		}
+		all = append(all, page...)
+		if resp.NextPage == 0 {
+			return all, nil
+		}
+		opts.Page = resp.NextPage
+	}
 }

@@ -225,6 +225,25 @@ func (d *Diff) Anchor(path string, start, end int) (Anchor, bool) {
 	return Anchor{}, false
 }
 
+// Span is the anchor of lines start through end of path when one hunk
+// shows all of them (a hunk shows consecutive lines of the new side).
+func (d *Diff) Span(path string, start, end int) (Anchor, bool) {
+	f := d.File(path)
+	if f == nil || start <= 0 || end < start {
+		return Anchor{}, false
+	}
+	for _, h := range f.Hunks {
+		if h.right[start] && h.right[end] {
+			a := Anchor{Path: path, Line: end}
+			if end > start {
+				a.StartLine = start
+			}
+			return a, true
+		}
+	}
+	return Anchor{}, false
+}
+
 // Changed reports whether the pull request added or changed line of path.
 func (d *Diff) Changed(path string, line int) bool {
 	f := d.File(path)

@@ -181,10 +181,10 @@ func TestCommentsInStaleFilesAreKept(t *testing.T) {
 	f := mkFinding("merged.yaml", 2, "check/A")
 	d := NewDiff([]*FileDiff{{Path: "merged.yaml", Hunks: mustHunks(t, patchAdding(1, 5)), SHA: BlobID([]byte("head\n"))}})
 	d.DropStale(func(string) ([]byte, error) { return []byte("merged\n"), nil })
-	body := findingCommentBody("x", f.Fingerprint)
+	body := findingCommentBody("x", []string{f.Fingerprint})
 	path := "merged.yaml"
 	existing := []*gogithub.PullRequestComment{{ID: gogithub.Int64(1), Body: &body, Path: &path, Line: gogithub.Int(2)}}
-	plan := planReview([]*finding.Finding{f}, d, existing, 10, nil)
+	plan := planReview(planInput{findings: []*finding.Finding{f}, diff: d, existing: existing, max: 10})
 	if len(plan.create) != 0 || len(plan.delete) != 0 || plan.result.OutsideDiff != 1 {
 		t.Errorf("plan %+v", plan)
 	}

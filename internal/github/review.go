@@ -1,13 +1,14 @@
 package github
 
 import (
-	"context"
 	"fmt"
-	"net/http"
+	"strconv"
+	"strings"
 
 	gogithub "github.com/google/go-github/v60/github"
 
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/report"
 )
 
@@ -17,80 +18,198 @@ const (
 	// larger reviews trip GitHub's secondary rate limits (reviewdog's
 	// experience, research/peers.md §4).
 	CommentsPerReview = 30
-	// DefaultMaxComments bounds the new comments of one run.
+	// DefaultMaxComments bounds plumb's review comments on a pull request,
+	// those already there included.
 	DefaultMaxComments = 90
+	// maxFileComments bounds plumb's file comments on a pull request
+	// (reviewdog's cap): more would bury the line comments.
+	maxFileComments = 10
+	// maxBodyLines bounds the findings one review body lists.
+	maxBodyLines = 20
 )
 
 // ReviewResult counts what happened to the review comments.
 type ReviewResult struct {
-	Posted      int // new comments
-	Kept        int // findings whose comment was already there
+	Posted int // new comments on lines
+	// Files are new file comments: new findings on lines the pull request
+	// did not change, in files it changes.
+	Files int
+	// Listed are new findings in files the pull request does not change,
+	// listed in a review's body.
+	Listed      int
+	Suggestions int // new comments that carry a suggested change
+	Kept        int // findings whose comment (or listing) was already there
 	Deleted     int // plumb's comments that no longer apply, removed
-	OutsideDiff int // open findings on lines the pull request did not change
-	OverLimit   int // left out by the per-run cap
+	// Resolved are threads of fixed findings that had replies: answered
+	// "fixed in" and resolved.
+	Resolved    int
+	OutsideDiff int // open findings on lines the pull request did not change, not new
+	OverLimit   int // left out by the caps
 	Rejected    int // anchors GitHub refused even so (the diff moved meanwhile)
+	// NotPosted were planned but not posted because posting stopped (a
+	// rate limit, an error).
+	NotPosted int
 }
 
-// draftComment is a comment to post.
+// draftComment is a review comment to post: on a line (anchor.Line > 0)
+// or on a whole file, about findings that read alike (one finding, or the
+// same one in several render targets).
 type draftComment struct {
-	fingerprint string
-	anchor      Anchor
-	body        string
+	fingerprints []string
+	anchor       Anchor
+	body         string
+	suggested    bool
+}
+
+// listing is a line of a review body about findings that read alike.
+type listing struct {
+	fingerprints []string
+	text         string
 }
 
 // reviewPlan is what SyncReview will do, decided before any write.
 type reviewPlan struct {
-	create []draftComment
+	create []draftComment // line comments, posted in reviews
+	files  []draftComment // file comments, posted one by one
+	listed []listing      // findings listed in the first review's body
 	delete []int64
+	// fixed are plumb's comments with replies whose finding is gone: they
+	// get a "fixed in" reply and their thread is resolved.
+	fixed  []*gogithub.PullRequestComment
 	result ReviewResult
 }
 
-// planReview decides which findings get a new comment and which of plumb's
-// earlier comments go.
+// planInput is what planReview decides from.
+type planInput struct {
+	// findings are the open findings, most important first.
+	findings []*finding.Finding
+	diff     *Diff
+	// existing are the pull request's review comments.
+	existing []*gogithub.PullRequestComment
+	// listed are the findings plumb's earlier review bodies list.
+	listed map[string]bool
+	// max bounds plumb's comments on the pull request (0: the default).
+	max int
+	// ours tells plumb's comments from others that carry its markers (nil:
+	// every marked comment is plumb's).
+	ours func(*gogithub.User) bool
+}
+
+// where a finding can be brought to the author.
+type where int
+
+const (
+	nowhere where = iota
+	onLine        // a comment on its line
+	onFile        // a comment on its file (new, on a line the diff does not show)
+	inBody        // a line in a review body (new, in a file the pull request does not change)
+)
+
+// place decides where a finding goes, and the anchor of a line comment.
 //
-//   - A finding gets a comment only when the pull request is what it is
-//     about: one of its lines was added or changed, or (in pull-request
+//   - A finding gets a line comment only when the pull request is what it
+//     is about: one of its lines was added or changed, or (in pull-request
 //     mode) the finding is new — the change caused it even where the line
 //     itself is unchanged. Its first line must also be shown in a hunk of
 //     the diff (GitHub rejects the whole review otherwise). An old finding
 //     on a context line next to an edit is counted, not commented: the
 //     reviewer did not ask about it.
-//   - A finding that already has plumb's comment (same fingerprint, still
-//     attached to a line) gets none: reruns never post twice. An outdated
-//     comment that someone replied to also counts as already there.
+//   - A new finding on a line the diff does not show (removing limits:
+//     makes an unchanged container line a finding) still reaches the
+//     author: a comment on its file when the pull request changes the file,
+//     else a line in the review's body.
+//   - A finding with a fix is commented where the fix edits, when the
+//     diff shows those lines (and the same rule holds for them): that is
+//     the line to change (an overlay patch's value, where the finding
+//     points at the base's container), and the suggested change can go
+//     there.
+func place(f *finding.Finding, diff *Diff) (where, Anchor) {
+	loc := f.Location
+	if f.Fingerprint == "" {
+		return nowhere, Anchor{}
+	}
+	anchor, ok := diff.Anchor(loc.File, loc.Line, loc.EndLine)
+	if ok && f.Status != finding.StatusNew {
+		ok = diff.ChangedWithin(loc.File, loc.Line, loc.EndLine)
+	}
+	if f.Fixable() && len(f.Fix.Edits) == 1 {
+		// (In the finding's own file the suggestion spans both.)
+		if e := f.Fix.Edits[0]; !ok || e.File != loc.File {
+			if a, editable := diff.Span(e.File, e.StartLine, e.EndLine); editable && (f.Status == finding.StatusNew || diff.ChangedWithin(e.File, e.StartLine, e.EndLine)) {
+				return onLine, a
+			}
+		}
+	}
+	switch {
+	case ok:
+		return onLine, anchor
+	case f.Status != finding.StatusNew || loc.File == "":
+		return nowhere, Anchor{}
+	case diff.Stale(loc.File):
+		// The checkout is not the head's version of the file: the line in
+		// the comment could be wrong.
+		return nowhere, Anchor{}
+	case diff.File(loc.File) != nil:
+		return onFile, Anchor{Path: loc.File}
+	}
+	return inBody, Anchor{}
+}
+
+// planReview decides which findings get a new comment and what becomes of
+// plumb's earlier comments.
+//
+//   - A finding that already has plumb's comment (same fingerprint, on a
+//     line or a file, or outdated with replies) or listing gets none:
+//     reruns never post twice.
+//   - The cap counts plumb's comments already on the pull request: a rerun
+//     with nothing new posts nothing, however many findings there are.
 //   - plumb's comments that nobody replied to are deleted when their
 //     finding is gone, or when they are outdated (the finding is then
-//     commented again where it now is).
-//
-// findings come most important first; at most max new comments are planned.
-// wroteIt tells plumb's comments from others that carry its markers (nil:
-// every marked comment is plumb's).
-func planReview(findings []*finding.Finding, diff *Diff, existing []*gogithub.PullRequestComment, max int, wroteIt func(*gogithub.User) bool) reviewPlan {
+//     commented again where it now is). One with replies whose finding is
+//     gone gets a "fixed in" reply and its thread resolved, once.
+func planReview(in planInput) reviewPlan {
 	var plan reviewPlan
+	max := in.max
+	if max <= 0 {
+		max = DefaultMaxComments
+	}
 	ours := map[string][]*gogithub.PullRequestComment{}
 	replies := map[int64]int{}
+	answered := map[int64]bool{} // threads plumb already said "fixed in" to
 	var ourOrder []*gogithub.PullRequestComment
-	for _, c := range existing {
+	isOurs := func(u *gogithub.User) bool { return in.ours == nil || in.ours(u) }
+	for _, c := range in.existing {
 		if c.InReplyTo != nil {
 			replies[c.GetInReplyTo()]++
+			if isFixedReply(c.GetBody()) && isOurs(c.User) {
+				answered[c.GetInReplyTo()] = true
+			}
+			continue
 		}
-		if fp := commentFingerprint(c.GetBody()); fp != "" && c.InReplyTo == nil && (wroteIt == nil || wroteIt(c.User)) {
-			ours[fp] = append(ours[fp], c)
+		if fps := commentFingerprints(c.GetBody()); len(fps) > 0 && isOurs(c.User) {
+			for _, fp := range fps {
+				ours[fp] = append(ours[fp], c)
+			}
 			ourOrder = append(ourOrder, c)
 		}
 	}
+
+	// First pass: what is already there.
+	type todo struct {
+		f      *finding.Finding
+		where  where
+		anchor Anchor
+	}
 	keep := map[int64]bool{}
-	seen := map[string]bool{}
-	for _, f := range findings {
-		if seen[f.Fingerprint] {
+	open := map[string]bool{}
+	var pending []todo
+	for _, f := range in.findings {
+		if open[f.Fingerprint] {
 			continue
 		}
-		seen[f.Fingerprint] = true
-		anchor, ok := diff.Anchor(f.Location.File, f.Location.Line, f.Location.EndLine)
-		if ok && f.Status != finding.StatusNew {
-			ok = diff.ChangedWithin(f.Location.File, f.Location.Line, f.Location.EndLine)
-		}
-		if !ok || f.Fingerprint == "" {
+		open[f.Fingerprint] = true
+		w, anchor := place(f, in.diff)
+		if w == nowhere {
 			plan.result.OutsideDiff++
 			continue
 		}
@@ -99,29 +218,97 @@ func planReview(findings []*finding.Finding, diff *Diff, existing []*gogithub.Pu
 			plan.result.Kept++
 			continue
 		}
-		if len(plan.create) >= max {
-			plan.result.OverLimit++
+		if w == inBody && in.listed[f.Fingerprint] {
+			plan.result.Kept++
 			continue
 		}
-		plan.create = append(plan.create, draftComment{
-			fingerprint: f.Fingerprint,
-			anchor:      anchor,
-			body:        findingCommentBody(report.FindingComment(f), f.Fingerprint),
-		})
+		pending = append(pending, todo{f, w, anchor})
 	}
+
+	// The cap counts plumb's comments that stay.
+	keptComments, keptFiles := 0, 0
 	for _, c := range ourOrder {
-		if !keep[c.GetID()] && replies[c.GetID()] == 0 && !diff.Stale(c.GetPath()) {
+		if keep[c.GetID()] {
+			keptComments++
+			if c.GetSubjectType() == "file" {
+				keptFiles++
+			}
+		}
+	}
+
+	// Second pass: new comments, most important first, within the caps;
+	// findings that read alike in several render targets (a base shared by
+	// overlays: the same line, rule and message) share one comment, which
+	// names their objects.
+	budget := max - keptComments
+	fileBudget := maxFileComments - keptFiles
+	sug := newSuggester(in, ourOrder, keep)
+	type group struct {
+		todo
+		alike []*finding.Finding
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	for _, p := range pending {
+		f := p.f
+		k := fmt.Sprintf("%d\x00%s\x00%d\x00%d\x00%s\x00%s\x00%s\x00%s\x00%v", p.where, p.anchor.Path, p.anchor.StartLine, p.anchor.Line,
+			manifest.FormatLocation(f.Location), f.RuleID, f.Message, f.Status, f.Level)
+		if g := byKey[k]; g != nil {
+			g.alike = append(g.alike, f)
+			continue
+		}
+		g := &group{todo: p}
+		byKey[k] = g
+		groups = append(groups, g)
+	}
+	for _, g := range groups {
+		f := g.f
+		fps := []string{f.Fingerprint}
+		for _, a := range g.alike {
+			fps = append(fps, a.Fingerprint)
+		}
+		switch {
+		case g.where == onLine && len(plan.create)+len(plan.files) < budget:
+			anchor, section := sug.suggest(f, g.anchor)
+			plan.create = append(plan.create, draftComment{fingerprints: fps, anchor: anchor, suggested: section.suggested,
+				body: findingCommentBody(report.FindingCommentWith(f, g.alike, section.markdown), fps)})
+		case g.where == onFile && len(plan.files) < fileBudget && len(plan.create)+len(plan.files) < budget:
+			plan.files = append(plan.files, draftComment{fingerprints: fps, anchor: g.anchor,
+				body: findingCommentBody(fileCommentIntro(f)+"\n\n"+report.FindingCommentWith(f, g.alike, ""), fps)})
+		case g.where != onLine && len(plan.listed) < maxBodyLines:
+			plan.listed = append(plan.listed, listing{fingerprints: fps, text: listingText(f, g.alike)})
+		default:
+			plan.result.OverLimit += len(fps)
+		}
+	}
+
+	for _, c := range ourOrder {
+		switch {
+		case keep[c.GetID()] || in.diff.Stale(c.GetPath()):
+		case replies[c.GetID()] == 0:
 			plan.delete = append(plan.delete, c.GetID())
+		case !anyOpen(commentFingerprints(c.GetBody()), open) && !answered[c.GetID()]:
+			plan.fixed = append(plan.fixed, c)
 		}
 	}
 	return plan
 }
 
+func anyOpen(fps []string, open map[string]bool) bool {
+	for _, fp := range fps {
+		if open[fp] {
+			return true
+		}
+	}
+	return false
+}
+
 // existingComment picks the comment that already covers a finding: one
-// still attached to a line, else an outdated one with replies.
+// still attached to a line or on a file, else an outdated one with
+// replies.
 func existingComment(cs []*gogithub.PullRequestComment, replies map[int64]int) *gogithub.PullRequestComment {
 	for _, c := range cs {
-		if c.Line != nil {
+		if c.Line != nil || c.GetSubjectType() == "file" {
 			return c
 		}
 	}
@@ -133,106 +320,69 @@ func existingComment(cs []*gogithub.PullRequestComment, replies map[int64]int) *
 	return nil
 }
 
-// SyncReview brings plumb's review comments on pr in line with findings
-// (open findings, most important first): new comments in reviews of at most
-// CommentsPerReview, outdated ones deleted. It returns what it did so far
-// with the error that stopped it; a permission error means the token
-// cannot write here (see IsNoPermission).
-func (c *Client) SyncReview(ctx context.Context, pr *PullRequest, diff *Diff, findings []*finding.Finding, maxComments int) (*ReviewResult, error) {
-	if maxComments <= 0 {
-		maxComments = DefaultMaxComments
+// fileCommentIntro opens a file comment: the line it is about, which the
+// pull request did not change.
+func fileCommentIntro(f *finding.Finding) string {
+	if f.Location.Line <= 0 {
+		return "**New in this pull request**, about this file as a whole:"
 	}
-	existing, err := c.reviewComments(ctx, pr.Number)
-	if err != nil {
-		return &ReviewResult{}, err
-	}
-	plan := planReview(findings, diff, existing, maxComments, func(u *gogithub.User) bool { return c.wroteIt(ctx, u) })
-	res := plan.result
-	for start := 0; start < len(plan.create); start += CommentsPerReview {
-		batch := plan.create[start:min(start+CommentsPerReview, len(plan.create))]
-		posted, rejected, err := c.postBatch(ctx, pr, batch, start, len(plan.create))
-		res.Posted += posted
-		res.Rejected += rejected
-		if err != nil {
-			return &res, err
-		}
-	}
-	// Delete only after posting: if the token cannot write, nothing that
-	// was there is lost.
-	for _, id := range plan.delete {
-		_, err := c.gh.PullRequests.DeleteComment(ctx, c.owner, c.repo, id)
-		if err != nil && StatusOf(err) != http.StatusNotFound {
-			return &res, fmt.Errorf("deleting review comment %d: %w", id, err)
-		}
-		res.Deleted++
-	}
-	return &res, nil
+	return fmt.Sprintf("**New in this pull request**, on line %d, which it did not change (so the comment is on the file):", f.Location.Line)
 }
 
-// postBatch posts one review. When GitHub rejects it (422: an anchor it
-// does not accept, e.g. because the pull request moved on since the diff
-// was read), the comments are posted one by one so one bad anchor costs one
-// comment, not the review.
-func (c *Client) postBatch(ctx context.Context, pr *PullRequest, batch []draftComment, offset, total int) (posted, rejected int, err error) {
-	body := reviewMarker + "\n"
-	if total <= CommentsPerReview {
-		body += fmt.Sprintf("plumb: %d %s on lines this pull request changed.", total, noun(total, "comment"))
+// listingText is one line of a review body about findings (alike) in a
+// file the pull request does not change.
+func listingText(f *finding.Finding, alike []*finding.Finding) string {
+	level := map[finding.Level]string{finding.Error: "❌", finding.Warning: "⚠️", finding.Note: "ℹ️"}[f.Level]
+	loc := f.Location.File
+	if f.Location.Line > 0 {
+		loc += ":" + strconv.Itoa(f.Location.Line)
+	}
+	text := fmt.Sprintf("- %s %s %s — %s", level, report.MarkdownCode(loc), report.MarkdownCode(f.RuleID), report.MarkdownText(f.Message))
+	if !f.Object.IsZero() {
+		text += " (" + report.MarkdownText(report.AlikeObjects(f, alike)) + ")"
+	}
+	return text
+}
+
+// reviewBody is the body of the review with comments offset+1..offset+n
+// of total line comments; the first one also counts the file comments and
+// lists the findings in listed.
+func reviewBody(offset, n, total, files int, listed []listing) string {
+	var b strings.Builder
+	b.WriteString(reviewMarker + "\n")
+	if offset > 0 || total > CommentsPerReview {
+		fmt.Fprintf(&b, "plumb: comments %d–%d of %d on lines this pull request changed.", offset+1, offset+n, total)
+		if offset > 0 {
+			return b.String()
+		}
 	} else {
-		body += fmt.Sprintf("plumb: comments %d–%d of %d on lines this pull request changed.", offset+1, offset+len(batch), total)
-	}
-	req := &gogithub.PullRequestReviewRequest{
-		CommitID: gogithub.String(pr.HeadSHA),
-		Body:     gogithub.String(body),
-		Event:    gogithub.String("COMMENT"),
-	}
-	for _, d := range batch {
-		rc := &gogithub.DraftReviewComment{
-			Path: gogithub.String(d.anchor.Path),
-			Body: gogithub.String(d.body),
-			Line: gogithub.Int(d.anchor.Line),
-			Side: gogithub.String("RIGHT"),
+		var parts []string
+		if total > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s on lines this pull request changed", total, noun(total, "comment")))
 		}
-		if d.anchor.StartLine > 0 {
-			rc.StartLine = gogithub.Int(d.anchor.StartLine)
-			rc.StartSide = gogithub.String("RIGHT")
+		if files > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s on %s it changed, about new findings on lines it did not change", files, noun(files, "comment"), noun(files, "a file")))
 		}
-		req.Comments = append(req.Comments, rc)
-	}
-	_, _, err = c.gh.PullRequests.CreateReview(ctx, c.owner, c.repo, pr.Number, req)
-	if err == nil {
-		return len(batch), 0, nil
-	}
-	if StatusOf(err) != http.StatusUnprocessableEntity {
-		return 0, 0, fmt.Errorf("posting a review on pull request #%d: %w", pr.Number, err)
-	}
-	for _, d := range batch {
-		pc := &gogithub.PullRequestComment{
-			CommitID: gogithub.String(pr.HeadSHA),
-			Path:     gogithub.String(d.anchor.Path),
-			Body:     gogithub.String(d.body),
-			Line:     gogithub.Int(d.anchor.Line),
-			Side:     gogithub.String("RIGHT"),
+		if len(listed) > 0 {
+			parts = append(parts, fmt.Sprintf("%d new %s in files it does not change, listed below", len(listed), noun(len(listed), "finding")))
 		}
-		if d.anchor.StartLine > 0 {
-			pc.StartLine = gogithub.Int(d.anchor.StartLine)
-			pc.StartSide = gogithub.String("RIGHT")
-		}
-		_, _, err := c.gh.PullRequests.CreateComment(ctx, c.owner, c.repo, pr.Number, pc)
-		switch {
-		case err == nil:
-			posted++
-		case StatusOf(err) == http.StatusUnprocessableEntity:
-			rejected++
-		default:
-			return posted, rejected, fmt.Errorf("posting a review comment on pull request #%d: %w", pr.Number, err)
+		b.WriteString("plumb: " + strings.Join(parts, "; ") + ".")
+	}
+	if len(listed) > 0 {
+		b.WriteString("\n\n")
+		for _, l := range listed {
+			b.WriteString(l.text + " <!-- plumb:listed=" + strings.Join(l.fingerprints, ",") + " -->\n")
 		}
 	}
-	return posted, rejected, nil
+	return strings.TrimRight(b.String(), "\n")
 }
 
 func noun(n int, word string) string {
 	if n == 1 {
 		return word
+	}
+	if strings.HasPrefix(word, "a ") {
+		return strings.TrimPrefix(word, "a ") + "s"
 	}
 	return word + "s"
 }

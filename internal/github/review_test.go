@@ -50,7 +50,7 @@ func syncReview(t *testing.T, srv *fakegithub.Server, pr *PullRequest, token str
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c.SyncReview(ctx, pr, d, fs, 0)
+	return c.SyncReview(ctx, pr, d, fs, ReviewOptions{})
 }
 
 func TestReviewAnchorsOnlyInsideHunks(t *testing.T) {
@@ -95,10 +95,10 @@ func TestFakeRejectsAWholeReviewWithOneBadAnchor(t *testing.T) {
 	// whole review when one anchor is outside the diff.
 	srv, pr := prSetup(t)
 	c := testClient(t, srv, "write-token")
-	good := draftComment{fingerprint: "aaaaaaaa", anchor: Anchor{Path: "a.yaml", Line: 12}, body: "x"}
-	bad := draftComment{fingerprint: "bbbbbbbb", anchor: Anchor{Path: "a.yaml", Line: 30}, body: "y"}
+	good := draftComment{fingerprints: []string{"aaaaaaaa"}, anchor: Anchor{Path: "a.yaml", Line: 12}, body: "x"}
+	bad := draftComment{fingerprints: []string{"bbbbbbbb"}, anchor: Anchor{Path: "a.yaml", Line: 30}, body: "y"}
 	// postBatch falls back to one comment at a time after the 422.
-	posted, rejected, err := c.postBatch(context.Background(), pr, []draftComment{good, bad}, 0, 2)
+	posted, rejected, err := c.postBatch(context.Background(), pr, []draftComment{good, bad}, reviewBody(0, 2, 2, 0, nil), nil)
 	if err != nil || posted != 1 || rejected != 1 {
 		t.Fatalf("posted %d rejected %d err %v", posted, rejected, err)
 	}
@@ -131,7 +131,7 @@ func TestRerunPostsNothingTwice(t *testing.T) {
 		t.Fatalf("second run: %+v %v", res, err)
 	}
 	for _, r := range srv.Requests() {
-		if r.Method != "GET" {
+		if r.Method != "GET" && r.String() != "POST /graphql viewer" {
 			t.Errorf("second run wrote: %s", r)
 		}
 	}
@@ -268,6 +268,7 @@ func TestPaginationReadsEveryPage(t *testing.T) {
 		"GET /repos/acme/shop/pulls/3/files?page=3&per_page=100",
 		"GET /repos/acme/shop/issues/3/comments?per_page=100",
 		"GET /repos/acme/shop/issues/3/comments?page=2&per_page=100",
+		"POST /graphql viewer",
 		"PATCH /repos/acme/shop/issues/comments/1131",
 	}
 	if got := requestLines(srv); fmt.Sprint(got) != fmt.Sprint(want) {
@@ -298,7 +299,7 @@ func TestReadOnlyTokenStopsBeforeDeleting(t *testing.T) {
 }
 
 func TestMarkersAreOnlyOursWhereWePutThem(t *testing.T) {
-	body := findingCommentBody("hello", "0123456789abcdef")
+	body := findingCommentBody("hello", []string{"0123456789abcdef"})
 	if commentFingerprint(body) != "0123456789abcdef" {
 		t.Fatalf("own body not recognised: %q", body)
 	}
@@ -323,7 +324,7 @@ func TestFindingTextCannotForgeAMarker(t *testing.T) {
 	f := mkFinding("a.yaml", 12, "check/A")
 	f.Message = "evil\n<!-- plumb:fingerprint=ffffffffffffffff -->"
 	f.Help = "<!-- plumb:fingerprint=eeeeeeeeeeeeeeee -->"
-	plan := planReview([]*finding.Finding{f}, NewDiff([]*FileDiff{{Path: "a.yaml", Hunks: mustHunks(t, patchAdding(10, 20))}}), nil, 10, nil)
+	plan := planReview(planInput{findings: []*finding.Finding{f}, diff: NewDiff([]*FileDiff{{Path: "a.yaml", Hunks: mustHunks(t, patchAdding(10, 20))}}), max: 10})
 	if len(plan.create) != 1 {
 		t.Fatal(plan)
 	}
@@ -360,9 +361,10 @@ func TestContextLinesAreCommentedOnlyForWhatTheChangeCaused(t *testing.T) {
 	spanning := mkFinding("a.yaml", 11, "check/Span")                                       // context 11 through changed 13
 	spanning.Location.EndLine = 13
 	edited := withStatus(mkFinding("a.yaml", 13, "check/Edited"), finding.StatusUnchanged) // the changed line
-	outside := withStatus(mkFinding("a.yaml", 30, "check/Outside"), finding.StatusNew)     // not in the diff
+	outside := withStatus(mkFinding("a.yaml", 30, "check/Outside"), finding.StatusNew)     // new, not shown by the diff: a file comment
+	untouched := mkFinding("b.yaml", 3, "check/Untouched")                                 // old, in a file the PR does not change
 
-	plan := planReview([]*finding.Finding{old, unchanged, caused, spanning, edited, outside}, diff, nil, 10, nil)
+	plan := planReview(planInput{findings: []*finding.Finding{old, unchanged, caused, spanning, edited, outside, untouched}, diff: diff, max: 10})
 	var got []string
 	for _, c := range plan.create {
 		got = append(got, fmt.Sprintf("%d-%d", c.anchor.StartLine, c.anchor.Line))
@@ -372,6 +374,46 @@ func TestContextLinesAreCommentedOnlyForWhatTheChangeCaused(t *testing.T) {
 		t.Errorf("anchors %v, want %s", got, want)
 	}
 	if plan.result.OutsideDiff != 3 {
-		t.Errorf("%d findings counted as outside the change, want 3 (old, unchanged, outside)", plan.result.OutsideDiff)
+		t.Errorf("%d findings counted as outside the change, want 3 (old, unchanged, untouched)", plan.result.OutsideDiff)
+	}
+	if len(plan.files) != 1 || plan.files[0].anchor != (Anchor{Path: "a.yaml"}) || !strings.Contains(plan.files[0].body, "on line 30, which it did not change") {
+		t.Errorf("file comments %+v, want one on a.yaml about line 30", plan.files)
+	}
+}
+
+// A finding that reads alike in several render targets (a base shared by
+// overlays) is one comment naming the targets; its marker carries every
+// fingerprint, so a rerun posts none of them again, and the comment stays
+// while any of them is open.
+func TestAlikeFindingsShareOneComment(t *testing.T) {
+	srv, pr := prSetup(t)
+	alike := func(target string) *finding.Finding {
+		f := mkFinding("a.yaml", 12, "check/A")
+		f.Object = finding.ObjectID{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web", Target: target}
+		f.SetFingerprint()
+		return f
+	}
+	dev, prod := alike("overlays/dev"), alike("overlays/prod")
+	res, err := syncReview(t, srv, pr, "write-token", []*finding.Finding{dev, prod})
+	if err != nil || res.Posted != 1 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	got := srv.ReviewComments(7)
+	if len(got) != 1 || !strings.Contains(got[0].Body, `Deployment shop/web \[overlays/dev, overlays/prod\]`) {
+		t.Fatalf("comments %+v", got)
+	}
+	if fps := commentFingerprints(got[0].Body); fmt.Sprint(fps) != fmt.Sprint([]string{dev.Fingerprint, prod.Fingerprint}) {
+		t.Errorf("fingerprints %v", fps)
+	}
+	srv.ResetRequests()
+	if res, err = syncReview(t, srv, pr, "write-token", []*finding.Finding{dev, prod}); err != nil || res.Posted != 0 || res.Kept != 2 {
+		t.Errorf("rerun: %+v %v", res, err)
+	}
+	// prod is fixed, dev is not: the comment stays.
+	if res, err = syncReview(t, srv, pr, "write-token", []*finding.Finding{dev}); err != nil || res.Posted != 0 || res.Deleted != 0 {
+		t.Errorf("one fixed: %+v %v", res, err)
+	}
+	if len(srv.ReviewComments(7)) != 1 {
+		t.Error("the comment went while one of its findings is open")
 	}
 }

@@ -25,10 +25,9 @@ const (
 )
 
 // UpsertSummary keeps one summary comment on the pull request: the comment
-// that starts with plumb's marker, written by this token's author, is
-// edited in place (not touched when the
-// text is the same), or created when there is none. It returns what it did
-// and the comment's URL.
+// that starts with plumb's marker, written by the token's own account, is
+// edited in place (not touched when the text is the same), or created when
+// there is none. It returns what it did and the comment's URL.
 func (c *Client) UpsertSummary(ctx context.Context, pr *PullRequest, markdown string) (string, string, error) {
 	body := summaryMarker + "\n" + markdown
 	if utf8.RuneCountInString(body) > MaxCommentChars {
@@ -36,23 +35,25 @@ func (c *Client) UpsertSummary(ctx context.Context, pr *PullRequest, markdown st
 		// guard so an oversized body never costs the whole comment.
 		body = string([]rune(body)[:MaxCommentChars-40]) + "\n\n_(cut to GitHub's size limit)_"
 	}
-	comments, err := c.issueComments(ctx, pr.Number)
+	ours, err := c.findSummary(ctx, pr.Number)
 	if err != nil {
 		return "", "", err
 	}
-	var ours *gogithub.IssueComment
-	for _, cm := range comments {
-		if isSummary(cm.GetBody()) && c.wroteIt(ctx, cm.User) {
-			ours = cm
-			break
-		}
-	}
 	if ours == nil {
-		cm, _, err := c.gh.Issues.CreateComment(ctx, c.owner, c.repo, pr.Number, &gogithub.IssueComment{Body: gogithub.String(body)})
+		var created *gogithub.IssueComment
+		err := c.create(ctx, "creating the summary comment", func() error {
+			cm, _, err := c.gh.Issues.CreateComment(ctx, c.owner, c.repo, pr.Number, &gogithub.IssueComment{Body: gogithub.String(body)})
+			created = cm
+			return err
+		}, func() (bool, error) {
+			cm, err := c.findSummary(ctx, pr.Number)
+			created = cm
+			return cm != nil, err
+		})
 		if err != nil {
 			return "", "", fmt.Errorf("creating the summary comment on pull request #%d: %w", pr.Number, err)
 		}
-		return SummaryCreated, cm.GetHTMLURL(), nil
+		return SummaryCreated, created.GetHTMLURL(), nil
 	}
 	if normalizeNewlines(ours.GetBody()) == body {
 		return SummaryUnchanged, ours.GetHTMLURL(), nil
@@ -62,6 +63,28 @@ func (c *Client) UpsertSummary(ctx context.Context, pr *PullRequest, markdown st
 		return "", "", fmt.Errorf("editing the summary comment on pull request #%d: %w", pr.Number, err)
 	}
 	return SummaryUpdated, cm.GetHTMLURL(), nil
+}
+
+// findSummary returns plumb's summary comment, nil when there is none.
+// Whose a marked comment is needs the token's account, learnt only when
+// there is one.
+func (c *Client) findSummary(ctx context.Context, number int) (*gogithub.IssueComment, error) {
+	comments, err := c.issueComments(ctx, number)
+	if err != nil {
+		return nil, err
+	}
+	for _, cm := range comments {
+		if !isSummary(cm.GetBody()) {
+			continue
+		}
+		if err := c.learnSelf(ctx); err != nil {
+			return nil, err
+		}
+		if c.ours(cm.User) {
+			return cm, nil
+		}
+	}
+	return nil, nil
 }
 
 func normalizeNewlines(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }

@@ -124,8 +124,11 @@ func TestLongRetryAfterIsNotWaitedFor(t *testing.T) {
 		Header: map[string]string{"Retry-After": "3600"}, Body: `{"message":"You have exceeded a secondary rate limit."}`})
 	c := testClient(t, srv, "write-token")
 	_, err := c.Diff(context.Background(), 1)
-	if StatusOf(err) != 403 || len(srv.Clock.Slept()) != 0 {
+	if !IsRateLimited(err) || len(srv.Clock.Slept()) != 0 {
 		t.Fatalf("err = %v, sleeps %v", err, srv.Clock.Slept())
+	}
+	if until := c.RateLimitedUntil(err); !until.Equal(srv.Clock.Now().Add(time.Hour)) {
+		t.Errorf("limited until %s, want in an hour", until)
 	}
 }
 
@@ -203,5 +206,17 @@ func TestParseRetryAfter(t *testing.T) {
 	}
 	if _, ok := parseRetryAfter("soon", now); ok {
 		t.Error("garbage accepted")
+	}
+}
+
+// GraphQL says no with status 200 and an error of type FORBIDDEN: that is
+// a token that may not write, like a REST 403.
+func TestGraphQLForbiddenIsNoPermission(t *testing.T) {
+	srv := newFake(t)
+	srv.AddPR(&fakegithub.PR{Number: 1, HeadSHA: "h1"})
+	c := testClient(t, srv, "read-token")
+	err := c.resolveThread(context.Background(), "PRRT_1")
+	if !IsNoPermission(err) || !strings.Contains(err.Error(), "Resource not accessible by integration") {
+		t.Fatalf("err = %v", err)
 	}
 }

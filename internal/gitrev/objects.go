@@ -1,20 +1,15 @@
 package gitrev
 
 import (
-	"bufio"
 	"bytes"
-	"compress/zlib"
-	"container/list"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
 	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // oid is a SHA-1 object id.
@@ -24,47 +19,17 @@ func (id oid) String() string { return hex.EncodeToString(id[:]) }
 
 func parseOID(s string) (oid, error) {
 	var id oid
-	if len(s) != 40 || !isHex(s) {
+	if len(s) != 40 {
 		return id, fmt.Errorf("%q is not an object id", s)
 	}
 	_, err := hex.Decode(id[:], []byte(s))
 	return id, err
 }
 
-// objType is a git object type, numbered as in pack files.
-type objType int
+// objType is a git object type.
+type objType = plumbing.ObjectType
 
-const (
-	objCommit   objType = 1
-	objTree     objType = 2
-	objBlob     objType = 3
-	objTag      objType = 4
-	objOfsDelta objType = 6
-	objRefDelta objType = 7
-)
-
-func (t objType) String() string {
-	switch t {
-	case objCommit:
-		return "commit"
-	case objTree:
-		return "tree"
-	case objBlob:
-		return "blob"
-	case objTag:
-		return "tag"
-	}
-	return "object of type " + strconv.Itoa(int(t))
-}
-
-func parseType(s string) (objType, error) {
-	for _, t := range []objType{objCommit, objTree, objBlob, objTag} {
-		if t.String() == s {
-			return t, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown object type %q", s)
-}
+const objTree = plumbing.TreeObject
 
 // maxTreeBytes bounds commits, tags and trees (a tree of a hundred thousand
 // entries is a few megabytes).
@@ -73,251 +38,99 @@ const maxTreeBytes = 64 << 20
 // errMissing is an object the repository does not have.
 var errMissing = errors.New("the object is not in the repository")
 
-// objectStore reads objects from the loose object directories and pack
-// files of a repository and of its alternates.
+// objectStore reads objects through go-git's repository storage (loose
+// objects, packs and their deltas, alternates). go-git's storage is not
+// safe for concurrent use, and the tree is read from several goroutines:
+// reads take turns.
 type objectStore struct {
-	dirs  []string // objects directories, the repository's first
-	packs []*packFile
-	cache *objectCache
-}
-
-func openStore(objects string) (*objectStore, error) {
-	s := &objectStore{cache: newObjectCache(64 << 20)}
-	if err := s.addDir(objects, 0); err != nil {
-		return nil, err
+	mu sync.Mutex
+	s  storer.EncodedObjectStorer
+	// sizer reports an object's size from its header (the pack entry, or
+	// the delta's result size) without inflating it.
+	sizer interface {
+		EncodedObjectSize(plumbing.Hash) (int64, error)
 	}
-	return s, nil
-}
-
-// addDir adds an objects directory, its packs and its alternates.
-func (s *objectStore) addDir(dir string, depth int) error {
-	if depth > 5 || slices.Contains(s.dirs, dir) {
-		return nil
-	}
-	s.dirs = append(s.dirs, dir)
-	idx, _ := filepath.Glob(filepath.Join(dir, "pack", "*.idx"))
-	slices.Sort(idx)
-	for _, name := range idx {
-		s.packs = append(s.packs, &packFile{idxPath: name, packPath: strings.TrimSuffix(name, ".idx") + ".pack"})
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "info", "alternates"))
-	if err != nil {
-		return nil // no alternates
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		if !filepath.IsAbs(line) {
-			line = filepath.Join(dir, line)
-		}
-		if err := s.addDir(filepath.Clean(line), depth+1); err != nil {
-			return err
-		}
-	}
-	return nil
+	closer io.Closer
 }
 
 func (s *objectStore) close() {
-	for _, p := range s.packs {
-		p.close()
+	if s.closer != nil {
+		s.closer.Close()
 	}
 }
 
 // read returns an object's type and content; objects larger than limit are
 // refused without being inflated.
 func (s *objectStore) read(id oid, limit int64) (objType, []byte, error) {
-	for _, p := range s.packs {
-		off, ok, err := p.find(id)
-		if err != nil {
-			return 0, nil, err
-		}
-		if ok {
-			return p.read(s, off, limit, 0)
-		}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := plumbing.Hash(id)
+	// The size from the object's header first, so that a large file is
+	// refused before it is inflated. (go-git's size lookup does not search
+	// alternates; their objects are checked once read.)
+	if n, err := s.sizer.EncodedObjectSize(h); err == nil && n > limit {
+		return 0, nil, tooLarge(n, limit)
 	}
-	for _, dir := range s.dirs {
-		typ, data, err := readLoose(looseName(dir, id), limit)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return 0, nil, fmt.Errorf("object %s: %w", id, err)
-		}
-		return typ, data, nil
+	o, err := s.s.EncodedObject(plumbing.AnyObject, h)
+	if err != nil {
+		return 0, nil, objectError(id, err)
 	}
-	return 0, nil, fmt.Errorf("object %s: %w", id, errMissing)
+	if o.Size() > limit {
+		return 0, nil, tooLarge(o.Size(), limit)
+	}
+	r, err := o.Reader()
+	if err != nil {
+		return 0, nil, objectError(id, err)
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return 0, nil, objectError(id, err)
+	}
+	return o.Type(), data, nil
 }
 
 // size returns an object's size without inflating all of it.
 func (s *objectStore) size(id oid) (int64, error) {
-	for _, p := range s.packs {
-		off, ok, err := p.find(id)
-		if err != nil {
-			return 0, err
-		}
-		if ok {
-			return p.size(off)
-		}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := plumbing.Hash(id)
+	if n, err := s.sizer.EncodedObjectSize(h); err == nil {
+		return n, nil
 	}
-	for _, dir := range s.dirs {
-		_, size, _, err := openLoose(looseName(dir, id))
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return 0, fmt.Errorf("object %s: %w", id, err)
-		}
-		return size, nil
+	o, err := s.s.EncodedObject(plumbing.AnyObject, h)
+	if err != nil {
+		return 0, objectError(id, err)
 	}
-	return 0, fmt.Errorf("object %s: %w", id, errMissing)
+	return o.Size(), nil
 }
 
-// findPrefix resolves an abbreviated object id, which must be unambiguous.
-func (s *objectStore) findPrefix(prefix string) (oid, error) {
-	var found []oid
-	add := func(id oid) {
-		if !slices.Contains(found, id) {
-			found = append(found, id)
-		}
+func objectError(id oid, err error) error {
+	if err == nil {
+		return nil
 	}
-	for _, p := range s.packs {
-		ids, err := p.withPrefix(prefix)
-		if err != nil {
-			return oid{}, err
-		}
-		for _, id := range ids {
-			add(id)
-		}
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		return fmt.Errorf("object %s: %w", id, errMissing)
 	}
-	for _, dir := range s.dirs {
-		entries, _ := os.ReadDir(filepath.Join(dir, prefix[:2]))
-		for _, e := range entries {
-			if name := prefix[:2] + e.Name(); strings.HasPrefix(name, prefix) {
-				if id, err := parseOID(name); err == nil {
-					add(id)
-				}
-			}
-		}
-	}
-	switch len(found) {
-	case 0:
-		return oid{}, errNoRef
-	case 1:
-		return found[0], nil
-	}
-	return oid{}, fmt.Errorf("the abbreviated id %s is ambiguous: give more digits", prefix)
-}
-
-func looseName(dir string, id oid) string {
-	h := id.String()
-	return filepath.Join(dir, h[:2], h[2:])
-}
-
-// openLoose reads the header of a loose object — zlib-compressed
-// "<type> <size>\0<data>" — and returns a reader of its data. The reader
-// is nil when the header cannot be read.
-func openLoose(name string) (objType, int64, io.Reader, error) {
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return 0, 0, nil, err
-	}
-	z, err := zlib.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return 0, 0, nil, err
-	}
-	br := bufio.NewReaderSize(z, 64)
-	hdr, err := br.ReadString(0)
-	if err != nil {
-		return 0, 0, nil, fmt.Errorf("reading the object header: %w", err)
-	}
-	typeName, sizeText, _ := strings.Cut(strings.TrimSuffix(hdr, "\x00"), " ")
-	typ, err := parseType(typeName)
-	if err != nil {
-		return 0, 0, nil, err
-	}
-	size, err := strconv.ParseInt(sizeText, 10, 64)
-	if err != nil || size < 0 {
-		return 0, 0, nil, fmt.Errorf("bad object header %q", hdr)
-	}
-	return typ, size, br, nil
-}
-
-// readLoose reads a loose object of at most limit bytes.
-func readLoose(name string, limit int64) (objType, []byte, error) {
-	typ, size, r, err := openLoose(name)
-	if err != nil {
-		return 0, nil, err
-	}
-	if size > limit {
-		return 0, nil, tooLarge(size, limit)
-	}
-	data := make([]byte, size)
-	if _, err := io.ReadFull(r, data); err != nil {
-		return 0, nil, fmt.Errorf("reading the object: %w", err)
-	}
-	return typ, data, nil
+	return fmt.Errorf("object %s: %w", id, err)
 }
 
 func tooLarge(size, limit int64) error {
 	return fmt.Errorf("file is %d bytes, over the %d-byte limit", size, limit)
 }
 
-// objectCache keeps recently read objects (delta bases above all: many
-// objects of a pack are stored as changes to the same few) within a byte
-// budget, least recently used out first.
-type objectCache struct {
-	mu      sync.Mutex
-	budget  int
-	used    int
-	order   *list.List // of *cacheEntry, most recent first
-	entries map[cacheKey]*list.Element
-}
-
-type cacheKey struct {
-	pack *packFile
-	off  int64
-}
-
-type cacheEntry struct {
-	key  cacheKey
-	typ  objType
-	data []byte
-}
-
-func newObjectCache(budget int) *objectCache {
-	return &objectCache{budget: budget, order: list.New(), entries: map[cacheKey]*list.Element{}}
-}
-
-func (c *objectCache) get(k cacheKey) (objType, []byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.entries[k]
-	if !ok {
-		return 0, nil, false
+// header returns the value of a "key value" line in the header of a commit
+// or tag object.
+func header(data []byte, key string) (string, bool) {
+	for len(data) > 0 {
+		line, rest, _ := bytes.Cut(data, []byte("\n"))
+		if len(line) == 0 {
+			break // the end of the header
+		}
+		if k, v, ok := bytes.Cut(line, []byte(" ")); ok && string(k) == key {
+			return string(v), true
+		}
+		data = rest
 	}
-	c.order.MoveToFront(e)
-	ce := e.Value.(*cacheEntry)
-	return ce.typ, ce.data, true
-}
-
-func (c *objectCache) put(k cacheKey, typ objType, data []byte) {
-	if len(data) > c.budget/8 {
-		return // one huge object would push everything else out
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.entries[k]; ok {
-		return
-	}
-	c.entries[k] = c.order.PushFront(&cacheEntry{key: k, typ: typ, data: data})
-	c.used += len(data)
-	for c.used > c.budget {
-		last := c.order.Back()
-		ce := last.Value.(*cacheEntry)
-		c.order.Remove(last)
-		delete(c.entries, ce.key)
-		c.used -= len(ce.data)
-	}
+	return "", false
 }

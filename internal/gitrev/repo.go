@@ -1,29 +1,38 @@
+// Package gitrev reads a repository's tree at a git revision as an fs.FS,
+// without touching the working tree, the index or any ref: plumb renders the
+// pull request's base from it and runs the same stages over it as over the
+// working tree. The repository is read with go-git (loose objects, packs
+// and their deltas, refs, alternates, linked working trees), so no git
+// command is needed — the action's image has none.
 package gitrev
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
-// gitRepo is a repository read directly from its git directory: the object
-// store and the refs. No git process runs and nothing is written, so it
-// works in a container that has no git (the action's image) and whatever
-// user owns the checkout.
+// gitRepo is the repository holding the directory Open was given, read
+// through go-git's storage: objects (loose, packed, in alternates) and refs
+// (loose and packed, per working tree where git keeps them so).
 type gitRepo struct {
-	top       string // the working tree's top directory
-	gitDir    string // this working tree's git directory (HEAD, its own refs)
-	commonDir string // what all working trees share: objects, refs, packed-refs, config
-	reftable  bool   // refs are in the reftable format, which only git reads
-	store     *objectStore
+	storage *filesystem.Storage
+	store   *objectStore
 }
 
 // openRepo finds the repository that contains dir and returns it with dir's
-// path relative to the top of the working tree ("" at the top).
+// path relative to the top of the working tree ("" at the top). Linked
+// working trees (a .git file naming the git directory, whose commondir
+// holds the objects) and alternates (objects borrowed from another
+// repository, as `git clone --shared` sets up) are followed.
 func openRepo(dir string) (*gitRepo, string, error) {
 	abs, err := filepath.Abs(dir)
 	if err == nil {
@@ -32,26 +41,40 @@ func openRepo(dir string) (*gitRepo, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", dir, err)
 	}
+	top, gitDir := "", ""
 	for d := abs; ; d = filepath.Dir(d) {
-		gitDir, err := gitDirAt(d)
-		if err != nil {
+		if gitDir, err = gitDirAt(d); err != nil {
 			return nil, "", err
 		}
 		if gitDir != "" {
-			r, err := newRepo(d, gitDir)
-			if err != nil {
-				return nil, "", err
-			}
-			prefix, _ := filepath.Rel(d, abs)
-			if prefix == "." {
-				prefix = ""
-			}
-			return r, filepath.ToSlash(prefix), nil
+			top = d
+			break
 		}
 		if filepath.Dir(d) == d {
 			return nil, "", fmt.Errorf("%s is not inside a git repository, so there is no base revision to compare with", dir)
 		}
 	}
+	var repoFS billy.Filesystem = osfs.New(gitDir)
+	if data, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		common := strings.TrimSpace(string(data))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitDir, common)
+		}
+		repoFS = dotgit.NewRepositoryFilesystem(repoFS, osfs.New(common))
+	}
+	storage := filesystem.NewStorageWithOptions(repoFS, cache.NewObjectLRUDefault(), filesystem.Options{
+		AlternatesFS:    osfs.New("/"), // alternates are absolute paths, or relative to the objects directory
+		KeepDescriptors: true,          // pack files stay open until Close
+	})
+	if cfg, err := storage.Config(); err == nil && cfg.Extensions.ObjectFormat != "" && cfg.Extensions.ObjectFormat != "sha1" {
+		storage.Close()
+		return nil, "", fmt.Errorf("the repository uses %s object ids, which plumb cannot read yet", cfg.Extensions.ObjectFormat)
+	}
+	prefix, _ := filepath.Rel(top, abs)
+	if prefix == "." {
+		prefix = ""
+	}
+	return &gitRepo{storage: storage, store: &objectStore{s: storage, sizer: storage, closer: storage}}, filepath.ToSlash(prefix), nil
 }
 
 // gitDirAt returns the git directory of a working tree whose top is d, or
@@ -84,90 +107,8 @@ func gitDirAt(d string) (string, error) {
 	return target, nil
 }
 
-func newRepo(top, gitDir string) (*gitRepo, error) {
-	r := &gitRepo{top: top, gitDir: gitDir, commonDir: gitDir}
-	if data, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		c := strings.TrimSpace(string(data))
-		if !filepath.IsAbs(c) {
-			c = filepath.Join(gitDir, c)
-		}
-		r.commonDir = c
-	}
-	cfg, err := readConfig(filepath.Join(r.commonDir, "config"))
-	if err != nil {
-		return nil, err
-	}
-	if f := cfg["extensions.objectformat"]; f != "" && f != "sha1" {
-		return nil, fmt.Errorf("the repository uses %s object ids, which plumb cannot read yet", f)
-	}
-	r.reftable = cfg["extensions.refstorage"] == "reftable"
-	r.store, err = openStore(filepath.Join(r.commonDir, "objects"))
-	if err != nil {
-		return nil, err
-	}
-	return r, nil
-}
-
-// readConfig reads the keys plumb needs from a git config file, as
-// "section.key" in lower case (subsections are not needed and kept as
-// "section.subsection.key").
-func readConfig(name string) (map[string]string, error) {
-	out := map[string]string{}
-	f, err := os.Open(name)
-	if errors.Is(err, os.ErrNotExist) {
-		return out, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	section := ""
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' || line[0] == ';' {
-			continue
-		}
-		if line[0] == '[' {
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				continue
-			}
-			h := strings.TrimSpace(line[1:end])
-			name, sub, _ := strings.Cut(h, " ")
-			section = strings.ToLower(name)
-			if sub = strings.Trim(strings.TrimSpace(sub), `"`); sub != "" {
-				section += "." + sub
-			}
-			line = strings.TrimSpace(line[end+1:])
-			if line == "" {
-				continue
-			}
-		}
-		k, v, _ := strings.Cut(line, "=")
-		out[section+"."+strings.ToLower(strings.TrimSpace(k))] = strings.ToLower(strings.TrimSpace(v))
-	}
-	return out, sc.Err()
-}
-
 // shallow reports whether the clone is shallow (it lacks history).
 func (r *gitRepo) shallow() bool {
-	st, err := os.Stat(filepath.Join(r.commonDir, "shallow"))
-	return err == nil && st.Size() > 0
-}
-
-// readRefFile reads a loose ref: a per-worktree one (HEAD, refs/bisect,
-// refs/worktree) from the worktree's git directory, the others from the
-// common directory.
-func (r *gitRepo) readRefFile(ref string) ([]byte, bool) {
-	for _, dir := range []string{r.gitDir, r.commonDir} {
-		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(ref)))
-		if err == nil {
-			return bytes.TrimSpace(data), true
-		}
-		if r.gitDir == r.commonDir {
-			break
-		}
-	}
-	return nil, false
+	s, err := r.storage.Shallow()
+	return err == nil && len(s) > 0
 }

@@ -62,18 +62,20 @@ type entry struct {
 }
 
 // Open reads the tree of revision ref in the repository that contains dir
-// and returns it as a file system whose root is dir. Objects are read
-// straight from the repository (loose objects and packs), so no git
-// process is needed except to resolve revision expressions such as
-// main~1. Paths escaping dir through symbolic links are refused, as os.Root
-// refuses them in the working tree. When the clone lacks the revision (a
-// shallow checkout), the error says which command fetches it.
+// and returns it as a file system whose root is dir. ref is a commit id
+// (full or abbreviated), a branch, tag or remote-tracking name, or a
+// revision expression such as main~1. Objects are read straight from the
+// repository (loose objects and packs), so no git process is needed. ctx is
+// unused: reading is local and bounded by the tree's size. Paths escaping
+// dir through symbolic links are refused, as os.Root refuses them in the
+// working tree. When the clone lacks the revision (a shallow checkout), the
+// error says which command fetches it.
 func Open(ctx context.Context, dir, ref string, opts Options) (*Tree, error) {
 	repo, prefix, err := openRepo(dir)
 	if err != nil {
 		return nil, err
 	}
-	commit, err := resolveCommit(ctx, repo, dir, ref)
+	commit, err := resolveCommit(repo, ref)
 	if err != nil {
 		repo.store.close()
 		return nil, err

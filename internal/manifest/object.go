@@ -234,3 +234,46 @@ type RelatedLocation struct {
 	Location
 	Message string
 }
+
+// PresentPrefix returns the longest prefix of p present in the value tree
+// v, and the value there.
+func PresentPrefix(v any, p Path) (Path, any) {
+	for i, s := range p {
+		switch t := v.(type) {
+		case map[string]any:
+			next, ok := t[s.Key]
+			if s.IsIndex || !ok {
+				return p[:i], v
+			}
+			v = next
+		case []any:
+			if !s.IsIndex || s.Index >= len(t) {
+				return p[:i], v
+			}
+			v = t[s.Index]
+		default:
+			return p[:i], v
+		}
+	}
+	return p, v
+}
+
+// DeepCopy copies a value tree (map[string]any, []any, scalars) so that
+// writes to the copy never reach the original.
+func DeepCopy(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[k] = DeepCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = DeepCopy(e)
+		}
+		return out
+	}
+	return v
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/compare"
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/fix"
 	"github.com/plumb-ci/plumb/internal/hygiene"
 	"github.com/plumb-ci/plumb/internal/kubevirt"
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -85,6 +86,12 @@ func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, share shared, e
 	opts := renderOptions(cfg)
 	opts.Select = cfg.Shard.Owns
 	opts.Builds = share.builds
+	if cfg.ChangedOnly {
+		opts.Changed = map[string]bool{}
+		for _, f := range cfg.Changed {
+			opts.Changed[f] = true
+		}
+	}
 	res := render.Render(ctx, fsys, set, opts)
 	if cfg.Shard.Enabled() {
 		res.Targets = slices.DeleteFunc(res.Targets, func(t *render.Target) bool { return !cfg.Shard.Owns(t.Name) })
@@ -92,6 +99,9 @@ func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, share shared, e
 	run.Preprocess(res.Targets)
 	out := &Rendered{FS: fsys, Set: set, Render: res, Rules: run}
 	for _, p := range set.Problems {
+		if f := p.Location.File; res.Reads != nil && f != "" && !res.Reads[f] && !opts.Changed[f] {
+			continue // --changed: a file neither changed nor read by an affected target
+		}
 		out.Findings = append(out.Findings, hygiene.FromProblem(p))
 	}
 	for _, p := range res.Problems {
@@ -238,6 +248,7 @@ func check(ctx context.Context, cfg *config.Config, engines engineFactory) (*Res
 			return nil, err
 		}
 		res = checkRevision(ctx, cfg, rendered, rendered.FS, engines)
+		resolveFixes(cfg, res.Report, rendered)
 	}
 	if cfg.Shard.Enabled() {
 		shardSections(res)
@@ -285,6 +296,12 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 	applySuppressions(cfg, rep, rendered.Render.Targets)
 	errs = append(errs, settlePending(cfg, rep, rendered)...)
 	return &Result{Report: rep, Errors: errs, Rules: rendered.Rules}
+}
+
+// resolveFixes turns the fixes the findings declare into edits of the
+// working tree's files (the fix stage).
+func resolveFixes(cfg *config.Config, rep *report.Report, head *Rendered) {
+	fix.Resolve(rep.Findings, head.Render.Targets, fix.Options{FS: head.FS, Limits: cfg.Limits})
 }
 
 type namedOutput struct {

@@ -78,6 +78,7 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory) (*R
 
 	rep := headRes.Report
 	rep.Findings = classify(rep.Findings, baseRes.Report.Findings)
+	resolveFixes(cfg, rep, head)
 	rep.Rules = append(rep.Rules, baseRes.Report.Rules...) // describes the fixed findings' rules
 	sec := &renderdiff.Section{BaseRef: tree.Ref, BaseCommit: tree.Commit,
 		Targets: renderdiff.Compute(base.Render.Targets, head.Render.Targets)}

@@ -61,7 +61,7 @@ type chartRender struct {
 // chartTargets renders the charts among the inputs and the renders
 // configured for them. GitOps definitions found in rendered targets add
 // theirs (gitops.go).
-func (r *renderer) chartTargets(ctx context.Context, extra []HelmTarget, problems *problemSet) []*Target {
+func (r *renderer) chartTargets(ctx context.Context, extra []HelmTarget, change *changeFilter, problems *problemSet) []*Target {
 	h := r.opts.Helm
 	dirs := slices.Clone(r.set.Charts)
 	for _, t := range h.Targets {
@@ -131,9 +131,9 @@ func (r *renderer) chartTargets(ctx context.Context, extra []HelmTarget, problem
 			}
 		}
 	}
-	if r.opts.Select != nil {
-		jobs = slices.DeleteFunc(jobs, func(j chartRender) bool { return !r.opts.Select(j.name) })
-	}
+	jobs = slices.DeleteFunc(jobs, func(j chartRender) bool {
+		return (r.opts.Select != nil && !r.opts.Select(j.name)) || !change.chartTarget(j.chart.Dir, j.req)
+	})
 	return r.renderCharts(ctx, jobs, problems)
 }
 
@@ -237,17 +237,24 @@ func conventionValues(fsys fs.FS, dir string) []string {
 	}
 	var out []string
 	for _, e := range entries {
-		n := e.Name()
-		if e.IsDir() || n == "values.yaml" || n == "values.yml" {
-			continue
-		}
-		ext := path.Ext(n)
-		if ext != ".yaml" && ext != ".yml" {
-			continue
-		}
-		if strings.HasPrefix(n, "values-") || strings.HasPrefix(n, "values.") {
-			out = append(out, path.Join(dir, n))
+		if !e.IsDir() && isConventionValues(dir, path.Join(dir, e.Name())) {
+			out = append(out, path.Join(dir, e.Name()))
 		}
 	}
 	return out
+}
+
+// isConventionValues reports whether file is an environment's values file
+// of the chart in dir: values-*.yaml or values.*.yaml beside Chart.yaml
+// (values.yaml itself is the chart's defaults).
+func isConventionValues(dir, file string) bool {
+	if path.Dir(file) != dir {
+		return false
+	}
+	n := path.Base(file)
+	if n == "values.yaml" || n == "values.yml" {
+		return false
+	}
+	ext := path.Ext(n)
+	return (ext == ".yaml" || ext == ".yml") && (strings.HasPrefix(n, "values-") || strings.HasPrefix(n, "values."))
 }

@@ -35,7 +35,7 @@ type writer interface {
 
 // Locate implements manifest.Provenance.
 func (l *layered) Locate(p manifest.Path) (manifest.Location, bool) {
-	q, v := presentPrefix(l.content, p)
+	q, v := manifest.PresentPrefix(l.content, p)
 	exact := len(q) == len(p)
 	for {
 		if loc, ok := l.source(q, v); ok {
@@ -73,32 +73,6 @@ func (l *layered) source(q manifest.Path, v any) (manifest.Location, bool) {
 		}
 	}
 	return manifest.Location{}, false
-}
-
-// presentPrefix returns the longest prefix of p present in v, and the value
-// there.
-func presentPrefix(v any, p manifest.Path) (manifest.Path, any) {
-	for i, s := range p {
-		switch t := v.(type) {
-		case map[string]any:
-			if s.IsIndex {
-				return p[:i], v
-			}
-			next, ok := t[s.Key]
-			if !ok {
-				return p[:i], v
-			}
-			v = next
-		case []any:
-			if !s.IsIndex || s.Index >= len(t) {
-				return p[:i], v
-			}
-			v = t[s.Index]
-		default:
-			return p[:i], v
-		}
-	}
-	return p, v
 }
 
 func isComposite(v any) bool {

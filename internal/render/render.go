@@ -60,6 +60,9 @@ type Template struct {
 type Result struct {
 	Targets  []*Target
 	Problems []manifest.Problem
+	// Reads, for a render narrowed to a change (Options.Changed), is every
+	// file the rendered targets read; nil otherwise.
+	Reads map[string]bool
 }
 
 // Objects returns the objects of all targets in target order.
@@ -103,6 +106,10 @@ type Options struct {
 	Builds *BuildCache
 	// Helm says how charts render (charts.go).
 	Helm HelmOptions
+	// Changed, when set, renders only the targets that read one of these
+	// repository files (plumb check --changed: a pre-commit hook's files),
+	// and reports only the problems of what those targets read.
+	Changed map[string]bool
 }
 
 // Render groups the loaded documents into targets and builds them. fsys is
@@ -212,18 +219,19 @@ func (r *renderer) run(ctx context.Context) *Result {
 	}
 
 	r.closures = closures
-	selected := targets
-	if r.opts.Select != nil {
-		selected = slices.DeleteFunc(slices.Clone(targets), func(dir string) bool { return !r.opts.Select(dir) })
-	}
+	change := newChangeFilter(r.opts.Changed)
+	selected := slices.DeleteFunc(slices.Clone(targets), func(dir string) bool {
+		return (r.opts.Select != nil && !r.opts.Select(dir)) || (change != nil && !change.kustomizeTarget(r.closureFiles(closures[dir])))
+	})
 	built := r.buildAll(ctx, selected, closures, schemaFilled, problems)
-	plain := r.plainTargets(consumed, targets, problems)
+	plain := r.plainTargets(consumed, targets, change, problems)
 	res.Targets = append(built, plain...)
-	res.Targets = append(res.Targets, r.chartTargets(ctx, gitopsTargets(r.files.fsys, res.Targets, r.set, problems), problems)...)
+	res.Targets = append(res.Targets, r.chartTargets(ctx, gitopsTargets(r.files.fsys, res.Targets, r.set, problems), change, problems)...)
 	slices.SortFunc(res.Targets, func(a, b *Target) int { return strings.Compare(a.Name, b.Name) })
 
 	problems.add(r.unknownParams(res.Targets)...)
-	res.Problems = problems.sorted()
+	res.Problems = slices.DeleteFunc(problems.sorted(), func(p manifest.Problem) bool { return !change.keep(p) })
+	res.Reads = change.Reads()
 	return res
 }
 
@@ -338,14 +346,24 @@ func (r *renderer) buildLocked(c *closure, log *accessLog) (*Target, []manifest.
 }
 
 // plainTargets groups the documents no kustomization reads by directory.
-func (r *renderer) plainTargets(consumed map[string]bool, kustomizeTargets []string, problems *problemSet) []*Target {
+func (r *renderer) plainTargets(consumed map[string]bool, kustomizeTargets []string, change *changeFilter, problems *problemSet) []*Target {
 	byDir := map[string]*Target{}
 	var out []*Target
+	var changedDirs map[string]bool
+	if change != nil {
+		changedDirs = change.plainDirs(r.set.Documents, consumed)
+	}
 	for _, doc := range r.set.Documents {
 		if consumed[doc.File] || doc.IsKustomizeConfig() {
 			continue
 		}
 		dir := path.Dir(doc.File)
+		if change != nil {
+			if !changedDirs[dir] {
+				continue
+			}
+			change.reads[doc.File] = true
+		}
 		name := dir
 		if slices.Contains(kustomizeTargets, dir) {
 			name += " (plain)"

@@ -317,7 +317,7 @@ type templateOrigin struct {
 // processed object (a stripped namespace) is located at its nearest present
 // ancestor.
 func (o *templateOrigin) Locate(p manifest.Path) (manifest.Location, bool) {
-	q, _ := presentPrefix(o.content, p)
+	q, _ := manifest.PresentPrefix(o.content, p)
 	loc, exact := o.locate(q)
 	return loc, exact && len(q) == len(p)
 }

@@ -63,6 +63,9 @@ func rankStatus(s string) int {
 	return 3
 }
 
+// CompareImportance orders two findings most important first.
+func CompareImportance(a, b *finding.Finding) int { return compareImportance(a, b) }
+
 // ByImportance returns pointers to the findings that keep returns true for
 // (all when keep is nil), most important first.
 func ByImportance(fs []finding.Finding, keep func(*finding.Finding) bool) []*finding.Finding {

@@ -84,13 +84,21 @@ func (m Markdown) Render(r *Report) string {
 	var left []string
 	maxRows := orDefault(m.MaxFindings, defaultMarkdownFindings)
 	if len(open) > 0 {
-		rows := make([]string, 0, min(len(open), maxRows))
-		for _, f := range open[:min(len(open), maxRows)] {
-			rows = append(rows, m.findingRow(f))
+		// A finding that reads alike in several render targets (a base
+		// shared by overlays) is one row naming the targets, as in the text
+		// report and the annotations.
+		groups := groupAlike(open)
+		rows := make([]string, 0, min(len(groups), maxRows))
+		for _, g := range groups[:min(len(groups), maxRows)] {
+			rows = append(rows, m.findingRow(g))
 		}
 		n := doc.section("#### Findings\n\n| | location | rule | message |\n| --- | --- | --- | --- |\n", "\n", rows)
-		if n < len(open) {
-			left = append(left, fmt.Sprintf("%d of %s", len(open)-n, plural(len(open), "finding")))
+		shown := 0
+		for _, g := range groups[:n] {
+			shown += 1 + len(g.alike)
+		}
+		if shown < len(open) {
+			left = append(left, fmt.Sprintf("%d of %s", len(open)-shown, plural(len(open), "finding")))
 		}
 	}
 
@@ -275,20 +283,49 @@ func prCounts(open, fixed []*finding.Finding) string {
 	return fmt.Sprintf("%d new, %d fixed", news, len(fixed))
 }
 
-func (m Markdown) findingRow(f *finding.Finding) string {
+func (m Markdown) findingRow(g annotation) string {
+	f := g.Finding
 	level := map[finding.Level]string{finding.Error: "❌ error", finding.Warning: "⚠️ warning", finding.Note: "ℹ️ note"}[f.Level]
 	if f.Status == finding.StatusNew {
 		level += " · new"
 	}
 	msg := mdText(f.Message)
 	if !f.Object.IsZero() {
-		msg += "<br><sub>" + mdText(f.Object.String())
+		msg += "<br><sub>" + mdText(alikeObjects(g))
 		if len(f.Path) > 0 {
 			msg += " " + codeSpan(f.Path.String())
 		}
 		msg += "</sub>"
 	}
 	return fmt.Sprintf("| %s | %s | %s | %s |\n", level, m.locationLink(f.Location), codeSpan(f.RuleID), msg)
+}
+
+// alikeObjects names the object of a finding and the render targets of
+// the findings alike: "Deployment shop/web [overlays/dev, overlays/prod]".
+// Alike findings about different objects are named one after another.
+func alikeObjects(g annotation) string {
+	all := append([]*finding.Finding{g.Finding}, g.alike...)
+	var names []string
+	targets := map[string][]string{}
+	for _, f := range all {
+		id := f.Object
+		id.Target = ""
+		key := id.String()
+		if _, seen := targets[key]; !seen {
+			names = append(names, key)
+		}
+		if t := f.Object.Target; t != "" && !slices.Contains(targets[key], t) {
+			targets[key] = append(targets[key], t)
+		} else if targets[key] == nil {
+			targets[key] = []string{}
+		}
+	}
+	for i, n := range names {
+		if ts := targets[n]; len(ts) > 0 {
+			names[i] = n + " [" + strings.Join(ts, ", ") + "]"
+		}
+	}
+	return strings.Join(names, "; ")
 }
 
 // diffSection adds the drift diffs, each in a collapsed block; a diff too
@@ -507,7 +544,13 @@ const maxCommentDiff = 20000
 // FindingComment is the Markdown of a review comment about one finding:
 // level, rule and status, the message, the object and field, the rule's
 // remediation and (cut to a size) the diff.
-func FindingComment(f *finding.Finding) string {
+func FindingComment(f *finding.Finding) string { return FindingCommentWith(f, nil, "") }
+
+// FindingCommentWith is FindingComment about f and the findings that read
+// alike in other render targets (their objects are named after f's), with
+// trusted Markdown (a suggested change) after the message and before the
+// remediation.
+func FindingCommentWith(f *finding.Finding, alike []*finding.Finding, extra string) string {
 	var b strings.Builder
 	level := map[finding.Level]string{finding.Error: "❌ **error**", finding.Warning: "⚠️ **warning**", finding.Note: "ℹ️ **note**"}[f.Level]
 	b.WriteString(level + " · " + codeSpan(f.RuleID))
@@ -525,11 +568,14 @@ func FindingComment(f *finding.Finding) string {
 	b.WriteString(truncateRunes(strings.Join(lines, "  \n"), 20000))
 	b.WriteString("\n\n")
 	if !f.Object.IsZero() {
-		b.WriteString("<sub>" + mdText(f.Object.String()))
+		b.WriteString("<sub>" + mdText(alikeObjects(annotation{Finding: f, alike: alike})))
 		if len(f.Path) > 0 {
 			b.WriteString(" · " + codeSpan(f.Path.String()))
 		}
 		b.WriteString("</sub>\n\n")
+	}
+	if extra != "" {
+		b.WriteString(extra + "\n\n")
 	}
 	if help := strings.TrimSpace(f.Help); help != "" {
 		b.WriteString("<details><summary>How to fix</summary>\n\n")
@@ -560,3 +606,15 @@ func trustedMarkdown(s string) string {
 // MarkdownText escapes text from outside (a repository, an API error) for
 // a Markdown paragraph or table cell.
 func MarkdownText(s string) string { return mdText(s) }
+
+// MarkdownCode prints text from outside as inline code.
+func MarkdownCode(s string) string { return codeSpan(s) }
+
+// MarkdownFence returns a code fence longer than any backtick run in body.
+func MarkdownFence(body string) string { return codeFence(body) }
+
+// AlikeObjects names the objects of a finding and of the findings alike,
+// "Deployment shop/web [overlays/dev, overlays/prod]".
+func AlikeObjects(f *finding.Finding, alike []*finding.Finding) string {
+	return alikeObjects(annotation{Finding: f, alike: alike})
+}

@@ -401,6 +401,7 @@ func sarifResult(f *finding.Finding, index map[string]int, lim SARIFLimits) *sar
 	if sup := f.Suppressed; sup != nil {
 		res.Suppressions = []*sarif.Suppression{sarifSuppression(f, sup)}
 	}
+	res.Fixes = sarifFixes(f)
 	props := sarif.Properties{"source": f.Source}
 	if !f.Object.IsZero() {
 		props["object"] = f.Object.String()

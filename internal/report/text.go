@@ -84,6 +84,9 @@ func (t Text) Write(w io.Writer, r *Report) error {
 	}
 	bw.WriteString(summaryLine(r))
 	bw.WriteByte('\n')
+	if n := fixable(r); n > 0 {
+		fmt.Fprintf(bw, "%s a mechanical fix: plumb fix makes the edits (plumb fix --dry-run shows them)\n", plural(n, "finding")+map[bool]string{true: " has", false: " have"}[n == 1])
+	}
 	return bw.Flush()
 }
 
@@ -214,4 +217,15 @@ func noun(n int, word string) string {
 		return word
 	}
 	return word + "s"
+}
+
+// fixable counts the open findings with source edits.
+func fixable(r *Report) int {
+	n := 0
+	for i := range r.Findings {
+		if f := &r.Findings[i]; isOpen(f) && f.Fixable() {
+			n++
+		}
+	}
+	return n
 }

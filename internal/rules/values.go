@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
 // Values that rules handle are the manifest package's JSON-compatible trees:
@@ -270,23 +272,7 @@ func quoteValue(v any) string {
 
 // deepCopy copies a value tree so that writes to the copy never reach the
 // original (objects of one base are shared between render targets).
-func deepCopy(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
-}
+func deepCopy(v any) any { return manifest.DeepCopy(v) }
 
 // isEmpty is is-empty as Ironic decides it (operators.py, EmptyCondition:
 // the value's string form is one of "", "None", "[]" and "{}"): null, an

@@ -1,26 +1,27 @@
 // Package fakegithub is an httptest server that behaves like the parts of
-// GitHub's REST API plumb uses, including the ways GitHub says no: 422 for a
-// review comment anchored outside the diff (rejecting the whole review) and
-// for bodies over 65,536 characters, Link-header pagination, 403 for a
-// read-only token, 403 with Retry-After past 80 content-creating requests a
-// minute, and injected failures (secondary limits, 5xx). Tests only.
+// GitHub's REST and GraphQL APIs plumb uses, including the ways GitHub says
+// no or answers oddly: 422 for a review comment anchored outside the diff
+// (rejecting the whole review) and for bodies over 65,536 characters,
+// Link-header pagination, 403 for a read-only token, 403 with Retry-After
+// past 80 content-creating requests a minute, the primary rate limit with
+// its X-RateLimit-* headers on every answer (a 200 can say the quota is
+// spent), other bots and people writing on the same pull request, and
+// injected failures: secondary limits, 5xx, a POST that is committed and
+// still answered 502, a connection dropped after the write. Tests only.
 package fakegithub
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 )
 
 // Token permissions.
@@ -29,9 +30,12 @@ const (
 	Read  = "read"
 )
 
-// BotLogin is the author of everything the fake creates, as with
-// GITHUB_TOKEN.
-const BotLogin = "github-actions[bot]"
+// BotLogin is the author of everything an installation token creates, as
+// with GITHUB_TOKEN; GraphQL calls the same account BotGraphQLLogin.
+const (
+	BotLogin        = "github-actions[bot]"
+	BotGraphQLLogin = "github-actions"
+)
 
 // MaxBody is GitHub's comment body limit in characters.
 const MaxBody = 65536
@@ -44,22 +48,36 @@ type Server struct {
 	Tokens map[string]string
 	// Users maps the tokens that belong to a person (a personal access
 	// token) to their login: GET /user answers with it and what they
-	// create is theirs. Other tokens act as GITHUB_TOKEN does: GET /user
-	// is refused and everything is created by BotLogin.
+	// create is theirs.
 	Users map[string]string
-	// Clock is the server's time (for the content-creation limit); share it
-	// with the client's transport so pacing and limits agree.
+	// Bots maps the installation tokens of other GitHub Apps to their bot
+	// login ("other-app[bot]"). Tokens in neither map act as GITHUB_TOKEN:
+	// GET /user is refused and everything is created by BotLogin.
+	Bots map[string]string
+	// Clock is the server's time (for the content-creation limit and the
+	// rate limit); share it with the client's transport so pacing and
+	// limits agree.
 	Clock *Clock
 	// CreationLimit is the most content-creating requests a minute (80).
 	CreationLimit int
+	// GraphQLDisabled makes /graphql answer 404, as an old GitHub
+	// Enterprise Server without it would.
+	GraphQLDisabled bool
+	// ThreadPageSize is how many review threads one GraphQL page holds
+	// (GitHub's largest page, 100, when 0; tests lower it to exercise
+	// pagination).
+	ThreadPageSize int
 
 	mu       sync.Mutex
 	prs      map[int]*PR
 	review   []*ReviewComment
+	reviews  []*Review
 	issue    []*IssueComment
+	resolved map[int64]bool // threads (by their first comment) marked resolved
 	requests []Request
 	faults   []*Fault
 	created  []time.Time
+	quota    quota
 	nextID   int64
 }
 
@@ -88,11 +106,24 @@ type ReviewComment struct {
 	StartLine    *int   `json:"start_line"`
 	OriginalLine int    `json:"original_line"`
 	Side         string `json:"side"`
-	CommitID     string `json:"commit_id"`
-	InReplyTo    *int64 `json:"in_reply_to_id,omitempty"`
-	User         User   `json:"user"`
-	ReviewID     int64  `json:"pull_request_review_id"`
-	HTMLURL      string `json:"html_url"`
+	// SubjectType is "line" or "file" (a comment on the whole file).
+	SubjectType string `json:"subject_type"`
+	CommitID    string `json:"commit_id"`
+	InReplyTo   *int64 `json:"in_reply_to_id,omitempty"`
+	User        User   `json:"user"`
+	ReviewID    int64  `json:"pull_request_review_id"`
+	HTMLURL     string `json:"html_url"`
+}
+
+// Review is a pull request review (its body; the comments are
+// ReviewComments).
+type Review struct {
+	ID       int64  `json:"id"`
+	PR       int    `json:"-"`
+	Body     string `json:"body"`
+	State    string `json:"state"`
+	CommitID string `json:"commit_id"`
+	User     User   `json:"user"`
 }
 
 // IssueComment is a pull request conversation comment.
@@ -117,12 +148,23 @@ type Request struct {
 	// /repos/o/r/pulls/1/files?page=2&per_page=100.
 	Path string
 	Body string
+	// GraphQL names what a /graphql request asked for (viewer,
+	// reviewThreads, resolveReviewThread).
+	GraphQL string
 }
 
-func (r Request) String() string { return r.Method + " " + r.Path }
+func (r Request) String() string {
+	if r.GraphQL != "" {
+		return r.Method + " " + r.Path + " " + r.GraphQL
+	}
+	return r.Method + " " + r.Path
+}
 
 // Fault makes the next Count requests matching Method and Path (a regular
-// expression on the URL path) fail with Status, Header and Body.
+// expression on the URL path) fail with Status, Header and Body. With
+// Commit the request is carried out first, as when GitHub stores a comment
+// and its edge still answers 502; with Drop the connection is closed
+// without an answer (what a client sees of a timeout).
 type Fault struct {
 	Method string
 	Path   string
@@ -130,6 +172,8 @@ type Fault struct {
 	Status int
 	Header map[string]string
 	Body   string
+	Commit bool
+	Drop   bool
 }
 
 // New starts a fake for owner/repo with one write token ("write-token") and
@@ -140,11 +184,14 @@ func New(owner, repo string) *Server {
 		Repo:          repo,
 		Tokens:        map[string]string{"write-token": Write, "read-token": Read},
 		Users:         map[string]string{},
+		Bots:          map[string]string{},
 		Clock:         NewClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)),
 		CreationLimit: 80,
 		prs:           map[int]*PR{},
+		resolved:      map[int64]bool{},
 		nextID:        1000,
 	}
+	s.quota = newQuota(s.Clock.Now())
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
@@ -158,7 +205,8 @@ func (s *Server) AddPR(pr *PR) {
 
 // Push moves a pull request to a new head with new files, as a push does:
 // review comments whose line is no longer in the diff become outdated (line
-// null), the others stay.
+// null), the others stay; file comments stay while their file is in the
+// pull request.
 func (s *Server) Push(number int, headSHA string, files []File) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -175,12 +223,15 @@ func (s *Server) Push(number int, headSHA string, files []File) {
 }
 
 // AddReviewComment adds a comment as someone else would (a reply, a human
-// reviewer) and returns its id.
+// reviewer, another bot) and returns its id.
 func (s *Server) AddReviewComment(c ReviewComment) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.nextID++
 	c.ID = s.nextID
+	if c.SubjectType == "" {
+		c.SubjectType = "line"
+	}
 	s.review = append(s.review, &c)
 	return c.ID
 }
@@ -229,6 +280,19 @@ func (s *Server) ReviewComments(number int) []ReviewComment {
 	return out
 }
 
+// Reviews returns the reviews of a pull request.
+func (s *Server) Reviews(number int) []Review {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Review
+	for _, r := range s.reviews {
+		if r.PR == number {
+			out = append(out, *r)
+		}
+	}
+	return out
+}
+
 // IssueComments returns the conversation comments of a pull request.
 func (s *Server) IssueComments(number int) []IssueComment {
 	s.mu.Lock()
@@ -242,15 +306,35 @@ func (s *Server) IssueComments(number int) []IssueComment {
 	return out
 }
 
+// Resolved reports whether the review thread that starts with comment id
+// is resolved.
+func (s *Server) Resolved(id int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.resolved[id]
+}
+
+// SetResolved marks a thread resolved or not, as a person clicking
+// "Resolve conversation" or "Unresolve" does.
+func (s *Server) SetResolved(id int64, resolved bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.resolved[id] = resolved
+}
+
+type handler func(s *Server, w http.ResponseWriter, r *http.Request, m []string, body []byte)
+
 var routes = []struct {
 	method  string
 	pattern *regexp.Regexp
-	handle  func(s *Server, w http.ResponseWriter, r *http.Request, m []string, body []byte)
+	handle  handler
 }{
 	{"GET", regexp.MustCompile(`^/user$`), (*Server).getUser},
+	{"POST", regexp.MustCompile(`^/graphql$`), (*Server).graphql},
 	{"GET", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls/(\d+)$`), (*Server).getPR},
 	{"GET", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls/(\d+)/files$`), (*Server).listFiles},
 	{"GET", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls/(\d+)/comments$`), (*Server).listReviewComments},
+	{"GET", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls/(\d+)/reviews$`), (*Server).listReviews},
 	{"POST", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls/(\d+)/reviews$`), (*Server).createReview},
 	{"POST", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls/(\d+)/comments$`), (*Server).createReviewComment},
 	{"DELETE", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/pulls/comments/(\d+)$`), (*Server).deleteReviewComment},
@@ -268,30 +352,66 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query() // re-encoded: sorted keys
 		path += "?" + q.Encode()
 	}
-	s.requests = append(s.requests, Request{Method: r.Method, Path: path, Body: string(body)})
+	req := Request{Method: r.Method, Path: path, Body: string(body)}
+	if r.URL.Path == "/graphql" {
+		req.GraphQL = graphqlField(body)
+	}
+	s.requests = append(s.requests, req)
 
 	for i, f := range s.faults {
-		if f.Method == r.Method && regexp.MustCompile(f.Path).MatchString(r.URL.Path) {
-			f.Count--
-			if f.Count <= 0 {
-				s.faults = slices.Delete(s.faults, i, i+1)
-			}
-			for k, v := range f.Header {
-				w.Header().Set(k, v)
-			}
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(f.Status)
-			io.WriteString(w, f.Body)
+		if f.Method != r.Method || !regexp.MustCompile(f.Path).MatchString(r.URL.Path) {
+			continue
+		}
+		f.Count--
+		if f.Count <= 0 {
+			s.faults = slices.Delete(s.faults, i, i+1)
+		}
+		if f.Commit {
+			s.handle(httptest.NewRecorder(), r, body)
+		}
+		if f.Drop {
+			dropConnection(w)
+			return
+		}
+		for k, v := range f.Header {
+			w.Header().Set(k, v)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(f.Status)
+		io.WriteString(w, f.Body)
+		return
+	}
+	s.handle(w, r, body)
+}
+
+// dropConnection closes the client's connection without an answer.
+func dropConnection(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			conn.Close()
 			return
 		}
 	}
+	panic(http.ErrAbortHandler)
+}
 
+// handle answers a request as GitHub would: credentials, permissions, the
+// rate limit, the content-creation limit, then the route.
+func (s *Server) handle(w http.ResponseWriter, r *http.Request, body []byte) {
 	perm, ok := s.Tokens[requestToken(r)]
 	if !ok {
 		writeJSON(w, http.StatusUnauthorized, map[string]string{"message": "Bad credentials"})
 		return
 	}
-	mutating := r.Method != http.MethodGet && r.Method != http.MethodHead
+	graphql := r.URL.Path == "/graphql"
+	if !graphql && !s.quota.take(w, s.Clock.Now()) {
+		writeJSON(w, http.StatusForbidden, map[string]string{
+			"message":           "API rate limit exceeded for installation ID 1.",
+			"documentation_url": "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting",
+		})
+		return
+	}
+	mutating := r.Method != http.MethodGet && r.Method != http.MethodHead && !graphql
 	if mutating && perm != Write {
 		writeJSON(w, http.StatusForbidden, map[string]string{
 			"message":           "Resource not accessible by integration",
@@ -299,25 +419,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	if mutating {
-		now := s.Clock.Now()
-		recent := s.created[:0]
-		for _, t := range s.created {
-			if now.Sub(t) < time.Minute {
-				recent = append(recent, t)
-			}
-		}
-		s.created = recent
-		if len(s.created) >= s.CreationLimit {
-			w.Header().Set("Retry-After", "60")
-			writeJSON(w, http.StatusForbidden, map[string]string{
-				"message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
-			})
-			return
-		}
-		s.created = append(s.created, now)
+	if mutating && !s.allowCreation() {
+		w.Header().Set("Retry-After", "60")
+		writeJSON(w, http.StatusForbidden, map[string]string{
+			"message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+		})
+		return
 	}
-
 	for _, rt := range routes {
 		if rt.method != r.Method {
 			continue
@@ -330,342 +438,47 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
 			return
 		}
+		if graphql && s.GraphQLDisabled {
+			break
+		}
 		rt.handle(s, w, r, m, body)
 		return
 	}
 	writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
 }
 
+// allowCreation counts a content-creating request against the limit of
+// CreationLimit a minute.
+func (s *Server) allowCreation() bool {
+	now := s.Clock.Now()
+	recent := s.created[:0]
+	for _, t := range s.created {
+		if now.Sub(t) < time.Minute {
+			recent = append(recent, t)
+		}
+	}
+	s.created = recent
+	if len(s.created) >= s.CreationLimit {
+		return false
+	}
+	s.created = append(s.created, now)
+	return true
+}
+
 // author is who creates content with the request's token.
 func (s *Server) author(r *http.Request) User {
-	if login := s.Users[requestToken(r)]; login != "" {
+	tok := requestToken(r)
+	if login := s.Users[tok]; login != "" {
 		return User{Login: login, Type: "User"}
+	}
+	if login := s.Bots[tok]; login != "" {
+		return User{Login: login, Type: "Bot"}
 	}
 	return User{Login: BotLogin, Type: "Bot"}
 }
 
 func requestToken(r *http.Request) string {
 	return strings.TrimPrefix(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "), "token ")
-}
-
-// getUser is GET /user: the token's person, refused for an installation
-// token such as GITHUB_TOKEN, as GitHub does.
-func (s *Server) getUser(w http.ResponseWriter, r *http.Request, _ []string, _ []byte) {
-	login := s.Users[requestToken(r)]
-	if login == "" {
-		writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"login": login, "type": "User"})
-}
-
-func (s *Server) pr(w http.ResponseWriter, m []string) *PR {
-	n, _ := strconv.Atoi(m[3])
-	pr := s.prs[n]
-	if pr == nil {
-		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
-	}
-	return pr
-}
-
-func (s *Server) getPR(w http.ResponseWriter, _ *http.Request, m []string, _ []byte) {
-	pr := s.pr(w, m)
-	if pr == nil {
-		return
-	}
-	base := s.Owner + "/" + s.Repo
-	head := pr.HeadRepo
-	if head == "" {
-		head = base
-	}
-	writeJSON(w, http.StatusOK, map[string]any{
-		"number":   pr.Number,
-		"html_url": fmt.Sprintf("%s/%s/pull/%d", "https://github.com", base, pr.Number),
-		"head":     map[string]any{"sha": pr.HeadSHA, "repo": map[string]any{"full_name": head}},
-		"base":     map[string]any{"sha": pr.BaseSHA, "repo": map[string]any{"full_name": base}},
-	})
-}
-
-func (s *Server) listFiles(w http.ResponseWriter, r *http.Request, m []string, _ []byte) {
-	pr := s.pr(w, m)
-	if pr == nil {
-		return
-	}
-	items := make([]any, 0, len(pr.Files))
-	for _, f := range pr.Files {
-		item := map[string]any{"filename": f.Filename, "status": f.Status}
-		if f.Patch != "" {
-			item["patch"] = f.Patch
-		}
-		if f.SHA != "" {
-			item["sha"] = f.SHA
-		}
-		items = append(items, item)
-	}
-	paginate(w, r, items)
-}
-
-func (s *Server) listReviewComments(w http.ResponseWriter, r *http.Request, m []string, _ []byte) {
-	pr := s.pr(w, m)
-	if pr == nil {
-		return
-	}
-	var items []any
-	for _, c := range s.review {
-		if c.PR == pr.Number {
-			items = append(items, c)
-		}
-	}
-	paginate(w, r, items)
-}
-
-func (s *Server) listIssueComments(w http.ResponseWriter, r *http.Request, m []string, _ []byte) {
-	pr := s.pr(w, m)
-	if pr == nil {
-		return
-	}
-	var items []any
-	for _, c := range s.issue {
-		if c.Issue == pr.Number {
-			items = append(items, c)
-		}
-	}
-	paginate(w, r, items)
-}
-
-type draftComment struct {
-	Path      string `json:"path"`
-	Body      string `json:"body"`
-	Line      *int   `json:"line"`
-	Side      string `json:"side"`
-	StartLine *int   `json:"start_line"`
-	StartSide string `json:"start_side"`
-	Position  *int   `json:"position"`
-	CommitID  string `json:"commit_id"`
-}
-
-// validate checks one comment the way GitHub does: the path is in the pull
-// request, the line is shown in a hunk, a start line is in the same hunk
-// and before the line, the body fits.
-func (s *Server) validate(pr *PR, c draftComment) string {
-	if utf8.RuneCountInString(c.Body) > MaxBody {
-		return fmt.Sprintf("Body is too long (maximum is %d characters)", MaxBody)
-	}
-	if c.Position != nil {
-		return "position is deprecated here; use line" // plumb never sends it
-	}
-	if c.Line == nil {
-		return "line is required"
-	}
-	if c.Side != "" && c.Side != "RIGHT" {
-		return "side must be RIGHT for lines of the new file"
-	}
-	hunk, ok := hunkOf(pr, c.Path, *c.Line)
-	if !ok {
-		return "Pull request review thread line must be part of the diff"
-	}
-	if c.StartLine != nil {
-		if *c.StartLine >= *c.Line {
-			return "start_line must precede line"
-		}
-		if h, ok := hunkOf(pr, c.Path, *c.StartLine); !ok || h != hunk {
-			return "Pull request review thread start line must be in the same hunk as the line"
-		}
-	}
-	return ""
-}
-
-func (s *Server) createReview(w http.ResponseWriter, r *http.Request, m []string, body []byte) {
-	pr := s.pr(w, m)
-	if pr == nil {
-		return
-	}
-	var req struct {
-		CommitID string         `json:"commit_id"`
-		Body     string         `json:"body"`
-		Event    string         `json:"event"`
-		Comments []draftComment `json:"comments"`
-	}
-	if err := json.Unmarshal(body, &req); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
-		return
-	}
-	var errs []string
-	if req.CommitID != "" && req.CommitID != pr.HeadSHA {
-		errs = append(errs, "commit_id is not the head of the pull request")
-	}
-	if req.Event == "COMMENT" && req.Body == "" && len(req.Comments) == 0 {
-		errs = append(errs, "body is required for a COMMENT review")
-	}
-	if utf8.RuneCountInString(req.Body) > MaxBody {
-		errs = append(errs, fmt.Sprintf("Body is too long (maximum is %d characters)", MaxBody))
-	}
-	for _, c := range req.Comments {
-		if e := s.validate(pr, c); e != "" {
-			errs = append(errs, e)
-		}
-	}
-	if len(errs) > 0 {
-		// All or nothing, like GitHub.
-		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "Unprocessable Entity", "errors": errs})
-		return
-	}
-	s.nextID++
-	reviewID := s.nextID
-	for _, c := range req.Comments {
-		s.addReview(pr, c, reviewID, s.author(r))
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"id": reviewID, "body": req.Body, "state": "COMMENTED", "commit_id": pr.HeadSHA})
-}
-
-func (s *Server) addReview(pr *PR, c draftComment, reviewID int64, by User) *ReviewComment {
-	s.nextID++
-	rc := &ReviewComment{
-		ID: s.nextID, PR: pr.Number, Body: c.Body, Path: c.Path, Side: "RIGHT",
-		Line: intPtr(*c.Line), OriginalLine: *c.Line, CommitID: pr.HeadSHA,
-		User: by, ReviewID: reviewID,
-		HTMLURL: fmt.Sprintf("https://github.com/%s/%s/pull/%d#discussion_r%d", s.Owner, s.Repo, pr.Number, s.nextID),
-	}
-	if c.StartLine != nil {
-		rc.StartLine = intPtr(*c.StartLine)
-	}
-	s.review = append(s.review, rc)
-	return rc
-}
-
-func (s *Server) createReviewComment(w http.ResponseWriter, r *http.Request, m []string, body []byte) {
-	pr := s.pr(w, m)
-	if pr == nil {
-		return
-	}
-	var c draftComment
-	if err := json.Unmarshal(body, &c); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
-		return
-	}
-	if c.CommitID != pr.HeadSHA {
-		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "Validation Failed", "errors": []string{"commit_id is not the head of the pull request"}})
-		return
-	}
-	if e := s.validate(pr, c); e != "" {
-		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "Validation Failed", "errors": []string{e}})
-		return
-	}
-	writeJSON(w, http.StatusCreated, s.addReview(pr, c, 0, s.author(r)))
-}
-
-func (s *Server) deleteReviewComment(w http.ResponseWriter, _ *http.Request, m []string, _ []byte) {
-	id, _ := strconv.ParseInt(m[3], 10, 64)
-	for i, c := range s.review {
-		if c.ID == id {
-			s.review = slices.Delete(s.review, i, i+1)
-			w.WriteHeader(http.StatusNoContent)
-			return
-		}
-	}
-	writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
-}
-
-func (s *Server) createIssueComment(w http.ResponseWriter, r *http.Request, m []string, body []byte) {
-	pr := s.pr(w, m)
-	if pr == nil {
-		return
-	}
-	var req struct {
-		Body string `json:"body"`
-	}
-	if err := json.Unmarshal(body, &req); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
-		return
-	}
-	if e := bodyError(req.Body); e != "" {
-		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "Validation Failed", "errors": []map[string]string{{"resource": "IssueComment", "code": "custom", "field": "body", "message": e}}})
-		return
-	}
-	s.nextID++
-	c := &IssueComment{ID: s.nextID, Issue: pr.Number, Body: req.Body, User: s.author(r),
-		HTMLURL: fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", s.Owner, s.Repo, pr.Number, s.nextID)}
-	s.issue = append(s.issue, c)
-	writeJSON(w, http.StatusCreated, c)
-}
-
-func (s *Server) editIssueComment(w http.ResponseWriter, r *http.Request, m []string, body []byte) {
-	id, _ := strconv.ParseInt(m[3], 10, 64)
-	var req struct {
-		Body string `json:"body"`
-	}
-	if err := json.Unmarshal(body, &req); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
-		return
-	}
-	for _, c := range s.issue {
-		if c.ID != id {
-			continue
-		}
-		if c.User.Login != s.author(r).Login {
-			writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
-			return
-		}
-		if e := bodyError(req.Body); e != "" {
-			writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "Validation Failed", "errors": []map[string]string{{"resource": "IssueComment", "code": "custom", "field": "body", "message": e}}})
-			return
-		}
-		c.Body = req.Body
-		writeJSON(w, http.StatusOK, c)
-		return
-	}
-	writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
-}
-
-func bodyError(body string) string {
-	if body == "" {
-		return "body can't be blank"
-	}
-	if utf8.RuneCountInString(body) > MaxBody {
-		return fmt.Sprintf("Body is too long (maximum is %d characters)", MaxBody)
-	}
-	return ""
-}
-
-// paginate serves one page of items with GitHub's Link header.
-func paginate(w http.ResponseWriter, r *http.Request, items []any) {
-	q := r.URL.Query()
-	per := 30
-	if v, err := strconv.Atoi(q.Get("per_page")); err == nil && v > 0 {
-		per = min(v, 100)
-	}
-	page := 1
-	if v, err := strconv.Atoi(q.Get("page")); err == nil && v > 0 {
-		page = v
-	}
-	last := max(1, (len(items)+per-1)/per)
-	start := min((page-1)*per, len(items))
-	end := min(start+per, len(items))
-	link := func(p int, rel string) string {
-		u := url.URL{Scheme: "http", Host: r.Host, Path: r.URL.Path}
-		qq := url.Values{}
-		for k, v := range q {
-			qq[k] = v
-		}
-		qq.Set("page", strconv.Itoa(p))
-		u.RawQuery = qq.Encode()
-		return fmt.Sprintf("<%s>; rel=%q", u.String(), rel)
-	}
-	var links []string
-	if page < last {
-		links = append(links, link(page+1, "next"), link(last, "last"))
-	}
-	if page > 1 {
-		links = append(links, link(1, "first"), link(page-1, "prev"))
-	}
-	if len(links) > 0 {
-		w.Header().Set("Link", strings.Join(links, ", "))
-	}
-	out := items[start:end]
-	if out == nil {
-		out = []any{}
-	}
-	writeJSON(w, http.StatusOK, out)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -710,38 +523,21 @@ func hunkOf(pr *PR, path string, line int) (int, bool) {
 	return 0, false
 }
 
-// Clock is a fake clock: Sleep advances it at once.
-type Clock struct {
-	mu    sync.Mutex
-	now   time.Time
-	slept []time.Duration
-}
-
-// NewClock starts a clock at t.
-func NewClock(t time.Time) *Clock { return &Clock{now: t} }
-
-// Now returns the clock's time.
-func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// Sleep advances the clock.
-func (c *Clock) Sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
+// hasFile reports whether the pull request changes path.
+func hasFile(pr *PR, path string) bool {
+	for _, f := range pr.Files {
+		if f.Filename == path {
+			return true
+		}
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	c.slept = append(c.slept, d)
-	return nil
+	return false
 }
 
-// Slept returns every sleep so far.
-func (c *Clock) Slept() []time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.slept)
+func (s *Server) pr(w http.ResponseWriter, m []string) *PR {
+	n, _ := strconv.Atoi(m[3])
+	pr := s.prs[n]
+	if pr == nil {
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+	}
+	return pr
 }
