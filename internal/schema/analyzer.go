@@ -232,7 +232,9 @@ func validateObject(ctx context.Context, v *objectVerdict) []finding.Finding {
 	}
 	out := make([]finding.Finding, 0, len(problems))
 	for _, p := range problems {
-		out = append(out, newFinding(o, p.rule, p.path, p.message, p.atParent))
+		f := newFinding(o, p.rule, p.path, p.message, p.atParent)
+		f.Fix = p.fix
+		out = append(out, f)
 	}
 	return out
 }
@@ -293,6 +295,11 @@ func lifecycleFinding(o *manifest.Object, r *apiLifecycle, minor int) (f *findin
 		rule = RuleRemovedAPI
 	}
 	nf := newFinding(o, rule, at, b.String(), false)
+	if r.replacement != "" && r.migration == "" {
+		// The move needs no field change that is known: the apiVersion
+		// alone (the next run validates the object against it).
+		nf.Fix = setFix(at, r.replacement, "use apiVersion "+r.replacement)
+	}
 	return &nf, removed
 }
 

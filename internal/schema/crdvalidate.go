@@ -150,7 +150,7 @@ func (w *walker) unknownFields(x any, s *structuralschema.Structural, root bool)
 				w.unknownFields(v[k], s.AdditionalProperties.Structural, false)
 			} else if !s.XPreserveUnknownFields {
 				if sug := suggest(k, names); sug != "" {
-					w.report(RuleUnknownField, false, "%s has no field %q: did you mean %q?", fieldLabel(w.path[:len(w.path)-1]), k, sug)
+					w.reportFix(renameFix(w.path, sug, v), RuleUnknownField, false, "%s has no field %q: did you mean %q?", fieldLabel(w.path[:len(w.path)-1]), k, sug)
 				} else {
 					w.report(RuleUnknownField, false, "%s has no field %q in the CustomResourceDefinition's schema: remove it or correct its name", fieldLabel(w.path[:len(w.path)-1]), k)
 				}

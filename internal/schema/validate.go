@@ -11,6 +11,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
@@ -23,6 +24,8 @@ type problem struct {
 	// atParent: the field is missing, so the finding points at the object
 	// that should hold it.
 	atParent bool
+	// fix, when set, is the one edit that resolves the problem (fix.go).
+	fix *finding.Fix
 }
 
 // maxProblems bounds the problems reported for one object: an object
@@ -39,10 +42,15 @@ type walker struct {
 }
 
 func (w *walker) report(rule string, atParent bool, format string, args ...any) {
+	w.reportFix(nil, rule, atParent, format, args...)
+}
+
+// reportFix reports a problem that fx resolves (nil: none).
+func (w *walker) reportFix(fx *finding.Fix, rule string, atParent bool, format string, args ...any) {
 	if len(w.problems) >= maxProblems {
 		return
 	}
-	w.problems = append(w.problems, problem{rule: rule, path: slices.Clone(w.path), message: fmt.Sprintf(format, args...), atParent: atParent})
+	w.problems = append(w.problems, problem{rule: rule, path: slices.Clone(w.path), message: fmt.Sprintf(format, args...), atParent: atParent, fix: fx})
 }
 
 // validateBuiltin checks an object's content against its kind's type. The
@@ -242,7 +250,7 @@ func (w *walker) object(m map[string]any, t *apiType, root bool) {
 		if f := t.props[k]; f != nil {
 			w.value(m[k], f.typ, f.enum)
 		} else if !t.preserveUnknown {
-			meant = append(meant, w.unknownField(k, t))
+			meant = append(meant, w.unknownField(k, t, m))
 		}
 		w.path = w.path[:len(w.path)-1]
 	}
@@ -255,13 +263,13 @@ func (w *walker) object(m map[string]any, t *apiType, root bool) {
 	}
 }
 
-// unknownField reports a field the type does not define and returns the
-// field it was probably meant to be ("" when none is close): a required
-// field it stands for is not reported missing as well.
-func (w *walker) unknownField(k string, t *apiType) string {
+// unknownField reports a field the type does not define (in m) and
+// returns the field it was probably meant to be ("" when none is close): a
+// required field it stands for is not reported missing as well.
+func (w *walker) unknownField(k string, t *apiType, m map[string]any) string {
 	owner := typeLabel(t, w.path[:len(w.path)-1])
 	if s := suggest(k, t.propNames); s != "" {
-		w.report(RuleUnknownField, false, "%s has no field %q: did you mean %q?", owner, k, s)
+		w.reportFix(renameFix(w.path, s, m), RuleUnknownField, false, "%s has no field %q: did you mean %q?", owner, k, s)
 		return s
 	}
 	w.report(RuleUnknownField, false, "%s has no field %q: kubectl rejects unknown fields (other clients drop them silently); remove it or correct its name", owner, k)
@@ -275,12 +283,12 @@ func (w *walker) wrongType(v any, want string) {
 		switch {
 		case strings.HasPrefix(want, "an integer") || strings.HasPrefix(want, "a whole number") || want == "a number":
 			if _, err := strconv.ParseFloat(s, 64); err == nil {
-				w.report(RuleWrongType, false, "%s must be %s, not the string %q: write %s without quotes", label, want, s, s)
+				w.reportFix(unquoteFix(w.path, s, want == "a number"), RuleWrongType, false, "%s must be %s, not the string %q: write %s without quotes", label, want, s, s)
 				return
 			}
 		case want == "true or false":
 			if s == "true" || s == "false" {
-				w.report(RuleWrongType, false, "%s must be %s, not the string %q: write %s without quotes", label, want, s, s)
+				w.reportFix(setFix(w.path, s == "true", "write "+s+" without quotes"), RuleWrongType, false, "%s must be %s, not the string %q: write %s without quotes", label, want, s, s)
 				return
 			}
 		}
@@ -302,7 +310,7 @@ func (w *walker) badEnum(s string, r *enumRule) {
 		return
 	}
 	if c := r.caseMatch(s); c != "" {
-		w.report(RuleEnum, false, "%s %q is not accepted: did you mean %q? (values are case-sensitive)", label, s, c)
+		w.reportFix(setFix(w.path, c, "write "+c), RuleEnum, false, "%s %q is not accepted: did you mean %q? (values are case-sensitive)", label, s, c)
 		return
 	}
 	if c := suggest(s, r.values); c != "" {
