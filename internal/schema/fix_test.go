@@ -4,28 +4,23 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/plumb-ci/plumb/internal/analyzer"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/fix"
-	"github.com/plumb-ci/plumb/internal/manifest"
-	"github.com/plumb-ci/plumb/internal/render"
 )
 
 // fixedText runs the analyzer and the pipeline's fix stage on one file and
 // returns the findings and the file after each finding's own edit.
 func fixedText(t *testing.T, text string) ([]finding.Finding, []string) {
 	t.Helper()
-	fsys := fstest.MapFS{"app/object.yaml": {Data: []byte(text)}}
-	set := manifest.Load(fsys, []string{"."}, manifest.LoadOptions{})
-	res := render.Render(context.Background(), fsys, set, checkRenderOptions)
-	out, err := (&Analyzer{}).Analyze(context.Background(), &analyzer.Input{Targets: res.Targets})
+	fsys, targets := renderFiles(t, map[string]string{"app/object.yaml": text})
+	out, err := (&Analyzer{}).Analyze(context.Background(), &analyzer.Input{Targets: targets})
 	if err != nil {
 		t.Fatal(err)
 	}
 	fs := out.Findings
-	fix.Resolve(fs, res.Targets, fix.Options{FS: fsys})
+	fix.Resolve(fs, targets, fix.Options{FS: fsys})
 	var texts []string
 	for _, f := range fs {
 		if !f.Fixable() {

@@ -20,6 +20,21 @@ var checkRenderOptions = render.Options{Helm: render.HelmOptions{ValuesConventio
 // runs the analyzer (a nil a is the default one) and returns its findings.
 func analyze(t testing.TB, a *Analyzer, files map[string]string) []finding.Finding {
 	t.Helper()
+	_, targets := renderFiles(t, files)
+	if a == nil {
+		a = &Analyzer{}
+	}
+	out, err := a.Analyze(context.Background(), &analyzer.Input{Targets: targets})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.Findings
+}
+
+// renderFiles loads and renders files as plumb check does; any problem
+// fails the test.
+func renderFiles(t testing.TB, files map[string]string) (fstest.MapFS, []*render.Target) {
+	t.Helper()
 	fsys := fstest.MapFS{}
 	for name, text := range files {
 		fsys[name] = &fstest.MapFile{Data: []byte(text)}
@@ -32,14 +47,7 @@ func analyze(t testing.TB, a *Analyzer, files map[string]string) []finding.Findi
 	for _, p := range res.Problems {
 		t.Fatalf("rendering: %s", p.Message)
 	}
-	if a == nil {
-		a = &Analyzer{}
-	}
-	out, err := a.Analyze(context.Background(), &analyzer.Input{Targets: res.Targets})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out.Findings
+	return fsys, res.Targets
 }
 
 // lineOf is the 1-based line of text that contains s.
