@@ -91,7 +91,7 @@ func LoadTemplates(dirs []string, limits manifest.Limits) ([]*manifest.Object, [
 				}
 			}
 			problems = append(problems, manifest.Problem{
-				Rule: manifest.RuleUnreadable, Level: "error", Input: true,
+				Rule: manifest.RuleUnreadable, Level: "error", Input: true, Config: true,
 				Location: manifest.Location{File: filepath.ToSlash(dir)},
 				Message:  fmt.Sprintf("--kubevirt-templates %s: %s", dir, why),
 			})

@@ -18,7 +18,8 @@ type CRDSource struct {
 // LoadCRDs reads the CustomResourceDefinitions of files and directories
 // (directories are walked for .yaml, .yml and .json files; other objects
 // are ignored). A path that cannot be read, or a file that does not parse,
-// is a problem; the CRDs that did load come back with them.
+// is a problem with plumb's own input (exit 2); the CRDs that did load
+// come back with them.
 func LoadCRDs(sources []CRDSource, limits manifest.Limits) ([]*manifest.Object, []manifest.Problem) {
 	var out []*manifest.Object
 	var problems []manifest.Problem
@@ -30,7 +31,7 @@ func LoadCRDs(sources []CRDSource, limits manifest.Limits) ([]*manifest.Object, 
 				why = err.Error()
 			}
 			problems = append(problems, manifest.Problem{
-				Rule: manifest.RuleUnreadable, Level: "error", Input: true,
+				Rule: manifest.RuleUnreadable, Level: "error", Input: true, Config: true,
 				Location: manifest.Location{File: src.Display},
 				Message:  fmt.Sprintf("--crds %s: %s", src.Display, why),
 			})
