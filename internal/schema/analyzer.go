@@ -324,13 +324,6 @@ var openShiftLegacy = map[string]string{
 	"RoleBindingRestriction": "authorization.openshift.io/v1",
 }
 
-// configFileKinds are the group-less v1 kinds of files that tools read
-// and the API never served.
-var configFileKinds = map[string]string{
-	"Config": "a kubeconfig file (kubectl's client configuration)",
-	"Policy": "a kube-scheduler policy file (scheduler configuration, removed in Kubernetes 1.23)",
-}
-
 // unknownKindMessage explains an apiVersion/kind that Kubernetes does not
 // serve in one of its own groups.
 func (s *builtinSchema) unknownKindMessage(apiVersion, kind string) string {
@@ -338,9 +331,6 @@ func (s *builtinSchema) unknownKindMessage(apiVersion, kind string) string {
 	if group == "" {
 		if g, ok := openShiftLegacy[kind]; ok {
 			return fmt.Sprintf("v1 %s is OpenShift 3's group-less legacy API, which OpenShift 4 does not serve: use apiVersion %s", kind, g)
-		}
-		if what, ok := configFileKinds[kind]; ok {
-			return fmt.Sprintf("v1 %s is %s, not an object the API serves: applying it fails; keep it out of the manifests (or out of plumb's paths with exclude in .plumb.yaml)", kind, what)
 		}
 	}
 	var elsewhere []string

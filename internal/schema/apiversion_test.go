@@ -30,7 +30,6 @@ func TestAPIVersions(t *testing.T) {
 		{"kind in another group", 0, "apiVersion: apps/v1\nkind: Ingress\nmetadata:\n  name: web\n", RuleUnknownKind, []string{"serves Ingress as networking.k8s.io/v1, not apps/v1"}},
 		{"unknown version", 0, "apiVersion: apps/v2\nkind: Thing\nmetadata:\n  name: web\n", RuleUnknownKind, []string{"serves no API version v2 of apps (versions: v1)"}},
 		{"openshift legacy", 0, "apiVersion: v1\nkind: DeploymentConfig\nmetadata:\n  name: web\n", RuleUnknownKind, []string{"use apiVersion apps.openshift.io/v1"}},
-		{"kubeconfig", 0, "apiVersion: v1\nkind: Config\nmetadata:\n  name: ci\nclusters: []\n", RuleUnknownKind, []string{"v1 Config is a kubeconfig file", "not an object the API serves", "exclude"}},
 		{"removed group, unknown kind", 0, "apiVersion: extensions/v1beta1\nkind: Gadget\nmetadata:\n  name: g\n", RuleUnknownKind, []string{"no longer serves the extensions API group"}},
 	}
 	for _, c := range cases {

@@ -177,24 +177,14 @@ func (w *walker) integer(v any, orString bool) {
 }
 
 // isPlaceholder reports whether v is a template expression that a tool
-// replaces before the object is applied: what YAML makes of an unquoted
-// {{ ... }} (a mapping whose one key is itself a mapping, which the
-// decoder prints as "map[...]", without a value), or a string holding a
-// {{ ... }} expression (Helm, Go templates) or a ${NAME} or ${{NAME}}
-// variable (envsubst, OpenShift Template parameters), or a $NAME one.
+// replaces before the object is applied: a string holding a {{ ... }}
+// expression (Helm, Go templates) or a ${NAME} or ${{NAME}} variable
+// (envsubst, OpenShift Template parameters), or a $NAME one. (An unquoted
+// {{ ... }} does not get here: YAML reads it as a mapping key, and the
+// loader reports the document.)
 func isPlaceholder(v any) bool {
-	switch v := v.(type) {
-	case string:
-		return isTemplateString(v)
-	case map[string]any:
-		if len(v) != 1 {
-			return false
-		}
-		for k, val := range v {
-			return val == nil && strings.HasPrefix(k, "map[")
-		}
-	}
-	return false
+	s, ok := v.(string)
+	return ok && isTemplateString(s)
 }
 
 // isTemplateString reports whether s holds a {{ ... }} expression or a
