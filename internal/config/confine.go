@@ -124,14 +124,18 @@ func confineFileValues(cfg *Config, file *File, fl *Flags, cwd string) []error {
 	for i, p := range file.Rules.Files {
 		check(fmt.Sprintf("rules.files[%d]", i), cwd, p)
 	}
-	// checks.dirs are relative to a --config file's directory; a file
-	// found by its name was rebased to the working directory.
-	checksBase := cwd
+	// checks.dirs and schema.crds are relative to a --config file's
+	// directory; a file found by its name was rebased to the working
+	// directory.
+	fileBase := cwd
 	if fl.ConfigFile != "" {
-		checksBase = filepath.Dir(file.path)
+		fileBase = filepath.Dir(file.path)
 	}
 	for i, d := range file.Checks.Dirs {
-		check(fmt.Sprintf("checks.dirs[%d]", i), checksBase, d)
+		check(fmt.Sprintf("checks.dirs[%d]", i), fileBase, d)
+	}
+	for i, p := range file.Schema.CRDs {
+		check(fmt.Sprintf("schema.crds[%d]", i), fileBase, p)
 	}
 	if file.Reference.Path != "" && !fl.changed("reference") {
 		check("reference.path", cwd, file.Reference.Path)
