@@ -292,6 +292,8 @@ func TestConfigurationPathsStayInTheRepository(t *testing.T) {
 		{"rules:\n  files: [/proc/self/environ]\n", `.plumb.yaml:2:11: rules.files[0] "/proc/self/environ": it is an absolute path`, ""},
 		{"reference:\n  path: out\n", `.plumb.yaml:2:9: reference.path "out": it leads outside the repository through a symbolic link`, ""},
 		{"kubevirt:\n  templates: [/etc]\n", `.plumb.yaml:2:15: kubevirt.templates[0] "/etc": it is an absolute path`, ""},
+		{"schema:\n  crds: [out]\n", `.plumb.yaml:2:10: schema.crds[0] "out": it leads outside the repository through a symbolic link`, ""},
+		{"schema:\n  crds: [../outside/X1.yaml]\n", `.plumb.yaml:2:10: schema.crds[0] "../outside/X1.yaml": it leads outside the repository`, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.config, func(t *testing.T) {
@@ -332,6 +334,19 @@ func TestConfigurationPathsStayInTheRepository(t *testing.T) {
 	r = runBounded(t, repo, 0, "check", "--no-default-checks", "ok", "--checks", "inside/catalog", "--rules", "inside/rules")
 	if strings.Contains(r.stdout+r.stderr, "PLANTED-OUTSIDE-VALUE") || !strings.Contains(r.stdout, "the path leads out of the directory it is read from") {
 		t.Errorf("links out of a catalog or rules directory were read:\n%s\n%s", r.stdout, r.stderr)
+	}
+	// A CRD directory's file linked out of it is refused unread, like a
+	// manifest's (schema's --crds and schema.crds read through an os.Root).
+	if err := os.MkdirAll(filepath.Join(repo, "inside", "crds"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret.yaml"), filepath.Join(repo, "inside", "crds", "leak.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	r = runBounded(t, repo, 0, "check", "--no-default-checks", "ok", "--crds", "inside/crds")
+	if want := "inside/crds/leak.yaml:1:1: error: refusing to read: the path leaves the repository"; r.code != 2 ||
+		strings.Contains(r.stdout+r.stderr, "PLANTED-OUTSIDE-VALUE") || !strings.Contains(r.stdout, want) {
+		t.Errorf("a CRD file linked out: exit %d\n%s\n%s\nwant 2 and %q", r.code, r.stdout, r.stderr, want)
 	}
 
 	// A report path inside the repository is written there.

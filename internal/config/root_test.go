@@ -81,7 +81,7 @@ func TestRootDiscovery(t *testing.T) {
 func TestConfigFileFromTheRoot(t *testing.T) {
 	base := tree(t, "repo/.git/", "repo/apps/web/", "repo/policy/")
 	repo := filepath.Join(base, "repo")
-	conf := "checks:\n  dirs: [policy]\nexclude: [charts/]\nfail_on: warning\n"
+	conf := "checks:\n  dirs: [policy]\nschema:\n  crds: [policy]\nexclude: [charts/]\nfail_on: warning\n"
 	if err := os.WriteFile(filepath.Join(repo, ".plumb.yaml"), []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -91,6 +91,9 @@ func TestConfigFileFromTheRoot(t *testing.T) {
 	}
 	if len(cfg.Checks.Dirs) != 1 || cfg.Checks.Dirs[0].Path != filepath.Join(repo, "policy") || cfg.Checks.Dirs[0].Display != "policy" {
 		t.Errorf("checks dirs %+v", cfg.Checks.Dirs)
+	}
+	if len(cfg.Schema.CRDs) != 1 || cfg.Schema.CRDs[0].Path != filepath.Join(repo, "policy") || cfg.Schema.CRDs[0].Display != "policy" {
+		t.Errorf("schema crds %+v", cfg.Schema.CRDs)
 	}
 	// A trailing slash names the directory.
 	if !slices.Equal(cfg.Exclude, []string{"charts"}) {
