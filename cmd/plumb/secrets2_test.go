@@ -95,6 +95,11 @@ func secrets2Repo(t *testing.T) (*gittest.Repo, string, []string) {
 			"          - path: secret.yaml\n          - path: deploy.yaml\n",
 		"ref/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: creds\n  namespace: shop\n  labels:\n    leak: '{{ .stringData.token }}'\n" +
 			"type: Opaque\nstringData:\n  password: fixed\n",
+		// kube-compare stops at a template's fail, so the label is also
+		// compared alone.
+		"ref-label/metadata.yaml": "apiVersion: v2\nparts:\n  - name: shop\n    components:\n      - name: app\n        allOf:\n          - path: secret.yaml\n",
+		"ref-label/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: creds\n  namespace: shop\n  labels:\n    leak: '{{ .stringData.token }}'\n" +
+			"type: Opaque\nstringData:\n  password: fixed\n",
 		"ref/deploy.yaml": "{{- if .spec }}{{ fail (printf \"cannot use %s\" (index (index .spec.template.spec.containers 0).env 0).value) }}{{ end -}}\n" +
 			"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\n",
 		// A catalog whose messages print what the gatherers give.
@@ -139,8 +144,10 @@ func TestSecretValuesNeverLeaveSecondRound(t *testing.T) {
 	render := run("render", append(append([]string{"render", "--root", "."}, paths...), "--rules", "rules/leaky.yaml")...)
 	run("render --show-origin", append(append([]string{"render", "--root", "."}, paths...), "--show-origin")...)
 	compare := run("compare", "compare", "-r", "ref", "-f", "app", "-A")
+	compareLabel := run("compare label", "compare", "-r", "ref-label", "-f", "app", "-A")
 	for _, o := range []string{"json", "yaml", "junit"} {
 		run("compare -o "+o, "compare", "-r", "ref", "-f", "app", "-A", "-o", o)
+		run("compare label -o "+o, "compare", "-r", "ref-label", "-f", "app", "-A", "-o", o)
 	}
 	collectFiles(t, out, everything)
 
@@ -181,7 +188,8 @@ func TestSecretValuesNeverLeaveSecondRound(t *testing.T) {
 			"gen/app.env:2:", "line 2 is not valid UTF-8", "secretGenerator[0].literals[0]: not KEY=VALUE",
 			`annotations {"kubectl.kubernetes.io/last-applied-configuration":"***"} [rule/leaky]`, `"copy":"***"`,
 			"[check/P1]", "[check/P2]", "[check/P3]", "db.password=\\u003credacted\\u003e"}},
-		{"compare", compare.stdout + compare.stderr, []string{"leak:", "cannot use ***"}},
+		{"compare", compare.stdout + compare.stderr, []string{"cannot use ***"}},
+		{"compare label", compareLabel.stdout + compareLabel.stderr, []string{"leak: '***'"}},
 	} {
 		for _, w := range c.want {
 			if !strings.Contains(c.text, w) {
