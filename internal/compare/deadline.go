@@ -8,8 +8,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"text/template"
-	"text/template/parse"
 	"time"
+
+	"github.com/plumb-ci/plumb/internal/tmplcheck"
 )
 
 // maxTemplateTime bounds one execution of a reference template or of an
@@ -55,60 +56,8 @@ func (e *overTimeError) Unwrap() error { return errOverTime }
 func instrument(set *template.Template) {
 	set.Funcs(template.FuncMap{deadlineFunc: func() string { return "" }})
 	for _, t := range set.Templates() {
-		if t.Tree == nil || t.Tree.Root == nil {
-			continue
-		}
-		addCheck(t.Tree, t.Tree.Root, t.Tree.Root.Position())
-		instrumentList(t.Tree, t.Tree.Root)
+		tmplcheck.Instrument(t.Tree, deadlineFunc)
 	}
-}
-
-// instrumentList adds the check to the range bodies below l.
-func instrumentList(tree *parse.Tree, l *parse.ListNode) {
-	if l == nil {
-		return
-	}
-	for _, n := range l.Nodes {
-		switch n := n.(type) {
-		case *parse.RangeNode:
-			if n.List == nil {
-				n.List = &parse.ListNode{NodeType: parse.NodeList, Pos: n.Position()}
-			}
-			addCheck(tree, n.List, n.Position())
-			instrumentList(tree, n.List)
-			instrumentList(tree, n.ElseList)
-		case *parse.IfNode:
-			instrumentList(tree, n.List)
-			instrumentList(tree, n.ElseList)
-		case *parse.WithNode:
-			instrumentList(tree, n.List)
-			instrumentList(tree, n.ElseList)
-		case *parse.ListNode:
-			instrumentList(tree, n)
-		}
-	}
-}
-
-// addCheck puts {{plumbCheckDeadline}} first in l (unless it is there),
-// positioned at pos so that an error names the loop's line.
-func addCheck(tree *parse.Tree, l *parse.ListNode, pos parse.Pos) {
-	if len(l.Nodes) > 0 && isCheck(l.Nodes[0]) {
-		return
-	}
-	id := parse.NewIdentifier(deadlineFunc).SetTree(tree).SetPos(pos)
-	cmd := &parse.CommandNode{NodeType: parse.NodeCommand, Pos: pos, Args: []parse.Node{id}}
-	pipe := &parse.PipeNode{NodeType: parse.NodePipe, Pos: pos, Cmds: []*parse.CommandNode{cmd}}
-	action := &parse.ActionNode{NodeType: parse.NodeAction, Pos: pos, Pipe: pipe}
-	l.Nodes = append([]parse.Node{action}, l.Nodes...)
-}
-
-func isCheck(n parse.Node) bool {
-	a, ok := n.(*parse.ActionNode)
-	if !ok || a.Pipe == nil || len(a.Pipe.Cmds) != 1 || len(a.Pipe.Cmds[0].Args) != 1 {
-		return false
-	}
-	id, ok := a.Pipe.Cmds[0].Args[0].(*parse.IdentifierNode)
-	return ok && id.Ident == deadlineFunc
 }
 
 // boundedTemplate executes an instrumented template under the deadline.

@@ -69,7 +69,7 @@ type LimitsConfig struct {
 	MaxAliasNodes int `yaml:"max_alias_nodes"`
 	// MaxTargetSize is the size budget of a render target (a size).
 	MaxTargetSize string `yaml:"max_target_size"`
-	// MaxTargetTime is the time budget of a kustomize build (a duration
+	// MaxTargetTime is the time budget of a render target (a duration
 	// such as 90s or 2m).
 	MaxTargetTime string `yaml:"max_target_time"`
 }

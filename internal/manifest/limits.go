@@ -20,10 +20,12 @@ type Limits struct {
 	MaxAliasNodes int
 	// MaxTargetBytes is the size budget of one render target (default 64
 	// MiB): what a kustomize build may read (every file, as often as it
-	// reads it) and the objects it may produce.
+	// reads it) and the objects it may produce; what a chart may hold, and
+	// what its templates may write (with plumb's trace of them).
 	MaxTargetBytes int64
-	// MaxTargetTime is the time budget of one kustomize build (default one
-	// minute): a target still building then is reported and not checked.
+	// MaxTargetTime is the time budget of one render target (default one
+	// minute): a kustomize build or a chart render still running then is
+	// reported and not checked.
 	MaxTargetTime time.Duration
 }
 

@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"path"
 	"runtime"
@@ -80,10 +81,15 @@ func (r *renderer) chartTargets(ctx context.Context, extra []HelmTarget, change 
 		if !manifest.IsHelmChartDir(r.files.fsys, d) {
 			continue
 		}
-		c, err := helm.LoadChart(r.files.fsys, d, r.opts.Limits.OrDefault().MaxFileBytes)
+		c, err := helm.LoadChart(r.files.fsys, d, r.opts.Limits)
 		if err != nil {
-			problems.add(manifest.Problem{Rule: helm.RuleChart, Level: "error", Location: manifest.Location{File: path.Join(d, "Chart.yaml"), Line: 1, Column: 1},
-				Message: "the chart cannot be read: " + err.Error(), Key: d})
+			at, why := manifest.Location{File: path.Join(d, "Chart.yaml"), Line: 1, Column: 1}, err.Error()
+			var fe *helm.FileError
+			if errors.As(err, &fe) {
+				at, why = fe.At, fe.Err
+			}
+			problems.add(manifest.Problem{Rule: helm.RuleChart, Level: "error", Location: at,
+				Message: "the chart cannot be read: " + why, Key: d})
 			continue
 		}
 		charts[d] = c

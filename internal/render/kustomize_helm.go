@@ -139,7 +139,7 @@ func (r *renderer) inflate(k *kustomization, u helmUse) *inflated {
 	c := h.charts[u.chart]
 	if c == nil {
 		var err error
-		if c, err = helm.LoadChart(r.files.fsys, u.chart, r.opts.Limits.OrDefault().MaxFileBytes); err != nil {
+		if c, err = helm.LoadChart(r.files.fsys, u.chart, r.opts.Limits); err != nil {
 			res.problems = append(res.problems, manifest.Problem{Rule: helm.RuleChart, Level: "error", Location: at, Key: u.chart,
 				Message: fmt.Sprintf("helmCharts[%d]: chart %s cannot be read: %v", u.index, u.chart, err)})
 			return res

@@ -25,7 +25,7 @@ func TestBadInput(t *testing.T) {
 	fsys := os.DirFS("testdata/repo")
 	r := NewRenderer(fsys, manifest.Limits{})
 	for _, c := range cases {
-		ch, err := LoadChart(fsys, c.chart, 10<<20)
+		ch, err := LoadChart(fsys, c.chart, manifest.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +54,7 @@ func TestBadInput(t *testing.T) {
 // TestSchemaDefaultsPass: the chart's own values satisfy its schema.
 func TestSchemaDefaultsPass(t *testing.T) {
 	fsys := os.DirFS("testdata/repo")
-	ch, err := LoadChart(fsys, "bad/schema", 10<<20)
+	ch, err := LoadChart(fsys, "bad/schema", manifest.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -200,7 +200,7 @@ func BenchmarkChartRender(b *testing.B) {
 
 		w, c = time.Now(), cpuTime()
 		fsys := os.DirFS(dir)
-		ch, err := LoadChart(fsys, ".", 10<<20)
+		ch, err := LoadChart(fsys, ".", manifest.Limits{})
 		if err != nil {
 			b.Fatal(err)
 		}

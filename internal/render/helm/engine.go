@@ -5,7 +5,7 @@
 // output is `helm template`'s. What differs: each template file is parsed
 // once per chart and its tree reused for every values set, and the trees
 // are instrumented (instrument.go) so the render records where each byte of
-// its output came from.
+// its output came from, and checks the render's budget (budget.go).
 
 package helm
 
@@ -24,6 +24,8 @@ import (
 
 	ci "helm.sh/helm/v4/pkg/chart"
 	"helm.sh/helm/v4/pkg/chart/common"
+
+	"github.com/plumb-ci/plumb/internal/tmplcheck"
 )
 
 // tmplFile is one template file as the engine names it
@@ -130,6 +132,7 @@ var parseFuncs = func() template.FuncMap {
 	m := funcMap()
 	m[fnAt] = func(int, ...any) string { return "" }
 	m[fnIter] = func(int) string { return "" }
+	m[fnBudget] = func() string { return "" }
 	return m
 }()
 
@@ -167,13 +170,16 @@ type engineRun struct {
 
 // render executes every template of tpls (engine.go's render), recording
 // the trace. files maps template names to their files.
-func render(cache *treeCache, tpls map[string]renderable, seed string) (out map[string]*rendered, err error) {
+//
+// b bounds the render (budget.go; nil: unbounded).
+func render(cache *treeCache, tpls map[string]renderable, seed string, b *budget) (out map[string]*rendered, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("rendering template failed: %v", r)
 		}
 	}()
 	run := &engineRun{t: template.New("gotpl"), tracer: newTracer(), nodes: map[int]*parsedFile{}}
+	run.tracer.budget = b
 	run.t.Option("missingkey=zero")
 	run.initFunMap(seed)
 
@@ -203,8 +209,12 @@ func render(cache *treeCache, tpls map[string]renderable, seed string) (out map[
 		err := run.t.ExecuteTemplate(&f.buf, name, vals)
 		run.tracer.pop()
 		if err != nil {
+			if be := (*budgetError)(nil); errors.As(err, &be) {
+				return nil, be.at(err, name, tpls)
+			}
 			return nil, reformatExecErrorMsg(name, err)
 		}
+		run.tracer.done += int64(f.buf.Len())
 		out[name] = &rendered{file: tpls[name].file, frame: f, tracer: run.tracer}
 	}
 	return out, nil
@@ -232,6 +242,10 @@ func (r *engineRun) initFunMap(seed string) {
 	}
 	fm[fnAt] = r.tracer.at
 	fm[fnIter] = r.tracer.iter
+	fm[fnBudget] = func() (string, error) { return "", r.tracer.checkBudget() }
+	if b := r.tracer.budget; b != nil {
+		b.boundedLists(fm)
+	}
 	r.t.Funcs(fm)
 }
 
@@ -278,6 +292,7 @@ func (r *engineRun) tplFun(parent *template.Template, includedNames map[string]i
 		if err != nil {
 			return "", fmt.Errorf("cannot parse template %q: %w", tpl, err)
 		}
+		tmplcheck.Instrument(t.Tree, fnBudget)
 		f := r.tracer.push()
 		f.muted = true
 		err = t.Execute(&f.buf, vals)

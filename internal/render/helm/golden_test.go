@@ -65,7 +65,7 @@ func TestGoldenHelmTemplate(t *testing.T) {
 				}
 			}
 			fsys := os.DirFS(base)
-			ch, err := LoadChart(fsys, c.chart, 10<<20)
+			ch, err := LoadChart(fsys, c.chart, manifest.Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}

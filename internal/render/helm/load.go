@@ -2,6 +2,7 @@ package helm
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -11,6 +12,8 @@ import (
 	chartv2 "helm.sh/helm/v4/pkg/chart/v2"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	"helm.sh/helm/v4/pkg/ignore"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
 // Chart is a chart directory read from the repository once; every render
@@ -37,9 +40,19 @@ var utf8bom = []byte{0xEF, 0xBB, 0xBF}
 
 // LoadChart reads the chart in dir (repository-relative) through fsys,
 // skipping what its .helmignore excludes, as Helm's directory loader does.
-func LoadChart(fsys fs.FS, dir string, maxFileBytes int64) (*Chart, error) {
+//
+// A chart is the pull request's content like any manifest, so its files
+// are held to the loader's limits (limits.go): each is a regular file (a
+// named pipe or a device is refused unopened: opening it could block
+// forever), at most limits.MaxFileBytes, and the chart at most the size
+// budget of a render target (or Helm's own bound for a decompressed chart,
+// when smaller); the YAML files Helm parses (Chart.yaml, values files,
+// requirements and lock files) must keep within the nesting and alias
+// limits. A file that breaks one is a *FileError at its line.
+func LoadChart(fsys fs.FS, dir string, limits manifest.Limits) (*Chart, error) {
+	limits = limits.OrDefault()
 	rules := ignore.Empty()
-	if data, err := fs.ReadFile(fsys, path.Join(dir, ignore.HelmIgnore)); err == nil {
+	if data, err := readChartFile(fsys, path.Join(dir, ignore.HelmIgnore), limits); err == nil {
 		r, err := ignore.Parse(bytes.NewReader(data))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", ignore.HelmIgnore, err)
@@ -47,7 +60,7 @@ func LoadChart(fsys fs.FS, dir string, maxFileBytes int64) (*Chart, error) {
 		rules = r
 	}
 	rules.AddDefaults()
-	c := &Chart{Dir: dir, byContent: map[string][]string{}, trees: newTreeCache(), maxBytes: archive.MaxDecompressedChartSize}
+	c := &Chart{Dir: dir, byContent: map[string][]string{}, trees: newTreeCache(), maxBytes: min(archive.MaxDecompressedChartSize, limits.MaxTargetBytes)}
 	var total int64
 	err := fs.WalkDir(fsys, dir, func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -73,16 +86,19 @@ func LoadChart(fsys fs.FS, dir string, maxFileBytes int64) (*Chart, error) {
 		if rules.Ignore(rel, fi) {
 			return nil
 		}
-		if fi.Size() > maxFileBytes {
-			return fmt.Errorf("%s is larger than the %d-byte file size limit", name, maxFileBytes)
-		}
-		total += fi.Size()
-		if total > c.maxBytes {
-			return fmt.Errorf("the chart is larger than Helm's %d-byte limit", c.maxBytes)
-		}
-		data, err := fs.ReadFile(fsys, name)
+		data, err := readChartFile(fsys, name, limits)
 		if err != nil {
 			return err
+		}
+		total += int64(len(data))
+		if total > c.maxBytes {
+			return &FileError{At: manifest.Location{File: name}, Err: fmt.Sprintf(
+				"the chart is larger than %d bytes, the size budget of a render target (raise it with --max-target-size or limits.max_target_size in .plumb.yaml)", c.maxBytes)}
+		}
+		if parsedAsYAML(rel) {
+			if ps := manifest.LimitProblems(name, data, limits); len(ps) > 0 {
+				return &FileError{At: ps[0].Location, Err: ps[0].Message}
+			}
 		}
 		data = bytes.TrimPrefix(data, utf8bom)
 		c.files = append(c.files, &archive.BufferedFile{Name: rel, ModTime: fi.ModTime(), Data: data})
@@ -98,6 +114,45 @@ func LoadChart(fsys fs.FS, dir string, maxFileBytes int64) (*Chart, error) {
 	}
 	c.Name = ch.Name()
 	return c, nil
+}
+
+// FileError is a chart file refused by the loader's limits, at its path
+// (and line, for a YAML file over the nesting or alias limits).
+type FileError struct {
+	At  manifest.Location
+	Err string
+}
+
+func (e *FileError) Error() string { return e.At.File + ": " + e.Err }
+
+// readChartFile reads a file of a chart (or a values file) when it is a
+// regular file within the size limit, and says why not otherwise.
+func readChartFile(fsys fs.FS, name string, limits manifest.Limits) ([]byte, error) {
+	data, err := manifest.ReadRegular(fsys, name, limits.MaxFileBytes)
+	if err != nil {
+		var notRegular *manifest.NotRegularError
+		var tooLarge *manifest.TooLargeError
+		if errors.As(err, &notRegular) || errors.As(err, &tooLarge) || errors.Is(err, manifest.ErrLeavesRoot) {
+			return nil, &FileError{At: manifest.Location{File: name}, Err: err.Error()}
+		}
+		return nil, err
+	}
+	return data, nil
+}
+
+// parsedAsYAML reports whether Helm's loader parses a chart file (its
+// chart-relative name) as YAML: Chart.yaml, values files, requirements
+// and lock files. Templates are text until rendered, and their output is
+// read by plumb's loader, which has the limits.
+func parsedAsYAML(rel string) bool {
+	if strings.Contains(rel, "/") {
+		return false
+	}
+	switch rel {
+	case "Chart.yaml", "requirements.yaml", "requirements.lock", "Chart.lock":
+		return true
+	}
+	return strings.HasPrefix(rel, "values") && (strings.HasSuffix(rel, ".yaml") || strings.HasSuffix(rel, ".yml"))
 }
 
 // load builds a fresh chart from the files.

@@ -74,7 +74,7 @@ func TestProvenance(t *testing.T) {
 		ch := charts[c.chart]
 		if ch == nil {
 			var err error
-			if ch, err = LoadChart(fsys, c.chart, 10<<20); err != nil {
+			if ch, err = LoadChart(fsys, c.chart, manifest.Limits{}); err != nil {
 				t.Fatal(err)
 			}
 			charts[c.chart] = ch

@@ -6,6 +6,7 @@ package helm
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -170,7 +171,7 @@ func (r *Renderer) Render(c *Chart, req Request) Output {
 	if err != nil {
 		return problem(RuleTemplate, at(""), "%v", err)
 	}
-	files, err := render(c.trees, tpls, req.Target)
+	files, err := render(c.trees, tpls, req.Target, newBudget(r.limits))
 	if err != nil {
 		out.Problems = append(out.Problems, templateProblem(err, tpls, at("")))
 		return out
@@ -217,8 +218,13 @@ func (r *Renderer) mergeSources(sources []Source) (map[string]any, []layer, *man
 					n, _ := strconv.Atoi(m[1])
 					loc = manifest.Location{File: s.File, Line: n, Column: 1}
 				}
+				why := p.err.Error()
+				var fe *FileError
+				if errors.As(p.err, &fe) {
+					loc, why = fe.At, fe.Err
+				}
 				return nil, nil, &manifest.Problem{Rule: RuleValues, Level: "error", Location: loc,
-					Message: fmt.Sprintf("values file %s cannot be read: %v", s.File, p.err)}
+					Message: fmt.Sprintf("values file %s cannot be read: %s", s.File, why)}
 			}
 			base = loader.MergeMaps(base, deepCopy(p.vals))
 			layers = append(layers, docLayer(nil, p.doc))

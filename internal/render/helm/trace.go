@@ -2,6 +2,7 @@ package helm
 
 import (
 	"strings"
+	"unsafe"
 )
 
 // The trace of a render: for every output buffer (a template file's, or an
@@ -40,7 +41,18 @@ type splice struct {
 type tracer struct {
 	stack []*frame
 	nodes map[int]*parsedFile
+	// budget bounds the render (budget.go); done is what the templates
+	// rendered so far wrote.
+	budget *budget
+	done   int64
+	// recorded counts the events recorded: the trace costs memory too,
+	// also where a loop writes nothing.
+	recorded int64
 }
+
+// eventBytes is what one recorded event costs (an event and its share of
+// the slice's growth), counted in the size budget.
+const eventBytes = int64(unsafe.Sizeof(event{})) * 2
 
 func newTracer() *tracer { return &tracer{} }
 
@@ -62,11 +74,27 @@ func (t *tracer) top() *frame {
 	return t.stack[len(t.stack)-1]
 }
 
+// checkBudget fails once the render is over its budget: what the frames
+// being written and the finished templates hold, and the time.
+func (t *tracer) checkBudget() error {
+	if t.budget == nil {
+		return nil
+	}
+	written := t.done + t.recorded*eventBytes
+	for _, f := range t.stack {
+		written += int64(f.buf.Len())
+	}
+	return t.budget.check(written)
+}
+
 // at records that node id starts writing; it prints nothing.
-func (t *tracer) at(id int, dot any, args ...any) string {
+func (t *tracer) at(id int, dot any, args ...any) (string, error) {
+	if err := t.checkBudget(); err != nil {
+		return "", err
+	}
 	f := t.top()
 	if f == nil || f.muted {
-		return ""
+		return "", nil
 	}
 	e := event{off: f.buf.Len(), id: int(id), dot: dot}
 	if len(args) > 0 {
@@ -76,17 +104,22 @@ func (t *tracer) at(id int, dot any, args ...any) string {
 		}
 	}
 	f.events = append(f.events, e)
-	return ""
+	t.recorded++
+	return "", nil
 }
 
 // iter records the start of a range iteration.
-func (t *tracer) iter(id int) string {
+func (t *tracer) iter(id int) (string, error) {
+	if err := t.checkBudget(); err != nil {
+		return "", err
+	}
 	f := t.top()
 	if f == nil || f.muted {
-		return ""
+		return "", nil
 	}
 	f.events = append(f.events, event{off: f.buf.Len(), id: int(id)})
-	return ""
+	t.recorded++
+	return "", nil
 }
 
 // spliced records an include's result in the caller's frame.

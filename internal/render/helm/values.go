@@ -116,9 +116,13 @@ func (v *valuesDocs) get(file string) *parsedValues {
 	}
 	p := &parsedValues{}
 	v.docs[file] = p
-	data, err := fs.ReadFile(v.fsys, file)
+	data, err := readChartFile(v.fsys, file, v.limits.OrDefault())
 	if err != nil {
 		p.err = err
+		return p
+	}
+	if ps := manifest.LimitProblems(file, data, v.limits); len(ps) > 0 {
+		p.err = &FileError{At: ps[0].Location, Err: ps[0].Message}
 		return p
 	}
 	p.data = bytes.TrimPrefix(data, utf8bom)

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// hostileChart is a chart directory's files: a Chart.yaml, values and one
+// ConfigMap template, plus extra.
+func hostileChart(name string, extra map[string]string) map[string]string {
+	files := map[string]string{
+		name + "/Chart.yaml":        "apiVersion: v2\nname: " + name + "\nversion: 0.1.0\n",
+		name + "/values.yaml":       "replicas: 1\n",
+		name + "/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n  namespace: x\ndata:\n  a: \"1\"\n",
+	}
+	for k, v := range extra {
+		files[name+"/"+k] = v
+	}
+	return files
+}
+
+// A chart is the pull request's content like any manifest: its files are
+// held to the loader's limits (special files unopened, the file size, the
+// nesting and alias limits of the YAML Helm parses) and its render to the
+// target's budget in time and size, each reported at the file and line.
+func TestHostileCharts(t *testing.T) {
+	repo := filepath.Join(t.TempDir(), "repo")
+	tree := map[string]string{}
+	for name, extra := range map[string]map[string]string{
+		"hfifo":   nil,
+		"hvfifo":  nil,
+		"hbig":    nil,
+		"hlink":   nil,
+		"halias":  {"values.yaml": "a: &A {b: *A}\n"},
+		"hlaughs": {"values.yaml": laughs()},
+		"huntil":  {"templates/loop.yaml": "{{ range until 100000000 }}{{ end }}\n"},
+		"hout":    {"templates/out.yaml": "{{ $a := repeat 1000000 \"x\" }}{{ range until 200 }}{{ $a }}{{ end }}\n"},
+		"htrace":  {"templates/n.yaml": "{{ range until 100000 }}{{ range until 100000 }}{{ end }}{{ end }}\n"},
+		"hloop":   {"templates/t.yaml": "{{ tpl \"{{ range until 1000000 }}{{ range until 1000000 }}{{ end }}{{ end }}\" . }}\n"},
+	} {
+		for k, v := range hostileChart(name, extra) {
+			tree[k] = v
+		}
+	}
+	tree["values/prod.yaml"] = "x: &A {b: *A}\n"
+	writeTree(t, repo, tree)
+	mkfifo(t, filepath.Join(repo, "hfifo", "templates", "x.yaml"))
+	mkfifo(t, filepath.Join(repo, "hvfifo", "values-prod.yaml"))
+	sparse(t, filepath.Join(repo, "hbig", "files", "big.txt"), 100<<20)
+	sparse(t, filepath.Join(repo, "big.bin"), 100<<20)
+	if err := os.Symlink(filepath.Join("..", "big.bin"), filepath.Join(repo, "hlink", "big.txt")); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a named pipe among the templates", []string{"hfifo"},
+			"hfifo/templates/x.yaml: error: the chart cannot be read: a named pipe (FIFO), not a regular file: plumb does not open it (reading it could block or never end) [render/helm-chart]"},
+		{"a named pipe as a values file", []string{"hvfifo"},
+			"hvfifo/values-prod.yaml: error: the chart cannot be read: a named pipe (FIFO), not a regular file"},
+		{"a 100 MB file in a chart", []string{"hbig"},
+			"hbig/files/big.txt: error: the chart cannot be read: file is 104857600 bytes, over the 10485760-byte limit (raise it with --max-file-size) [render/helm-chart]"},
+		{"a link to a 100 MB file in a chart", []string{"hlink"},
+			"hlink/big.txt: error: the chart cannot be read: file is 104857600 bytes, over the 10485760-byte limit"},
+		{"an alias inside itself in values.yaml", []string{"halias"},
+			"halias/values.yaml:1:4: error: the chart cannot be read: nesting is deeper than 500 levels (limit --max-depth) [render/helm-chart]"},
+		{"a billion laughs in values.yaml", []string{"hlaughs"},
+			"error: the chart cannot be read: aliases expand to more than 100000 nodes"},
+		{"an alias inside itself in a values file given with -f", []string{"huntil", "-f", "values/prod.yaml"},
+			"values/prod.yaml:1:4: error: values file values/prod.yaml cannot be read: nesting is deeper than 500 levels (limit --max-depth) [render/helm-values]"},
+		{"a list of 100,000,000 elements", []string{"huntil"},
+			"huntil/templates/loop.yaml:1:9: error: template failed: executing \"huntil/templates/loop.yaml\" at <until 100000000>: error calling until: until: a list of 100000000 elements is over plumb's bound of 1000000 [render/helm-template]"},
+		{"a render writing 200 MB", []string{"hout"},
+			"hout/templates/out.yaml:1:39: error: template failed: the templates wrote (or plumb's trace of them took) more than 67108864 bytes, the size budget of a render target"},
+		{"a loop of ten billion iterations that writes nothing", []string{"htrace"},
+			"htrace/templates/n.yaml:1:33: error: template failed: the templates wrote (or plumb's trace of them took) more than 67108864 bytes"},
+		{"a loop in tpl's text past the time budget", []string{"hloop", "--max-target-time", "2s"},
+			"hloop/templates/t.yaml:1:3: error: template failed: the chart did not render within 2s, the time budget of a render target: raise it with --max-target-time or limits.max_target_time in .plumb.yaml, or bound the loop [render/helm-template]"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"check", "--root", ".", "--no-default-checks"}, c.args...)
+			r := runBounded(t, repo, 0, args...)
+			if r.code != 1 || !strings.Contains(r.stdout, c.want) {
+				t.Errorf("exit %d, want 1 and %q\nstdout:\n%.3000s\nstderr:\n%.2000s", r.code, c.want, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// laughs is a billion-laughs values file: nine levels of ten aliases.
+func laughs() string {
+	var b strings.Builder
+	b.WriteString("a: &a [x, x, x, x, x, x, x, x, x, x]\n")
+	prev := "a"
+	for _, n := range []string{"b", "c", "d", "e", "f", "g", "h", "i"} {
+		b.WriteString(n + ": &" + n + " [" + strings.TrimSuffix(strings.Repeat("*"+prev+", ", 10), ", ") + "]\n")
+		prev = n
+	}
+	return b.String()
+}
