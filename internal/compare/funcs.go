@@ -13,6 +13,8 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/Masterminds/sprig/v3"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/plumb-ci/plumb/internal/tmplcheck"
 )
 
 // removedSprigFuncs are the sprig functions a reference may not call: a
@@ -41,7 +43,7 @@ func functionHint(err error) string {
 }
 
 // Size caps for sprig functions that build values of a requested size, so a
-// hostile reference cannot exhaust the runner's memory.
+// hostile reference cannot exhaust the runner's memory (tmplcheck.BoundSizes).
 const (
 	maxListLen     = 100_000
 	maxRepeatBytes = 1 << 20
@@ -56,12 +58,6 @@ var sprigFuncs = func() template.FuncMap {
 	}
 	return m
 }()
-
-var (
-	sprigUntil     = sprigFuncs["until"].(func(int) []int)
-	sprigUntilStep = sprigFuncs["untilStep"].(func(int, int, int) []int)
-	sprigSeq       = sprigFuncs["seq"].(func(...int) string)
-)
 
 // errDoNotMatch is returned by doNotMatch: the template declines the input.
 type errDoNotMatch struct{ reason string }
@@ -136,36 +132,7 @@ var cappedFuncs = sync.OnceValue(func() template.FuncMap {
 	for k, v := range acyclicMutators() {
 		m[k] = v
 	}
-	m["until"] = func(n int) ([]int, error) {
-		if n > maxListLen || -n > maxListLen {
-			return nil, fmt.Errorf("until %d: lists are limited to %d elements", n, maxListLen)
-		}
-		return sprigUntil(n), nil
-	}
-	m["untilStep"] = func(start, stop, step int) ([]int, error) {
-		if step != 0 && (stop-start)/step > maxListLen {
-			return nil, fmt.Errorf("untilStep: lists are limited to %d elements", maxListLen)
-		}
-		return sprigUntilStep(start, stop, step), nil
-	}
-	m["seq"] = func(params ...int) (string, error) {
-		if len(params) > 0 {
-			lo, hi := 1, params[len(params)-1]
-			if len(params) > 1 {
-				lo = params[0]
-			}
-			if hi-lo > maxListLen || lo-hi > maxListLen {
-				return "", fmt.Errorf("seq: sequences are limited to %d elements", maxListLen)
-			}
-		}
-		return sprigSeq(params...), nil
-	}
-	m["repeat"] = func(count int, s string) (string, error) {
-		if count > 0 && len(s)*count > maxRepeatBytes {
-			return "", fmt.Errorf("repeat: the result would exceed %d bytes", maxRepeatBytes)
-		}
-		return strings.Repeat(s, max(count, 0)), nil
-	}
+	tmplcheck.BoundSizes(m, maxListLen, maxRepeatBytes)
 	m["toYaml"] = toYAML
 	m["toToml"] = toTOML
 	m["fromYaml"] = fromYAML

@@ -3,9 +3,14 @@ package helm
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"math"
+	"sync"
+	"text/template"
 	"time"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/tmplcheck"
 )
 
 // A chart's templates are the pull request's code, and text/template runs
@@ -17,8 +22,8 @@ import (
 // instrumentation calls (instrument.go) run before every node and at every
 // range iteration, so they are where the budget is checked; tpl's text,
 // which is not instrumented, gets a check at each range iteration
-// (tmplcheck). A list function asked for more than maxListLen elements,
-// and repeat asked for more than the size budget, fail before allocating.
+// (tmplcheck). Values the template functions build are bounded too
+// (guardedFuncs).
 
 // fnBudget is the budget check put into tpl's trees.
 const fnBudget = "__plumb_budget"
@@ -83,44 +88,28 @@ func (b *budget) check(written int64) error {
 	return nil
 }
 
-// boundedLists are until, untilStep, seq and repeat, failing before they
-// allocate more than the budget allows.
-func (b *budget) boundedLists(fm map[string]any) {
-	until := fm["until"].(func(int) []int)
-	untilStep := fm["untilStep"].(func(int, int, int) []int)
-	seq := fm["seq"].(func(...int) string)
-	repeat := fm["repeat"].(func(int, string) string)
-	tooLong := func(name string, n int) error {
-		return fmt.Errorf("%s: a list of %d elements is over plumb's bound of %d", name, n, maxListLen)
+// guardedFuncs is Helm's function map with the template guards
+// (tmplcheck): text/template's string builtins as functions, set and merge
+// refusing to make a map contain itself, the functions that allocate what
+// an argument asks for bounded before they allocate, and every result over
+// the size budget refused, so that a value doubled in a variable (which
+// writes nothing) cannot take the runner's memory. Built once per size
+// budget: wrapping costs a reflect.MakeFunc per function.
+func guardedFuncs(maxBytes int64) template.FuncMap {
+	if m, ok := guardedCache.Load(maxBytes); ok {
+		return m.(template.FuncMap)
 	}
-	fm["until"] = func(n int) ([]int, error) {
-		if n > maxListLen || -n > maxListLen {
-			return nil, tooLong("until", n)
-		}
-		return until(n), nil
-	}
-	fm["untilStep"] = func(start, stop, step int) ([]int, error) {
-		if step != 0 && ((stop-start)/step > maxListLen || (start-stop)/step > maxListLen) {
-			return nil, tooLong("untilStep", (stop-start)/step)
-		}
-		return untilStep(start, stop, step), nil
-	}
-	fm["seq"] = func(params ...int) (string, error) {
-		if len(params) > 0 {
-			lo, hi := 1, params[len(params)-1]
-			if len(params) > 1 {
-				lo = params[0]
-			}
-			if hi-lo > maxListLen || lo-hi > maxListLen {
-				return "", tooLong("seq", hi-lo)
-			}
-		}
-		return seq(params...), nil
-	}
-	fm["repeat"] = func(count int, s string) (string, error) {
-		if count > 0 && int64(len(s))*int64(count) > b.maxBytes {
-			return "", fmt.Errorf("repeat: the result would be over %d bytes, the size budget of a render target", b.maxBytes)
-		}
-		return repeat(count, s), nil
-	}
+	m := funcMap()
+	maps.Copy(m, tmplcheck.BuiltinOverrides)
+	maps.Copy(m, tmplcheck.AcyclicMutators(m))
+	tmplcheck.BoundSizes(m, maxListLen, clampInt(maxBytes))
+	tmplcheck.CapFuncs(m, clampInt(maxBytes))
+	guardedCache.Store(maxBytes, m)
+	return m
 }
+
+var guardedCache sync.Map // int64 → template.FuncMap
+
+// clampInt is n as an int, at most math.MaxInt32 (a size budget over 2
+// GiB bounds nothing a template can build anyway).
+func clampInt(n int64) int { return int(min(n, math.MaxInt32)) }

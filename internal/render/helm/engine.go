@@ -12,6 +12,7 @@ package helm
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -223,7 +224,14 @@ func render(cache *treeCache, tpls map[string]renderable, seed string, b *budget
 // initFunMap binds the functions that close over the template set (engine.go's
 // initFunMap for `helm template`: no cluster, no DNS, lookup empty).
 func (r *engineRun) initFunMap(seed string) {
-	fm := funcMap()
+	var fm template.FuncMap
+	rnd := seededRandom(seed)
+	if b := r.tracer.budget; b != nil {
+		fm = maps.Clone(guardedFuncs(b.maxBytes))
+		tmplcheck.BoundSizes(rnd, maxListLen, clampInt(b.maxBytes))
+	} else {
+		fm = funcMap()
+	}
 	includedNames := map[string]int{}
 	fm["include"] = r.includeFun(r.t, includedNames)
 	fm["tpl"] = r.tplFun(r.t, includedNames)
@@ -237,15 +245,10 @@ func (r *engineRun) initFunMap(seed string) {
 	}
 	fm["fail"] = func(msg string) (string, error) { return "", errors.New(warnWrap(msg)) }
 	fm["getHostByName"] = func(string) string { return "" }
-	for name, fn := range seededRandom(seed) {
-		fm[name] = fn
-	}
+	maps.Copy(fm, rnd)
 	fm[fnAt] = r.tracer.at
 	fm[fnIter] = r.tracer.iter
 	fm[fnBudget] = func() (string, error) { return "", r.tracer.checkBudget() }
-	if b := r.tracer.budget; b != nil {
-		b.boundedLists(fm)
-	}
 	r.t.Funcs(fm)
 }
 
