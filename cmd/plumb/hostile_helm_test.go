@@ -57,6 +57,12 @@ func TestHostileCharts(t *testing.T) {
 	if err := os.Symlink(filepath.Join("..", "big.bin"), filepath.Join(repo, "hlink", "big.txt")); err != nil {
 		t.Fatal(err)
 	}
+	outside := filepath.Join(filepath.Dir(repo), "outside.txt")
+	writeTree(t, filepath.Dir(repo), map[string]string{"outside.txt": "PLANTED-OUTSIDE-VALUE\n"})
+	writeTree(t, repo, hostileChart("hescape", map[string]string{"templates/f.yaml": "{{ .Files.Get \"leak.txt\" }}\n"}))
+	if err := os.Symlink(outside, filepath.Join(repo, "hescape", "leak.txt")); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		args []string
@@ -70,6 +76,8 @@ func TestHostileCharts(t *testing.T) {
 			"hbig/files/big.txt: error: the chart cannot be read: file is 104857600 bytes, over the 10485760-byte limit (raise it with --max-file-size) [render/helm-chart]"},
 		{"a link to a 100 MB file in a chart", []string{"hlink"},
 			"hlink/big.txt: error: the chart cannot be read: file is 104857600 bytes, over the 10485760-byte limit"},
+		{"a link out of the repository in a chart", []string{"hescape"},
+			`hescape/leak.txt: error: the chart cannot be read: the path leads out of the directory it is read from (a symbolic link or "..") [render/helm-chart]`},
 		{"an alias inside itself in values.yaml", []string{"halias"},
 			"halias/values.yaml:1:4: error: the chart cannot be read: nesting is deeper than 500 levels (limit --max-depth) [render/helm-chart]"},
 		{"a billion laughs in values.yaml", []string{"hlaughs"},
@@ -97,7 +105,7 @@ func TestHostileCharts(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			args := append([]string{"check", "--root", ".", "--no-default-checks"}, c.args...)
 			r := runBounded(t, repo, 0, args...)
-			if r.code != 1 || !strings.Contains(r.stdout, c.want) {
+			if r.code != 1 || !strings.Contains(r.stdout, c.want) || strings.Contains(r.stdout+r.stderr, "PLANTED-OUTSIDE-VALUE") {
 				t.Errorf("exit %d, want 1 and %q\nstdout:\n%.3000s\nstderr:\n%.2000s", r.code, c.want, r.stdout, r.stderr)
 			}
 		})
