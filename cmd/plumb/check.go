@@ -112,4 +112,7 @@ func printInputErrors(stderr io.Writer, res *pipeline.Result) {
 	for _, err := range res.Errors {
 		fmt.Fprintf(stderr, "plumb: %s\n", report.InertLine(err.Error()))
 	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "plumb: warning: %s\n", report.InertLine(w))
+	}
 }

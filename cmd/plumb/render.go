@@ -43,6 +43,9 @@ an input could not be read as written.`,
 			if err != nil {
 				return err
 			}
+			for _, w := range rendered.Warnings {
+				fmt.Fprintf(stderr, "plumb: warning: %s\n", w)
+			}
 			code := pipeline.ExitOK
 			for i := range rendered.Findings {
 				f := &rendered.Findings[i]

@@ -31,7 +31,7 @@ func (r *renderer) buildKustomize(c *closure, log *accessLog) (*Target, []manife
 			return nil, helmProblems
 		}
 	}
-	built, err := runKrusty(r.files, k, r.opts.AllowRemote, false, log, over)
+	built, err := r.cachedKrusty(c, false, log, over)
 	tr := &tracer{g: r.graph, docs: r.docs}
 	if err != nil {
 		msg := krustyMessage(err)
@@ -63,7 +63,7 @@ func (r *renderer) buildKustomize(c *closure, log *accessLog) (*Target, []manife
 		// Something the trace does not model made or renamed an object:
 		// build again with krusty's origin annotations, which name at
 		// least the file each object came from.
-		if again, aerr := runKrusty(r.files, k, r.opts.AllowRemote, true, log, over); aerr == nil {
+		if again, aerr := r.cachedKrusty(c, true, log, over); aerr == nil {
 			objs, _, err = r.builtObjects(k, again, indexRecords(tr.trace(root)))
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/plumb-ci/plumb/internal/cache"
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
@@ -110,6 +111,9 @@ type Options struct {
 	// repository files (plumb check --changed: a pre-commit hook's files),
 	// and reports only the problems of what those targets read.
 	Changed map[string]bool
+	// Cache, when set, is the persistent cache krusty's builds are kept in
+	// between runs (cache.go).
+	Cache *cache.Store
 }
 
 // Render groups the loaded documents into targets and builds them. fsys is
@@ -132,6 +136,8 @@ type renderer struct {
 	helmOnce sync.Once
 	// closures are the kustomize targets' closures, by directory.
 	closures map[string]*closure
+	// answers checks cached builds against the repository (cache.go).
+	answers *answers
 }
 
 func newRenderer(fsys fs.FS, set *manifest.Set, opts Options) *renderer {
@@ -142,12 +148,13 @@ func newRenderer(fsys fs.FS, set *manifest.Set, opts Options) *renderer {
 	kc := newKustomizationCache(files, set, opts.Limits)
 	docs := newDocCache(files, kc.known, opts.Limits)
 	return &renderer{
-		set:   set,
-		opts:  opts,
-		files: files,
-		kc:    kc,
-		graph: newGraph(kc, docs, opts.AllowRemote),
-		docs:  docs,
+		set:     set,
+		opts:    opts,
+		files:   files,
+		kc:      kc,
+		graph:   newGraph(kc, docs, opts.AllowRemote),
+		docs:    docs,
+		answers: newAnswers(files),
 	}
 }
 
