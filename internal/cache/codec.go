@@ -41,6 +41,9 @@ var ErrCorrupt = errors.New("corrupt cache entry")
 // Encoder appends values to a byte slice.
 type Encoder struct {
 	buf []byte
+	// keys is scratch space for sorting map keys, used as a stack by
+	// nested maps.
+	keys []string
 }
 
 // Bytes returns what was encoded.
@@ -113,10 +116,11 @@ func (e *Encoder) Value(v any) error {
 	case map[string]any:
 		e.buf = append(e.buf, tagMap)
 		e.Uint(uint64(len(t)))
-		keys := make([]string, 0, len(t))
+		start := len(e.keys)
 		for k := range t {
-			keys = append(keys, k)
+			e.keys = append(e.keys, k)
 		}
+		keys := e.keys[start:]
 		slices.Sort(keys)
 		for _, k := range keys {
 			e.String(k)
@@ -124,6 +128,8 @@ func (e *Encoder) Value(v any) error {
 				return err
 			}
 		}
+		clear(keys)
+		e.keys = e.keys[:start]
 	default:
 		return fmt.Errorf("cache: cannot encode a value of type %T", v)
 	}

@@ -9,13 +9,13 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// CacheFile is the cache settings of .plumb.yaml.
+// CacheFile is the cache: section of .plumb.yaml.
 type CacheFile struct {
-	// CacheDir is the persistent cache directory, relative to the
-	// repository root when not absolute.
-	CacheDir string `yaml:"cache_dir"`
-	// CacheMaxSize bounds it (a size such as 1GiB).
-	CacheMaxSize string `yaml:"cache_max_size"`
+	// Dir is the persistent cache directory, relative to the repository
+	// root when not absolute.
+	Dir string `yaml:"dir"`
+	// MaxSize bounds it (a size such as 1GiB).
+	MaxSize string `yaml:"max_size"`
 }
 
 // cacheFlags are --cache-dir, --cache-max-size and --no-cache.
@@ -51,7 +51,7 @@ func DefaultCacheDir() string {
 }
 
 // resolveCache picks --no-cache, else --cache-dir (relative to the working
-// directory), else the file's cache_dir (relative to the repository root),
+// directory), else the file's cache.dir (relative to the repository root),
 // else the default. A cache directory inside the repository is excluded
 // from the inputs.
 func resolveCache(cfg *Config, file *File, fl *Flags, root, cwd string) error {
@@ -59,26 +59,26 @@ func resolveCache(cfg *Config, file *File, fl *Flags, root, cwd string) error {
 	size := fl.CacheMaxSize
 	switch {
 	case fl.changed("cache-max-size"):
-	case file.CacheMaxSize != "":
-		size = file.CacheMaxSize
+	case file.Cache.MaxSize != "":
+		size = file.Cache.MaxSize
 	}
 	if size == "" {
 		size = "1GiB"
 	}
 	n, err := ParseSize(size)
 	if err != nil || n <= 0 {
-		if fl.changed("cache-max-size") || file.CacheMaxSize == "" {
+		if fl.changed("cache-max-size") || file.Cache.MaxSize == "" {
 			return fmt.Errorf("--cache-max-size %q: want a size such as 512MiB or 2GiB", size)
 		}
-		return file.src.errorf("cache_max_size", "cache_max_size %q: want a size such as 512MiB or 2GiB", size)
+		return file.src.errorf("cache.max_size", "cache.max_size %q: want a size such as 512MiB or 2GiB", size)
 	}
 	s.MaxBytes = n
 	switch {
 	case fl.NoCache:
 	case fl.CacheDir != "":
 		s.Dir = absUnder(cwd, fl.CacheDir)
-	case file.CacheDir != "":
-		s.Dir = absUnder(root, file.CacheDir)
+	case file.Cache.Dir != "":
+		s.Dir = absUnder(root, file.Cache.Dir)
 	default:
 		s.Dir = DefaultCacheDir()
 	}

@@ -49,8 +49,8 @@ type File struct {
 	KubernetesVersion string `yaml:"kubernetes_version"`
 	// Helm configures chart rendering (helm.go).
 	Helm HelmFile `yaml:"helm"`
-	// CacheFile holds cache_dir and cache_max_size (cache.go).
-	CacheFile `yaml:",inline"`
+	// Cache configures the persistent cache (cache.go).
+	Cache CacheFile `yaml:"cache"`
 
 	// src locates values for messages (position.go).
 	src source
