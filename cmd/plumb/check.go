@@ -34,7 +34,11 @@ diff of every target. --shard I/N checks a share of the targets; plumb merge
 puts the shards' JSON reports together.
 
 The exit code is 1 when a finding is at least as severe as --fail-on
-(default error), 2 when an input cannot be read as written.`,
+(default error; in pull-request mode among the findings --gate selects), 0
+otherwise. What the repository holds — YAML that does not parse, a
+kustomization that does not build — is a finding like any other. The exit
+code is 2 only when plumb cannot do what it was asked: a bad flag, or a
+configuration, checks catalog, rules file or reference that does not load.`,
 		Example: `  plumb check
   plumb check fixtures/demo
   plumb check 'apps/**/*.yaml' --fail-on warning
@@ -50,7 +54,7 @@ The exit code is 1 when a finding is at least as severe as --fail-on
 			if err != nil {
 				return err
 			}
-			printInputErrors(stderr, res)
+			printRunErrors(stderr, res, outs)
 			if cfg.Rules.Explain {
 				if err := res.Rules.WriteExplanation(stderr); err != nil {
 					return err
@@ -84,6 +88,8 @@ func loadConfig(fl *config.Flags) (*config.Config, []report.Output, error) {
 		return nil, nil, formatError(cfg, err)
 	}
 	report.WithSARIFCategory(outs, fl.SARIFCategory)
+	minLevel := cfg.MinLevel
+	report.WithTextOptions(outs, report.TextOptions{MinLevel: &minLevel, Verbose: cfg.Verbose})
 	return cfg, outs, nil
 }
 
@@ -100,13 +106,17 @@ func formatError(cfg *config.Config, err error) error {
 	return err
 }
 
-// printInputErrors repeats input errors and engine failures on stderr, so
-// they are seen even when the report goes to a file; each on one line,
-// repository text (file names, messages) inert.
-func printInputErrors(stderr io.Writer, res *pipeline.Result) {
-	for i := range res.Report.Findings {
-		if f := &res.Report.Findings[i]; f.InputError {
-			fmt.Fprintf(stderr, "plumb: %s\n", report.InertLine(f.String()))
+// printRunErrors says on stderr why the run exits 2 — problems with
+// plumb's own inputs (a catalog, rules file or reference that does not
+// load) and engine failures — each on one line, repository text inert.
+// Such a problem that a text report on stdout already shows is not
+// printed again: a finding is printed once.
+func printRunErrors(stderr io.Writer, res *pipeline.Result, outs []report.Output) {
+	if !report.TextOnStdout(outs) {
+		for i := range res.Report.Findings {
+			if f := &res.Report.Findings[i]; f.ConfigError {
+				fmt.Fprintf(stderr, "plumb: %s\n", report.InertLine(f.String()))
+			}
 		}
 	}
 	for _, err := range res.Errors {

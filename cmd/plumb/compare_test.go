@@ -67,8 +67,10 @@ func TestCheckWithBrokenReferenceExitsTwo(t *testing.T) {
 	if code != 2 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
-	if !strings.Contains(errOut, "metadata.yaml:7: error: an error occurred while reading template: missing.yaml specified in the config. error: the file does not exist [compare/reference]") {
-		t.Errorf("stderr:\n%s", errOut)
+	// Printed once, in the text report.
+	want := "metadata.yaml:7: error: an error occurred while reading template: missing.yaml specified in the config. error: the file does not exist [compare/reference]"
+	if !strings.Contains(out, want) || strings.Contains(errOut, want) {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", out, errOut)
 	}
 }
 

@@ -56,20 +56,23 @@ func TestKubeVirtTemplatesFlag(t *testing.T) {
 	}
 }
 
-func TestKubeVirtBadInputExitsTwo(t *testing.T) {
+// A VM's validation rules that the validator would fail are the
+// repository's content: an error finding (exit 1), printed once. A
+// --kubevirt-templates directory that does not exist is plumb's input: exit 2.
+func TestKubeVirtBadInput(t *testing.T) {
 	root := "testdata/kubevirt"
 	code, out, errOut := plumb(t, "check", "--root", root, root+"/broken", root+"/vms")
 	want := "broken/vm.yaml:14: error: vm.kubevirt.io/validations is not a valid JSON list of rules: invalid character '}' looking for beginning of object key string [kubevirt/invalid-validations]"
-	if code != 2 || !strings.Contains(out, want) || !strings.Contains(errOut, "broken/vm.yaml:14") {
-		t.Errorf("exit %d, want 2 and %q\nstdout:\n%s\nstderr:\n%s", code, want, out, errOut)
+	if code != 1 || !strings.Contains(out, want) || strings.Contains(errOut, "broken/vm.yaml:14") {
+		t.Errorf("exit %d, want 1 and %q\nstdout:\n%s\nstderr:\n%s", code, want, out, errOut)
 	}
 	// The other file is still checked.
 	if !strings.Contains(out, "vms/vm.yaml:7:5: note:") {
 		t.Errorf("the other VM was not checked:\n%s", out)
 	}
-	code, _, errOut = plumb(t, "check", "--root", root, root+"/vms", "--kubevirt-templates", root+"/missing")
-	if code != 2 || !strings.Contains(errOut, "--kubevirt-templates testdata/kubevirt/missing: the directory does not exist") {
-		t.Errorf("missing directory: exit %d\n%s", code, errOut)
+	code, out, _ = plumb(t, "check", "--root", root, root+"/vms", "--kubevirt-templates", root+"/missing")
+	if code != 2 || !strings.Contains(out, "--kubevirt-templates testdata/kubevirt/missing: the directory does not exist") {
+		t.Errorf("missing directory: exit %d\n%s", code, out)
 	}
 }
 

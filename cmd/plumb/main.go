@@ -56,7 +56,9 @@ Start with:
   plumb render apps/web       print the objects plumb sees
 
 Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it,
-2 a usage, configuration or input error (the message names the file and line).`,
+2 plumb cannot do what it was asked: a usage error, or a configuration,
+catalog, rules file or reference that does not load (the message names the
+file and line). Problems in the repository's files are findings.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -7,8 +7,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/plumb-ci/plumb/internal/config"
+	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/pipeline"
 	"github.com/plumb-ci/plumb/internal/render"
+	"github.com/plumb-ci/plumb/internal/report"
 )
 
 func newRenderCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -27,8 +29,10 @@ source line that supplied it: the base resource, the overlay patch that set
 the value, the kustomization entry of a transformer (images, replicas,
 namespace, namePrefix, labels...) or the generator entry.
 
-Problems found while reading are printed on stderr; the exit code is 2 when
-an input could not be read as written.`,
+Errors and warnings found while reading are printed on stderr. The exit code is 2 when
+plumb cannot do what it was asked (a path that does not exist, a
+configuration that does not load), 1 when a file of the repository could not
+be read or rendered as written, 0 otherwise.`,
 		Example: `  plumb render fixtures/demo
   plumb render apps/web/deployment.yaml
   plumb render overlays/prod --show-origin
@@ -49,11 +53,14 @@ an input could not be read as written.`,
 			code := pipeline.ExitOK
 			for i := range rendered.Findings {
 				f := &rendered.Findings[i]
-				if f.InputError || f.Level.String() == "error" {
-					fmt.Fprintf(stderr, "plumb: %s\n", f)
+				if f.Level != finding.Note {
+					fmt.Fprintf(stderr, "plumb: %s\n", report.InertLine(f.String()))
 				}
-				if f.InputError {
+				switch {
+				case f.ConfigError:
 					code = pipeline.ExitError
+				case f.InputError && code == pipeline.ExitOK:
+					code = pipeline.ExitFindings
 				}
 			}
 			if err := render.Write(stdout, rendered.Render.Targets, render.WriteOptions{ShowOrigin: showOrigin}); err != nil {

@@ -46,7 +46,7 @@ func printRuleProblems(w io.Writer, prefix string, fs []finding.Finding) int {
 	code := pipeline.ExitOK
 	for i := range fs {
 		fmt.Fprintf(w, "%s%s\n", prefix, &fs[i])
-		if fs[i].InputError {
+		if fs[i].ConfigError {
 			code = pipeline.ExitError
 		}
 	}

@@ -87,7 +87,7 @@ type runner struct {
 }
 
 // Run runs the action and returns the exit code: the `plumb check` code
-// (1 for findings at or above fail-on, 2 for input errors), never non-zero
+// (1 for findings at or above fail-on, 2 when plumb cannot run as asked), never non-zero
 // because posting to GitHub failed.
 func Run(ctx context.Context, env Env) int {
 	r := &runner{env: env, out: env.Stdout}

@@ -536,11 +536,14 @@ func TestActionUnwritableOutputIsAnInputError(t *testing.T) {
 	}
 }
 
-func TestActionInputErrorsExitTwoAndStillReport(t *testing.T) {
+// A file of the repository that does not parse is a finding like any
+// other: reported on every surface, and the run fails by --fail-on (exit 1),
+// not with exit 2.
+func TestActionBrokenFileIsAFindingAndStillReports(t *testing.T) {
 	h := newHarness(t)
 	os.WriteFile(filepath.Join(h.ws, "apps/web/broken.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x\n"), 0o644)
 	r := h.run("41")
-	if r.code != 2 {
+	if r.code != 1 {
 		t.Fatalf("exit %d", r.code)
 	}
 	if !strings.Contains(r.stdout, "::error title=YAML syntax error (manifest/yaml-syntax),file=apps/web/broken.yaml,line=3") || r.outputs["errors"] != "5" {

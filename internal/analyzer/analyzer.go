@@ -58,8 +58,9 @@ type Output struct {
 // Analyzer is an engine. Analyze must not modify the input objects and must
 // be safe to run concurrently with other analyzers on the same input.
 // Problems with the engine's own configuration found at run time are
-// findings with InputError set; a returned error means the engine could not
-// run at all.
+// findings with ConfigError set (exit 2); problems with the repository's
+// content are findings with a level (InputError marks what could not be
+// read as written). A returned error means the engine could not run at all.
 type Analyzer interface {
 	Name() string
 	Analyze(ctx context.Context, in *Input) (*Output, error)

@@ -78,10 +78,11 @@ func costLimitFindings(checks []*Check, plan *costPlan) []finding.Finding {
 				Message: fmt.Sprintf("check %s: %s: the expression was stopped at the CEL cost limit of %d units per evaluation: "+
 					"bound its comprehensions (each nested all/exists/map/filter over a list multiplies the cost) or split it",
 					c.ID, at, CostLimit),
-				Help:       costLimitHelp,
-				Location:   manifest.Location{File: c.File, Line: pos.Line, Column: pos.Column},
-				InputError: true,
-				Key:        c.ID + "|" + at,
+				Help:        costLimitHelp,
+				Location:    manifest.Location{File: c.File, Line: pos.Line, Column: pos.Column},
+				InputError:  true,
+				ConfigError: true,
+				Key:         c.ID + "|" + at,
 			}
 			f.SetFingerprint()
 			out = append(out, f)

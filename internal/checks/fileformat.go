@@ -64,7 +64,7 @@ func jsonNumbers(v any) any {
 // parseYAMLFile decodes YAML with plumb's manifest decoder (YAML 1.2 core
 // schema, bounded aliases). A stream of several documents becomes a list.
 func parseYAMLFile(raw string) (any, error) {
-	docs, problems := manifest.Parse("file", []byte(raw), manifest.Limits{})
+	docs, problems := manifest.ParseYAML("file", []byte(raw), manifest.Limits{})
 	if len(problems) > 0 {
 		p := problems[0]
 		return nil, fmt.Errorf("invalid YAML at line %d: %s", p.Location.Line, p.Message)

@@ -36,7 +36,9 @@ func (fb *findingBuilder) record(rec *Record, dst *[]finding.Finding) {
 	if rec.Agent.IsError() {
 		for _, f := range rec.Facts {
 			if f.g.err != nil {
-				fs = append(fs, factErrorFinding(rec, f))
+				if ff := factErrorFinding(rec, f); !reportedBefore(fs, &ff, f.g.err.Message) {
+					fs = append(fs, ff)
+				}
 			}
 		}
 		return
@@ -180,24 +182,32 @@ func failureText(rec *Record, e *Expectation, ev Evaluation) string {
 	return *ev.FailureMessage
 }
 
+// factErrorFinding reports a fact that could not be gathered, in the words
+// of the problem it met (a file that does not parse, a ConfigMap that is
+// not there); which gatherer read it is in the checks section of the JSON
+// report.
 func factErrorFinding(rec *Record, f GatheredFact) finding.Finding {
 	c := rec.Check
-	var decl *Fact
-	for _, d := range c.Facts {
-		if d.Name == f.Name {
-			decl = d
-		}
-	}
 	p := anchor(rec)
 	if f.g.at != nil {
 		p = placeOf(rec, *f.g.at)
 	}
-	what := f.Name
-	if decl != nil {
-		what = fmt.Sprintf("%s (%s %q)", f.Name, decl.Gatherer, decl.Argument)
-	}
 	return newFinding(rec, &Expectation{Name: "fact:" + f.Name}, p, c.Severity.Level(), "fact:"+f.Name,
-		fmt.Sprintf("%s: fact %s could not be gathered: %s (%s)", c.Name, what, f.g.err.Message, f.g.err.Type))
+		fmt.Sprintf("%s: %s", c.Name, f.g.err.Message))
+}
+
+// reportedBefore reports whether an earlier check already reported the
+// same problem at the same place on this target (two checks that read a
+// ConfigMap's files both meet the file that does not parse): one problem,
+// one finding, from the check that comes first.
+func reportedBefore(earlier []finding.Finding, f *finding.Finding, problem string) bool {
+	for i := range earlier {
+		e := &earlier[i]
+		if strings.HasPrefix(e.Key, "fact:") && e.Location == f.Location && strings.HasSuffix(e.Message, ": "+problem) {
+			return true
+		}
+	}
+	return false
 }
 
 // placeFor picks where a finding about an expectation goes.
@@ -450,7 +460,7 @@ func sameVerdicts(e *Expectation, values []sameValue, application string) []same
 		}
 		elsewhere := strings.Join(others, ", ")
 		for _, v := range groups[k] {
-			msg := fmt.Sprintf("%s: %s returns %s here, but %s elsewhere%s", text, e.Name, v.show(), elsewhere, inApplication(application))
+			msg := fmt.Sprintf("%s: %s here, but %s elsewhere%s", text, v.show(), elsewhere, inApplication(application))
 			out = append(out, sameVerdict{v.target, msg})
 		}
 	}

@@ -70,7 +70,9 @@ func formatOfKey(key string) string {
 		return "json"
 	case ".yaml", ".yml":
 		return "yaml"
-	case ".ini", ".cfg", ".conf":
+	case ".ini":
+		// Only .ini: .conf and .cfg files (redis.conf, nginx.conf,
+		// haproxy.cfg) each have a syntax of their own, not INI's.
 		return "ini"
 	case ".properties":
 		return "properties"

@@ -495,7 +495,7 @@ func TestFileFormatErrors(t *testing.T) {
 }
 
 func TestGathererRegistry(t *testing.T) {
-	want := []string{"configmap_file@v1", "containers@v1", "count@v1", "image@v1", "manifest@v1", "objects@v1", "quantity@v1", "references@v1"}
+	want := []string{"autoscaler@v1", "configmap_file@v1", "containers@v1", "count@v1", "image@v1", "manifest@v1", "objects@v1", "quantity@v1", "references@v1"}
 	if got := GathererNames(); !reflect.DeepEqual(got, want) {
 		t.Errorf("gatherers = %v", got)
 	}

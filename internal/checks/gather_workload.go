@@ -85,7 +85,8 @@ var containersGatherer = &gathererDef{
 var imageGatherer = &gathererDef{
 	name: "image", version: 1,
 	Summary: "The image reference of each container, parsed: container, init, image, registry (docker.io when implicit), " +
-		"repository (library/ added for Docker Hub official images), tag (\"\" when absent) and digest (\"\" when absent). " +
+		"repository (library/ added for Docker Hub official images), tag (\"\" when absent), digest (\"\" when absent) " +
+		"and trigger (true when an OpenShift image-change trigger sets the container's image). " +
 		"With * a list over all containers (init first); with a container name one map.",
 	Argument: "* (default) or a container name",
 	prepare: func(arg string, _ TargetType) (gatherFunc, error) {
@@ -94,15 +95,17 @@ var imageGatherer = &gathererDef{
 			name = "*"
 		}
 		return func(s *subject) gathered {
-			at, list, ferr := podContainers(s.obj, s.target.content(s.obj), "all")
+			content := s.target.content(s.obj)
+			at, list, ferr := podContainers(s.obj, content, "all")
 			if ferr != nil {
 				ferr.Type = "image-not-a-workload"
 				return gathered{at: &origin{obj: s.obj, path: at}, err: ferr}
 			}
+			triggered := triggeredContainers(content)
 			if name != "*" {
 				for _, c := range list {
 					if c.content["name"] == name {
-						return gathered{value: imageFact(c), at: &origin{obj: s.obj, path: c.path.Child(manifest.Key("image"))}}
+						return gathered{value: imageFact(c, triggered), at: &origin{obj: s.obj, path: c.path.Child(manifest.Key("image"))}}
 					}
 				}
 				return gathered{at: &origin{obj: s.obj, path: at}, err: factErr("image-container-not-found", "%s has no container named %q", s.obj.ID.Kind, name)}
@@ -111,7 +114,7 @@ var imageGatherer = &gathererDef{
 			value := make([]any, len(list))
 			g.items = make([]item, len(list))
 			for i, c := range list {
-				value[i] = imageFact(c)
+				value[i] = imageFact(c, triggered)
 				g.items[i] = item{key: i, at: origin{obj: s.obj, path: c.path.Child(manifest.Key("image"))}}
 			}
 			g.value = value
@@ -120,7 +123,7 @@ var imageGatherer = &gathererDef{
 	},
 }
 
-func imageFact(c podContainer) map[string]any {
+func imageFact(c podContainer, triggered map[string]bool) map[string]any {
 	ref, _ := c.content["image"].(string)
 	r := ParseImage(ref)
 	name, _ := c.content["name"].(string)
@@ -132,6 +135,7 @@ func imageFact(c podContainer) map[string]any {
 		"repository": r.Repository,
 		"tag":        r.Tag,
 		"digest":     r.Digest,
+		"trigger":    triggered[name],
 	}
 }
 

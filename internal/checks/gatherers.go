@@ -112,6 +112,7 @@ func init() {
 	register(configMapFileGatherer)
 	register(objectsGatherer)
 	register(countGatherer)
+	register(autoscalerGatherer)
 }
 
 // resolveGatherer finds a gatherer by "name" (the highest version) or

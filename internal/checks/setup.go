@@ -38,7 +38,7 @@ func Sources(cfg config.Checks) []Source {
 
 // New builds the checks engine for a run. Catalog files that do not lint,
 // rejected customizations and unknown selected ids come back as findings
-// (errors are input errors, exit 2); the checks that are fine still run.
+// (errors are configuration errors, exit 2); the checks that are fine still run.
 func New(cfg config.Checks, configFile string) (*Analyzer, []finding.Finding) {
 	cat := Load(Sources(cfg)...)
 	var problems []finding.Finding
@@ -104,6 +104,7 @@ func diagnosticFinding(d Diagnostic) finding.Finding {
 		Key:        d.Path + "|" + d.Message,
 	}
 	if f.InputError {
+		f.ConfigError = true
 		f.Level = finding.Error
 		f.Message += " (the check is not run)"
 	}
@@ -113,15 +114,16 @@ func diagnosticFinding(d Diagnostic) finding.Finding {
 
 func configFinding(rule, file string, line, col int, key, msg string) finding.Finding {
 	f := finding.Finding{
-		Source:     finding.SourceCheck,
-		RuleID:     rule,
-		Level:      finding.Error,
-		Title:      "Checks configuration problem",
-		Message:    msg,
-		Help:       configHelp,
-		Location:   manifest.Location{File: file, Line: line, Column: col},
-		InputError: true,
-		Key:        key,
+		Source:      finding.SourceCheck,
+		RuleID:      rule,
+		Level:       finding.Error,
+		Title:       "Checks configuration problem",
+		Message:     msg,
+		Help:        configHelp,
+		Location:    manifest.Location{File: file, Line: line, Column: col},
+		InputError:  true,
+		ConfigError: true,
+		Key:         key,
 	}
 	f.SetFingerprint()
 	return f

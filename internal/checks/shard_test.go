@@ -65,8 +65,8 @@ func TestDecideSame(t *testing.T) {
 		got = append(got, f.Object.Target+": "+f.Message)
 	}
 	want := []string{
-		`dev: The environments differ: same returns "dev-value" here, but "prod-value" (2 of 4), "qa-value" (1 of 4) elsewhere`,
-		`qa: The environments differ: same returns "qa-value" here, but "prod-value" (2 of 4), "dev-value" (1 of 4) elsewhere`,
+		`dev: The environments differ: "dev-value" here, but "prod-value" (2 of 4), "qa-value" (1 of 4) elsewhere`,
+		`qa: The environments differ: "qa-value" here, but "prod-value" (2 of 4), "dev-value" (1 of 4) elsewhere`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("findings:\n%s", strings.Join(got, "\n"))
@@ -115,7 +115,7 @@ func TestDecideSameWithinApplications(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(fs) != 1 || fs[0].Object.Target != "apps/api/overlays/qa" ||
-		fs[0].Message != `Differ: same returns b here, but a (2 of 3) elsewhere in application "apps/api"` || !slices.Equal(uses, []int{2}) {
+		fs[0].Message != `Differ: b here, but a (2 of 3) elsewhere in application "apps/api"` || !slices.Equal(uses, []int{2}) {
 		t.Errorf("findings %+v, uses %v", fs, uses)
 	}
 	// Without applications, every environment is compared with every
@@ -182,8 +182,8 @@ func TestMergeShardsWithinApplications(t *testing.T) {
 		got = append(got, f.Object.Target+": "+f.Message)
 	}
 	want := []string{
-		`a/overlays/dev: Differ: same returns x here, but z (1 of 2) elsewhere in application "a"`,
-		`a/overlays/prod: Differ: same returns z here, but x (1 of 2) elsewhere in application "a"`,
+		`a/overlays/dev: Differ: x here, but z (1 of 2) elsewhere in application "a"`,
+		`a/overlays/prod: Differ: z here, but x (1 of 2) elsewhere in application "a"`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("merged findings:\n%s", strings.Join(got, "\n"))

@@ -139,7 +139,7 @@ func ProblemFindings(ps Problems) []finding.Finding {
 	var out []finding.Finding
 	for _, p := range ps {
 		f := finding.Finding{Source: finding.SourceCompare, RuleID: RuleReference, Level: finding.Error,
-			Title: "Reference problem", Message: p.Message, Location: p.Location, InputError: !p.Warning, Key: p.Message}
+			Title: "Reference problem", Message: p.Message, Location: p.Location, InputError: !p.Warning, ConfigError: !p.Warning, Key: p.Message}
 		switch {
 		case p.Info:
 			f.Level = finding.Note

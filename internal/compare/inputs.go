@@ -147,6 +147,12 @@ func parseInput(name string, data []byte, limits manifest.Limits) ([]*manifest.O
 	}
 	var objs []*manifest.Object
 	for _, d := range docs {
+		if why := d.NotObject(); why != "" {
+			// kube-compare warns about what it skips (shown with -v).
+			problems = append(problems, Problem{Location: d.Start(), Warning: true,
+				Message: "Skipping: Input contains additional files or documents that are not Kubernetes objects: " + string(why)})
+			continue
+		}
 		o, ps := d.Objects("")
 		for _, p := range ps {
 			switch p.Rule {

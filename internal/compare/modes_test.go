@@ -103,7 +103,7 @@ func TestKustomizeInput(t *testing.T) {
 	mustContain(t, out, "Cluster CR: v1_Service_shop_frontend", "-  - port: 80", "+  - port: 8080", "CRs with diffs: 1/1", "No CRs are unmatched")
 
 	_, errOut, code = runCLI(t, CLIOptions{Reference: filepath.Join(repo, "ref"), Kustomize: filepath.Join(repo, "base", "..", "ref")}, "")
-	if code != ExitError || !strings.Contains(errOut, "ref names no kustomization directory") {
+	if code != ExitError || !strings.Contains(errOut, "no kustomization.yaml, kustomization.yml or Kustomization in this directory") {
 		t.Errorf("a directory without kustomization: exit %d\n%s", code, errOut)
 	}
 }

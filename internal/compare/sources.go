@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/plumb-ci/plumb/internal/cluster"
@@ -68,6 +69,12 @@ func ReadKustomization(ctx context.Context, dir string, limits manifest.Limits) 
 	}
 	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
 		return nil, Problems{{Location: loc(dir, 0), Message: "-k needs a directory holding a kustomization"}}
+	}
+	if !slices.ContainsFunc(manifest.KustomizationFileNames, func(name string) bool {
+		st, err := os.Stat(filepath.Join(abs, name))
+		return err == nil && st.Mode().IsRegular()
+	}) {
+		return nil, Problems{{Location: loc(dir, 0), Message: "no kustomization.yaml, kustomization.yml or Kustomization in this directory"}}
 	}
 	root := kustomizeRoot(abs)
 	rel, err := filepath.Rel(root, abs)

@@ -97,8 +97,8 @@ func bindChecksFlags(fs *pflag.FlagSet, fl *Flags) {
 // read a catalog: --config, --root, --checks, --no-default-checks and --env.
 func BindCatalogFlags(fs *pflag.FlagSet) *Flags {
 	fl := &Flags{set: fs}
-	fs.StringVar(&fl.ConfigFile, "config", "", "configuration file (default: .plumb.yaml in the working directory, if present)")
-	fs.StringVar(&fl.Root, "root", "", "repository root (default: the working directory)")
+	fs.StringVar(&fl.ConfigFile, "config", "", configFlagHelp)
+	fs.StringVar(&fl.Root, "root", "", rootFlagHelp)
 	fs.StringArrayVar(&fl.ChecksDirs, "checks", nil, "extra checks catalog directory of <id>.yaml files (repeatable)")
 	fs.BoolVar(&fl.NoDefaultChecks, "no-default-checks", false, "leave out the embedded default checks catalog")
 	fs.StringArrayVar(&fl.Env, "env", nil, "environment entry key=value (repeatable)")

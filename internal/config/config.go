@@ -15,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/shard"
 )
@@ -75,6 +76,10 @@ type Config struct {
 	Exclude []string
 	FailOn  FailOn
 	Formats []string
+	// MinLevel is the least severe level the text report shows; Verbose
+	// lists the skipped files in it.
+	MinLevel finding.Level
+	Verbose  bool
 	// FormatsAt is, when the formats come from the configuration file,
 	// where each is written (FILE:LINE:COL), for messages about them.
 	FormatsAt []string
@@ -165,13 +170,9 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	cfg := &Config{Reproducible: fl.Reproducible || os.Getenv("SOURCE_DATE_EPOCH") != ""}
 	var errs []error
 
-	root := fl.Root
-	if root == "" {
-		root = cwd
-	}
-	root, err := filepath.Abs(root)
+	root, err := resolveRoot(fl, cwd)
 	if err != nil {
-		return nil, fmt.Errorf("--root: %w", err)
+		return nil, err
 	}
 	cfg.Root = root
 
@@ -198,7 +199,7 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 		cfg.Paths = append(cfg.Paths, rel)
 	}
 
-	cfg.Exclude = append(append([]string(nil), file.Exclude...), fl.Exclude...)
+	cfg.Exclude = normalizeExcludes(append(append([]string(nil), file.Exclude...), fl.Exclude...))
 	errs = append(errs, checkExcludes(file, fl)...)
 
 	cfg.FailOn = FailOnError
@@ -219,6 +220,13 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	} else if file.src.name != "" {
 		for i := range cfg.Formats {
 			cfg.FormatsAt = append(cfg.FormatsAt, file.src.at(fmt.Sprintf("format[%d]", i)))
+		}
+	}
+
+	cfg.MinLevel, cfg.Verbose = finding.Note, fl.Verbose
+	if fl.MinLevel != "" {
+		if cfg.MinLevel, err = finding.ParseLevel(fl.MinLevel); err != nil {
+			errs = append(errs, fmt.Errorf("--min-level: %w", err))
 		}
 	}
 
@@ -264,15 +272,41 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	return cfg, nil
 }
 
-// Load finds and reads the configuration file (the --config flag, or
-// .plumb.yaml in the working directory when present) and resolves it with
-// the flags.
+// resolveRoot is --root, or the root discoverRoot finds.
+func resolveRoot(fl *Flags, cwd string) (string, error) {
+	if fl.Root == "" {
+		if fl.Changed {
+			// The arguments are changed files (a pre-commit hook's, run at
+			// the top of the repository), not inputs: the working
+			// directory's repository is the root.
+			return discoverRoot(cwd, nil), nil
+		}
+		return discoverRoot(cwd, fl.Paths), nil
+	}
+	root, err := filepath.Abs(fl.Root)
+	if err != nil {
+		return "", fmt.Errorf("--root: %w", err)
+	}
+	return root, nil
+}
+
+// Load finds and reads the configuration file (the --config flag, or the
+// nearest .plumb.yaml from the working directory up to the repository
+// root) and resolves it with the flags.
 func Load(fl *Flags, cwd string) (*Config, error) {
 	name, display := fl.ConfigFile, fl.ConfigFile
+	var foundIn string
 	if name == "" {
-		candidate := filepath.Join(cwd, DefaultFile)
-		if _, err := os.Stat(candidate); err == nil {
-			name, display = candidate, DefaultFile
+		root, err := resolveRoot(fl, cwd)
+		if err != nil {
+			return nil, err
+		}
+		if candidate := findConfigFile(cwd, root); candidate != "" {
+			name, foundIn = candidate, filepath.Dir(candidate)
+			display = DefaultFile
+			if rel, err := RepoPath(root, cwd, candidate); err == nil {
+				display = rel
+			}
 		}
 	} else if !filepath.IsAbs(name) {
 		name = filepath.Join(cwd, name)
@@ -288,6 +322,9 @@ func Load(fl *Flags, cwd string) (*Config, error) {
 		}
 		if file, err = ParseFile(display, data); err != nil {
 			return nil, err
+		}
+		if foundIn != "" && foundIn != filepath.Clean(cwd) {
+			file.rebase(foundIn, cwd)
 		}
 	}
 	cfg, err := Resolve(file, fl, cwd)

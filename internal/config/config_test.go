@@ -85,7 +85,7 @@ func TestFlagsWinOverFile(t *testing.T) {
 func TestBadValuesAreReportedTogether(t *testing.T) {
 	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
 	fl := BindCheckFlags(fs)
-	if err := fs.Parse([]string{"--fail-on", "sometimes", "--max-file-size", "huge", "/elsewhere"}); err != nil {
+	if err := fs.Parse([]string{"--root", "/repo", "--fail-on", "sometimes", "--max-file-size", "huge", "/elsewhere"}); err != nil {
 		t.Fatal(err)
 	}
 	fl.Paths = fs.Args()

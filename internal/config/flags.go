@@ -17,6 +17,9 @@ type Flags struct {
 	FailOn        string
 	Formats       []string
 	SARIFCategory string
+	// MinLevel and Verbose shape the text report (--min-level, --verbose).
+	MinLevel      string
+	Verbose       bool
 	MaxFileSize   string
 	MaxDepth      int
 	MaxAliasNodes int
@@ -43,8 +46,8 @@ type Flags struct {
 // root, exclusions and limits. render and check share them.
 func BindInputFlags(fs *pflag.FlagSet) *Flags {
 	fl := &Flags{set: fs}
-	fs.StringVar(&fl.ConfigFile, "config", "", "configuration file (default: .plumb.yaml in the working directory, if present)")
-	fs.StringVar(&fl.Root, "root", "", "repository root; reported file paths are relative to it (default: the working directory)")
+	fs.StringVar(&fl.ConfigFile, "config", "", configFlagHelp)
+	fs.StringVar(&fl.Root, "root", "", rootFlagHelp)
 	fs.StringArrayVar(&fl.Exclude, "exclude", nil, "skip repository paths matching this glob, e.g. 'charts/**' (repeatable)")
 	fs.StringVar(&fl.MaxFileSize, "max-file-size", "10MiB", "largest manifest file read")
 	fs.IntVar(&fl.MaxDepth, "max-depth", 500, "deepest nesting of YAML mappings and sequences accepted")
@@ -65,6 +68,8 @@ func BindCheckFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringArrayVar(&fl.Formats, "format", []string{"text"}, "report format and optional file: text, json, sarif, markdown, annotations (F or F=FILE; repeatable)")
 	fs.StringVar(&fl.SARIFCategory, "sarif-category", "", "runAutomationDetails.id category of the SARIF report (default plumb/); code scanning keeps one set of alerts per category")
 	fs.StringVar(&fl.FailOn, "fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or never")
+	fs.StringVar(&fl.MinLevel, "min-level", "note", "text report: show findings at least this severe: note, warning or error (JSON and SARIF keep every finding)")
+	fs.BoolVarP(&fl.Verbose, "verbose", "v", false, "text report: list the files skipped as not Kubernetes objects")
 	fs.StringArrayVar(&fl.KubeVirtTemplates, "kubevirt-templates", nil, "directory of OpenShift Templates in which VMs' parent Templates (vm.kubevirt.io/template) are looked up (repeatable)")
 	fs.BoolVar(&fl.Reproducible, "reproducible", false, "write duration_ms as 0 so identical inputs give byte-identical reports (also on when SOURCE_DATE_EPOCH is set)")
 	bindRulesCheckFlags(fs, fl)
@@ -83,3 +88,11 @@ func (fl *Flags) changed(name string) bool {
 	f := fl.set.Lookup(name)
 	return f != nil && f.Changed
 }
+
+// The help of --config and --root, shared by every command that takes them.
+const (
+	configFlagHelp = "configuration file (default: the nearest .plumb.yaml from the working directory up to the repository root)"
+	rootFlagHelp   = "repository root; nothing outside it is read and reported file paths are relative to it " +
+		"(default: the git top level of the working directory, or of the first PATH when that lies outside it; " +
+		"without git, the working directory, or the common parent of the PATHs outside it)"
+)

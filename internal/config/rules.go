@@ -58,8 +58,8 @@ func bindRulesCheckFlags(fs *pflag.FlagSet, fl *Flags) {
 // the configuration, the root and --rules.
 func BindRulesCommandFlags(fs *pflag.FlagSet) *Flags {
 	fl := &Flags{set: fs}
-	fs.StringVar(&fl.ConfigFile, "config", "", "configuration file (default: .plumb.yaml in the working directory, if present)")
-	fs.StringVar(&fl.Root, "root", "", "repository root; file names are shown relative to it (default: the working directory)")
+	fs.StringVar(&fl.ConfigFile, "config", "", configFlagHelp)
+	fs.StringVar(&fl.Root, "root", "", rootFlagHelp)
 	bindRulesInputFlags(fs, fl)
 	return fl
 }

@@ -58,9 +58,16 @@ type Finding struct {
 	// Fix, when set, is a mechanical change that resolves the finding.
 	Fix *Fix `json:"fix,omitempty"`
 	// InputError marks findings that mean the input could not be used as
-	// written (a YAML syntax error, an invalid catalog); they make the run
-	// exit 2 whatever --fail-on says.
+	// written (a YAML syntax error, a kustomization that does not build, an
+	// invalid catalog). It is information: what the repository holds is a
+	// finding with a level like any other, and obeys --fail-on and --gate.
 	InputError bool `json:"input_error,omitempty"`
+	// ConfigError marks problems with what plumb was given to run with
+	// rather than with the repository's content: a checks catalog, rules
+	// file, reference or configuration entry that does not load. plumb
+	// cannot do what it was asked, so the run exits 2 whatever --fail-on
+	// says.
+	ConfigError bool `json:"config_error,omitempty"`
 	// Key distinguishes findings that share rule, object and path (two
 	// syntax errors in one file, two expectations of one check). It is part
 	// of the fingerprint and never printed.

@@ -20,9 +20,9 @@ import (
 // Rule ids of findings that are not about one validation rule.
 const (
 	// RuleInvalidValidations: an annotation or a rule in it that does not
-	// decode (a configuration error: exit 2), or a rule without a name (a
-	// warning). Rules the validator fails when it evaluates them are
-	// kubevirt/<name> findings instead.
+	// decode (an error finding about the repository's content), or a rule
+	// without a name (a warning). Rules the validator fails when it
+	// evaluates them are kubevirt/<name> findings instead.
 	RuleInvalidValidations = "kubevirt/invalid-validations"
 	// RuleInvalidVM: a VirtualMachine that cannot be read as one (a field
 	// of the wrong type, no spec.template): an input error.

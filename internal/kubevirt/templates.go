@@ -92,7 +92,7 @@ func LoadTemplates(dirs []string, limits manifest.Limits) ([]*manifest.Object, [
 				}
 			}
 			problems = append(problems, manifest.Problem{
-				Rule: manifest.RuleUnreadable, Level: "error", Input: true,
+				Rule: manifest.RuleUnreadable, Level: "error", Input: true, Config: true,
 				Location: manifest.Location{File: filepath.ToSlash(dir)},
 				Message:  fmt.Sprintf("--kubevirt-templates %s: %s", dir, why),
 			})
@@ -102,6 +102,7 @@ func LoadTemplates(dirs []string, limits manifest.Limits) ([]*manifest.Object, [
 		display := filepath.ToSlash(dir)
 		for _, p := range set.Problems {
 			p.Location.File = path.Join(display, p.Location.File)
+			p.Config = p.Input // the directory is plumb's input, not the repository's content
 			problems = append(problems, p)
 		}
 		for _, doc := range set.Documents {

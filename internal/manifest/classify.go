@@ -36,12 +36,13 @@ func (d *Document) IsKustomizeConfig() bool {
 
 // Objects returns the Kubernetes objects the document holds — itself, or the
 // items of a List — tagged with the render target, and the hygiene problems
-// found on the way. Documents that are not objects yield a note.
+// found on the way. A document that is not an object (NotObject) yields
+// nothing: it is skipped, never the subject of a finding.
 func (d *Document) Objects(target string) ([]*Object, []Problem) {
-	m, ok := d.Value.(map[string]any)
-	if !ok {
-		return nil, []Problem{d.notAnObject("the document is not a mapping")}
+	if d.NotObject() != "" {
+		return nil, nil
 	}
+	m := d.Value.(map[string]any)
 	if isList(m) {
 		return d.listItems(m, target)
 	}
@@ -52,9 +53,26 @@ func (d *Document) Objects(target string) ([]*Object, []Problem) {
 	return []*Object{obj}, problems
 }
 
-func (d *Document) notAnObject(why string) Problem {
-	return Problem{Rule: RuleNotAnObject, Level: "note", Location: d.Start(),
-		Message: why + ": not a Kubernetes object, skipped"}
+// NotObject says why a document is not a Kubernetes object — it is not a
+// mapping, has neither apiVersion nor kind (a values file, a tool's
+// settings), or is a component's configuration file — and "" for a
+// document that is (or is meant to be) one.
+func (d *Document) NotObject() SkipReason {
+	m, ok := d.Value.(map[string]any)
+	if !ok {
+		return SkipNotObject
+	}
+	api, hasAPI := m["apiVersion"]
+	kind, hasKind := m["kind"]
+	if !hasAPI && !hasKind {
+		return SkipNotObject
+	}
+	a, _ := api.(string)
+	k, _ := kind.(string)
+	if IsComponentConfig(a, k) {
+		return SkipComponentConfig
+	}
+	return ""
 }
 
 // isList recognises kubectl's v1 List (and the typed FooList kinds), whose
@@ -98,7 +116,9 @@ func (d *Document) object(m map[string]any, root *yaml.Node, target string) (*Ob
 	_, hasAPI := m["apiVersion"]
 	_, hasKind := m["kind"]
 	if !hasAPI && !hasKind {
-		return nil, []Problem{d.notAnObject("the document has neither apiVersion nor kind")}
+		loc, _ := origin.Locate(nil)
+		return nil, []Problem{{Rule: RuleNotAnObject, Level: "note", Location: loc,
+			Message: "the item has neither apiVersion nor kind: not a Kubernetes object, skipped"}}
 	}
 	problems, ok := IdentityProblems(m, target, origin)
 	if !ok {

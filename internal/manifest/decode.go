@@ -27,6 +27,9 @@ type valueDecoder struct {
 	// second "name" duplicated in one document (in another mapping) gets a
 	// fingerprint of its own.
 	duplicates map[string]int
+	// anyKeys reads a mapping used as a key as its printed value (any
+	// YAML file); a manifest refuses it, as Kubernetes does.
+	anyKeys bool
 }
 
 // errLimit aborts decoding of one document.
@@ -112,8 +115,18 @@ func (d *valueDecoder) mapping(n *yaml.Node, depth int) (map[string]any, error) 
 			continue
 		}
 		key := k.Value
-		if k.Kind != yaml.ScalarNode {
-			key = fmt.Sprint(d.mustValue(k, depth))
+		if k.Kind != yaml.ScalarNode && d.anyKeys {
+			kv, err := d.value(k, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			key = fmt.Sprint(kv)
+		} else if k.Kind != yaml.ScalarNode {
+			// JSON keys are strings: kubectl refuses such a document
+			// ("invalid map key"), so it is no object to check.
+			return nil, &errLimit{loc: d.loc(k), rule: RuleYAMLSyntax, msg: fmt.Sprintf(
+				"a key here is a %s, not a string (a {{ }} placeholder of a template reads as one), so Kubernetes cannot read "+
+					"this document (kubectl: invalid map key): render the template before checking it, or exclude the file", nodeKind(k))}
 		}
 		if seen != nil {
 			if first, dup := seen[key]; dup {
@@ -168,16 +181,6 @@ func (d *valueDecoder) mapping(n *yaml.Node, depth int) (map[string]any, error) 
 	return out, nil
 }
 
-// mustValue decodes a complex mapping key; such keys are rare and only ever
-// printed, so limit errors fall back to the source text.
-func (d *valueDecoder) mustValue(n *yaml.Node, depth int) any {
-	v, err := d.value(n, depth+1)
-	if err != nil {
-		return n.Value
-	}
-	return v
-}
-
 // scalarValue types a scalar the way YAML 1.2's core schema (and kustomize's
 // kyaml) does: whole numbers become int64, other numbers float64, true/false
 // booleans, null nil, everything else (timestamps included) a string.
@@ -227,4 +230,16 @@ func parseFloat(s string) any {
 		return f
 	}
 	return s
+}
+
+func nodeKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.AliasNode:
+		return "alias"
+	}
+	return "value"
 }

@@ -33,9 +33,13 @@ type Set struct {
 	Files     []string
 	Documents []*Document
 	Problems  []Problem
-	// Charts are the Helm chart directories met while walking (a directory
-	// with a Chart.yaml): their files are chart sources, not manifests, and
-	// are not loaded; rendering renders the charts.
+	// Skipped are the files found under the paths but not read as
+	// manifests: tool dotfiles (rendering adds the files kustomizations
+	// use as patches, generator inputs and configuration).
+	Skipped []Skipped
+	// Charts are the Helm chart directories found, sorted: their files are
+	// chart sources, not manifests, and are not loaded; rendering renders
+	// the charts.
 	Charts []string
 }
 
@@ -49,8 +53,9 @@ var ManifestExtensions = []string{".yaml", ".yml", ".json"}
 // result does not depend on scheduling.
 func Load(fsys fs.FS, paths []string, opts LoadOptions) *Set {
 	opts.Limits = opts.Limits.orDefault()
-	files, charts, problems := collectFiles(fsys, paths, opts.Exclude)
-	set := &Set{Files: files, Problems: problems, Charts: charts}
+	c := collectFiles(fsys, paths, opts.Exclude)
+	set := &Set{Files: c.files, Problems: c.problems, Skipped: c.skipped, Charts: c.charts}
+	files := c.files
 
 	type result struct {
 		docs     []*Document
@@ -130,61 +135,112 @@ func cleanErr(err error) error {
 	return err
 }
 
+// collected is what collectFiles found: the files to read, sorted and
+// de-duplicated, and what it skipped.
+type collected struct {
+	files    []string
+	problems []Problem
+	skipped  []Skipped
+	charts   []string
+
+	seen      map[string]bool
+	chartDirs map[string]string // directory → the chart it is in ("" when none)
+}
+
 // collectFiles expands the input paths into a sorted, de-duplicated list of
-// files.
-func collectFiles(fsys fs.FS, paths []string, exclude []string) ([]string, []string, []Problem) {
-	seen := map[string]bool{}
-	var files, charts []string
-	chart := func(dir string) {
-		if !seen[dir+"/"] {
-			seen[dir+"/"] = true
-			charts = append(charts, dir)
-		}
-	}
-	var problems []Problem
-	add := func(name string) {
-		if !seen[name] && !excluded(name, exclude) {
-			seen[name] = true
-			files = append(files, name)
-		}
-	}
+// files. A file named explicitly is always read; files found by walking a
+// directory or matching a glob are skipped when they are tool dotfiles or
+// belong to a Helm chart.
+func collectFiles(fsys fs.FS, paths []string, exclude []string) *collected {
+	c := &collected{seen: map[string]bool{}, chartDirs: map[string]string{}}
 	for _, p := range paths {
 		p = path.Clean(filepath.ToSlash(p))
 		if p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) {
-			problems = append(problems, inputError(RuleOutsideRepo, Location{File: p, Line: 1, Column: 1},
-				"refusing to read: the path is outside the repository"))
+			c.problems = append(c.problems, configError(inputError(RuleOutsideRepo, Location{File: p, Line: 1, Column: 1},
+				"refusing to read: the path is outside the repository")))
 			continue
 		}
 		st, err := fs.Stat(fsys, p)
 		switch {
 		case err == nil && st.IsDir():
-			problems = append(problems, walkDir(fsys, p, exclude, add, chart)...)
+			c.problems = append(c.problems, c.walkDir(fsys, p, exclude)...)
 		case err == nil:
-			add(p) // an explicitly named file is read whatever its extension
+			c.add(p, exclude) // an explicitly named file is read whatever its extension
 		case isGlob(p):
 			matches, gerr := doublestar.Glob(fsys, p, doublestar.WithFilesOnly())
 			if gerr != nil || len(matches) == 0 {
-				problems = append(problems, inputError(RuleUnreadable, Location{File: p},
-					"the pattern matches no files"))
+				c.problems = append(c.problems, configError(inputError(RuleUnreadable, Location{File: p},
+					"the pattern matches no files")))
 			}
 			for _, m := range matches {
-				if hasManifestExt(m) {
-					add(m)
+				if hasManifestExt(m) && !c.skip(fsys, m, exclude) {
+					c.add(m, exclude)
 				}
 			}
 		default:
-			problems = append(problems, unreadable(p, err))
+			c.problems = append(c.problems, configError(unreadable(p, err)))
 		}
 	}
-	slices.Sort(files)
-	slices.Sort(charts)
-	return files, charts, problems
+	slices.Sort(c.files)
+	slices.Sort(c.charts)
+	SortSkipped(c.skipped)
+	return c
 }
 
-// IsChartDir reports whether dir holds a Helm chart (a Chart.yaml).
-func IsChartDir(fsys fs.FS, dir string) bool {
-	st, err := fs.Stat(fsys, path.Join(dir, "Chart.yaml"))
-	return err == nil && !st.IsDir()
+func (c *collected) add(name string, exclude []string) {
+	if !c.seen[name] && !excluded(name, exclude) {
+		c.seen[name] = true
+		c.files = append(c.files, name)
+	}
+}
+
+// skip records and reports a file a glob matched that is not a manifest:
+// a dotfile, a file in a dot-directory, or a file of a Helm chart.
+func (c *collected) skip(fsys fs.FS, name string, exclude []string) bool {
+	if c.seen[name] || excluded(name, exclude) {
+		return false
+	}
+	for _, part := range strings.Split(path.Dir(name), "/") {
+		if strings.HasPrefix(part, ".") && part != "." {
+			return true
+		}
+	}
+	if isDotfile(name) {
+		c.seen[name] = true
+		c.skipped = append(c.skipped, Skipped{Path: name, Reason: SkipToolConfig})
+		return true
+	}
+	if chart := c.chartOf(fsys, path.Dir(name)); chart != "" {
+		c.seen[name] = true
+		c.addChart(chart)
+		return true
+	}
+	return false
+}
+
+// chartOf returns the Helm chart directory dir is in ("" when none),
+// looking at dir and its ancestors once each.
+func (c *collected) chartOf(fsys fs.FS, dir string) string {
+	if chart, ok := c.chartDirs[dir]; ok {
+		return chart
+	}
+	chart := ""
+	switch {
+	case IsHelmChartDir(fsys, dir):
+		chart = dir
+	case dir != ".":
+		chart = c.chartOf(fsys, path.Dir(dir))
+	}
+	c.chartDirs[dir] = chart
+	return chart
+}
+
+// addChart records a Helm chart directory once. Its files are chart
+// sources, not manifests: rendering renders the chart.
+func (c *collected) addChart(dir string) {
+	if !slices.Contains(c.charts, dir) {
+		c.charts = append(c.charts, dir)
+	}
 }
 
 func isGlob(p string) bool { return strings.ContainsAny(p, "*?[{") }
@@ -205,10 +261,13 @@ func excluded(name string, patterns []string) bool {
 }
 
 // walkDir adds the manifest files below dir. Hidden directories (.git,
-// .github, ...) are skipped unless named explicitly; symlinked files are
-// followed when they stay inside the repository, symlinked directories are
-// not followed (as find(1) does by default), which rules out cycles.
-func walkDir(fsys fs.FS, dir string, exclude []string, add, chart func(string)) []Problem {
+// .github, ...) are skipped unless named explicitly, and so are tool
+// dotfiles (recorded as skipped) and Helm chart directories (rendered as
+// charts); symlinked
+// files are followed when they stay inside the repository, symlinked
+// directories are not followed (as find(1) does by default), which rules
+// out cycles.
+func (c *collected) walkDir(fsys fs.FS, dir string, exclude []string) []Problem {
 	var problems []Problem
 	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -222,13 +281,14 @@ func walkDir(fsys fs.FS, dir string, exclude []string, add, chart func(string)) 
 			if p != dir && (strings.HasPrefix(d.Name(), ".") || excluded(p, exclude)) {
 				return fs.SkipDir
 			}
-			if IsChartDir(fsys, p) {
-				chart(p)
+			if IsHelmChartDir(fsys, p) {
+				c.chartDirs[p] = p
+				c.addChart(p)
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if !hasManifestExt(p) {
+		if !hasManifestExt(p) || excluded(p, exclude) || c.seen[p] {
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
@@ -241,7 +301,12 @@ func walkDir(fsys fs.FS, dir string, exclude []string, add, chart func(string)) 
 				return nil
 			}
 		}
-		add(p)
+		if isDotfile(p) {
+			c.seen[p] = true
+			c.skipped = append(c.skipped, Skipped{Path: p, Reason: SkipToolConfig})
+			return nil
+		}
+		c.add(p, exclude)
 		return nil
 	})
 	if err != nil {

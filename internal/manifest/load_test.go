@@ -37,6 +37,54 @@ func openRoot(t *testing.T, root string) *os.Root {
 
 const cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n"
 
+// Helm chart directories and tool dotfiles are not manifests: a walk or a
+// glob skips them and records them as skipped; a file named explicitly is
+// read whatever it is.
+func TestLoadSkipsChartsAndDotfiles(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"apps/web/a.yaml":                   cm,
+		"apps/web/.pre-commit-config.yaml":  "repos: []\n",
+		"charts/web/Chart.yaml":             "apiVersion: v2\nname: web\nversion: 1.0.0\n",
+		"charts/web/values.yaml":            "replicas: 1\n",
+		"charts/web/templates/deploy.yaml":  "{{ if .Values.x }}\nkind: Deployment\n{{ end }}\n",
+		"charts/web/templates/_helpers.tpl": "{{ define \"x\" }}{{ end }}\n",
+		"deploy/chart/Chart.yaml":           "apiVersion: v2\nname: other\n",
+		".yamllint.yml":                     "rules: {}\n",
+	})
+	fsys := openRoot(t, root).FS()
+	set := Load(fsys, []string{"."}, LoadOptions{})
+	if want := []string{"apps/web/a.yaml"}; !slices.Equal(set.Files, want) {
+		t.Errorf("files = %v, want %v", set.Files, want)
+	}
+	if want := []string{"charts/web", "deploy/chart"}; !slices.Equal(set.Charts, want) {
+		t.Errorf("charts = %v, want %v", set.Charts, want)
+	}
+	want := []Skipped{
+		{Path: ".yamllint.yml", Reason: SkipToolConfig},
+		{Path: "apps/web/.pre-commit-config.yaml", Reason: SkipToolConfig},
+	}
+	if !slices.Equal(set.Skipped, want) {
+		t.Errorf("skipped = %+v\nwant %+v", set.Skipped, want)
+	}
+	if len(set.Problems) != 0 {
+		t.Errorf("problems = %v", set.Problems)
+	}
+	// A glob skips what a walk skips; a chart directory named explicitly
+	// is still a chart; a file named explicitly is read.
+	set = Load(fsys, []string{"**/*.yaml"}, LoadOptions{})
+	if want := []string{"apps/web/a.yaml"}; !slices.Equal(set.Files, want) || !slices.Equal(set.Charts, []string{"charts/web", "deploy/chart"}) {
+		t.Errorf("glob: files %v, charts %v", set.Files, set.Charts)
+	}
+	set = Load(fsys, []string{"charts/web"}, LoadOptions{})
+	if len(set.Files) != 0 || !slices.Equal(set.Charts, []string{"charts/web"}) {
+		t.Errorf("chart named: files %v, charts %v", set.Files, set.Charts)
+	}
+	set = Load(fsys, []string{"charts/web/values.yaml", "apps/web/.pre-commit-config.yaml"}, LoadOptions{})
+	if want := []string{"apps/web/.pre-commit-config.yaml", "charts/web/values.yaml"}; !slices.Equal(set.Files, want) || len(set.Skipped) != 0 {
+		t.Errorf("explicit files: %v, skipped %v", set.Files, set.Skipped)
+	}
+}
+
 func TestLoadWalksDirectoriesAndGlobs(t *testing.T) {
 	root := writeTree(t, map[string]string{
 		"apps/web/a.yaml":          cm,
@@ -62,8 +110,9 @@ func TestLoadWalksDirectoriesAndGlobs(t *testing.T) {
 		t.Errorf("documents = %d", len(set.Documents))
 	}
 
+	// A glob, like a walk, leaves out hidden directories.
 	set = Load(fsys, []string{"apps/**/*.yaml"}, LoadOptions{})
-	if want := []string{"apps/.hidden/d.yaml", "apps/api/e.yaml", "apps/web/a.yaml"}; !slices.Equal(set.Files, want) {
+	if want := []string{"apps/api/e.yaml", "apps/web/a.yaml"}; !slices.Equal(set.Files, want) {
 		t.Errorf("glob files = %v, want %v", set.Files, want)
 	}
 

@@ -13,6 +13,17 @@ import (
 // used in locations. A document that cannot be parsed is reported and the
 // file's other documents are still returned.
 func Parse(name string, data []byte, limits Limits) ([]*Document, []Problem) {
+	return parse(name, data, limits, false)
+}
+
+// ParseYAML reads any YAML file (a configuration file a ConfigMap holds),
+// not a manifest: a mapping used as a key, which Kubernetes refuses, is
+// read with the key printed as text.
+func ParseYAML(name string, data []byte, limits Limits) ([]*Document, []Problem) {
+	return parse(name, data, limits, true)
+}
+
+func parse(name string, data []byte, limits Limits, anyKeys bool) ([]*Document, []Problem) {
 	limits = limits.orDefault()
 	if int64(len(data)) > limits.MaxFileBytes {
 		return nil, []Problem{tooLarge(name, int64(len(data)), limits)}
@@ -22,7 +33,7 @@ func Parse(name string, data []byte, limits Limits) ([]*Document, []Problem) {
 	// is it cut into documents, so that one broken document does not hide
 	// the others and each problem gets its exact position.
 	if utf8.Valid(data) {
-		docs, problems, ok := parseChunk(name, chunk{data: data}, 0, limits, false)
+		docs, problems, ok := parseChunk(name, chunk{data: data}, 0, limits, false, anyKeys)
 		if ok {
 			return docs, problems
 		}
@@ -37,7 +48,7 @@ func Parse(name string, data []byte, limits Limits) ([]*Document, []Problem) {
 				"invalid UTF-8 byte 0x%02x: manifests must be UTF-8 text", c.data[off]))
 			continue
 		}
-		d, p, _ := parseChunk(name, c, len(docs), limits, true)
+		d, p, _ := parseChunk(name, c, len(docs), limits, true, anyKeys)
 		docs = append(docs, d...)
 		problems = append(problems, p...)
 	}
@@ -135,7 +146,7 @@ func lineCol(b []byte, off int) (int, int) {
 // exact, a syntax error is located at the line where the document breaks
 // (syntax.go), which costs extra parses; the fast path over a whole file
 // discards its syntax problem and re-parses document by document.
-func parseChunk(name string, c chunk, index int, limits Limits, exact bool) (docs []*Document, problems []Problem, ok bool) {
+func parseChunk(name string, c chunk, index int, limits Limits, exact, anyKeys bool) (docs []*Document, problems []Problem, ok bool) {
 	dec := yaml.NewDecoder(bytes.NewReader(c.data))
 	for {
 		var n yaml.Node
@@ -150,7 +161,7 @@ func parseChunk(name string, c chunk, index int, limits Limits, exact bool) (doc
 			continue // only comments, "---" alone, or an explicit null
 		}
 		doc := &Document{File: name, Index: index + len(docs), Node: n.Content[0], LineOffset: c.line}
-		vd := valueDecoder{doc: doc, limits: limits}
+		vd := valueDecoder{doc: doc, limits: limits, anyKeys: anyKeys}
 		v, err := vd.decode(doc.Node)
 		problems = append(problems, vd.problems...)
 		var lim *errLimit

@@ -343,3 +343,19 @@ func TestDuplicateKeyFingerprintsDiffer(t *testing.T) {
 		t.Errorf("both duplicates have the key %q", problems[0].Key)
 	}
 }
+
+// A {{ }} placeholder of a template reads as a mapping used as a key: JSON
+// keys are strings, and kubectl refuses the document ("invalid map key").
+// It is reported once at the key and is no object; the other documents of
+// the file are kept.
+func TestMappingKeyIsNoObject(t *testing.T) {
+	src := "apiVersion: v1\nkind: ReplicationController\nmetadata:\n  name: etcd\nspec:\n  replicas: {{replicas}}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok}\n"
+	docs, problems := Parse("t.yaml", []byte(src), DefaultLimits)
+	if len(problems) != 1 || problems[0].Rule != RuleYAMLSyntax || problems[0].Location.Line != 6 || problems[0].Location.Column != 14 ||
+		!strings.Contains(problems[0].Message, "a key here is a mapping, not a string (a {{ }} placeholder of a template reads as one)") {
+		t.Fatalf("problems = %+v", problems)
+	}
+	if len(docs) != 1 || docs[0].Value.(map[string]any)["kind"] != "ConfigMap" {
+		t.Errorf("documents = %d", len(docs))
+	}
+}

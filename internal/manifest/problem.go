@@ -21,7 +21,7 @@ const (
 )
 
 // Problem is something wrong with the input found while loading or
-// classifying documents. Input problems make the run exit 2; the rest are
+// classifying documents. Config problems make the run exit 2; the rest are
 // ordinary findings.
 type Problem struct {
 	Rule     string
@@ -34,9 +34,14 @@ type Problem struct {
 	// Key tells apart problems of one rule in one file (part of the
 	// finding's fingerprint, so it must not contain line numbers).
 	Key string
-	// Input marks problems that mean the input could not be read as written
-	// (exit code 2), as opposed to findings about valid input.
+	// Input marks problems that mean the input could not be read as written,
+	// as opposed to findings about valid input (information: both obey
+	// --fail-on).
 	Input bool
+	// Config marks problems with plumb's own inputs (a path named on the
+	// command line, a .plumb.yaml entry, a --kubevirt-templates directory)
+	// rather than with the repository's content: they make the run exit 2.
+	Config bool
 }
 
 // Error formats the problem as file:line:col: message.
@@ -54,6 +59,14 @@ func FormatLocation(l Location) string {
 	default:
 		return fmt.Sprintf("%s:%d:%d", l.File, l.Line, l.Column)
 	}
+}
+
+// configError marks a problem with a path plumb was asked to read (named
+// on the command line or in .plumb.yaml): plumb cannot do what it was
+// asked, whatever the repository holds.
+func configError(p Problem) Problem {
+	p.Config = true
+	return p
 }
 
 func inputError(rule string, loc Location, format string, args ...any) Problem {

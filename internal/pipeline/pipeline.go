@@ -53,6 +53,13 @@ type Rendered struct {
 	Warnings []string
 }
 
+// Skipped lists what the load and render stages did not read as objects.
+func (r *Rendered) Skipped() []manifest.Skipped {
+	out := append(slices.Clone(r.Set.Skipped), r.Render.Skipped...)
+	manifest.SortSkipped(out)
+	return out
+}
+
 // Load reads and renders the configured inputs from the working tree.
 func Load(ctx context.Context, cfg *config.Config) (*Rendered, error) {
 	defer runGC(1)()
@@ -187,8 +194,8 @@ func repoFS(root string) (fs.FS, error) {
 
 // Analyzers builds the engines configured for a run, in report order.
 // Problems with an engine's own configuration (a catalog that does not lint,
-// a reference that does not load) come back as InputError findings; the
-// other engines still run.
+// a reference that does not load) come back as ConfigError findings (exit
+// 2); the other engines still run.
 func Analyzers(_ context.Context, cfg *config.Config, _ fs.FS) ([]analyzer.Analyzer, []finding.Finding) {
 	engines := []analyzer.Analyzer{hygiene.Analyzer{}}
 	var setup []finding.Finding
@@ -308,6 +315,7 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 			rep.Sections[o.name] = o.out.Section
 		}
 	}
+	rep.Findings = dropOverlaps(rep.Findings)
 	rep.Findings = append(rep.Findings, mainRules(rendered, rep)...)
 	relateSources(rep.Findings, rendered.Render.Targets)
 	for _, t := range rendered.Render.Targets {
@@ -317,6 +325,7 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 			rep.Objects = append(rep.Objects, report.ObjectEntry{ObjectID: o.ID, File: loc.File, Line: loc.Line})
 		}
 	}
+	rep.Skipped = rendered.Skipped()
 	applySuppressions(cfg, rep, rendered.Render.Targets)
 	errs = append(errs, settlePending(cfg, rep, rendered)...)
 	return &Result{Report: rep, Errors: errs, Rules: rendered.Rules}
@@ -364,10 +373,12 @@ func analyze(ctx context.Context, as []analyzer.Analyzer, in *analyzer.Input) ([
 	return okOuts, failed
 }
 
-// ExitCode applies the threshold: 2 when any input could not be used or an
-// engine failed, 1 when an unsuppressed finding is at least as severe as
-// failOn (in pull-request mode with the new gate, a new finding), 0
-// otherwise.
+// ExitCode applies the threshold: 2 when plumb could not do what it was
+// asked (a configuration, catalog, rules file or reference that does not
+// load, or an engine that failed), 1 when an unsuppressed finding is at
+// least as severe as failOn (in pull-request mode with the new gate, a new
+// finding), 0 otherwise. What the repository holds — YAML that does not
+// parse, a kustomization that does not build — is a finding like any other.
 func (r *Result) ExitCode(failOn config.FailOn) int {
 	if len(r.Errors) > 0 {
 		return ExitError
@@ -382,7 +393,9 @@ func ExitCodeFor(fs []finding.Finding, failOn config.FailOn) int {
 
 // ExitCodeGated applies the threshold to a list of findings. Fixed findings
 // (gone at the head) never count; with the new gate, neither do unchanged
-// ones, except input errors: what plumb could not read, it did not check.
+// ones: a file broken before the pull request does not fail it, one the
+// pull request breaks does. Problems with plumb's own inputs
+// (ConfigError) exit 2 whatever the threshold.
 func ExitCodeGated(fs []finding.Finding, failOn config.FailOn, gate config.Gate) int {
 	code := ExitOK
 	for i := range fs {
@@ -390,7 +403,7 @@ func ExitCodeGated(fs []finding.Finding, failOn config.FailOn, gate config.Gate)
 		if f.Status == finding.StatusFixed {
 			continue
 		}
-		if f.InputError {
+		if f.ConfigError {
 			return ExitError
 		}
 		if f.Suppressed != nil || failOn == config.FailOnNever {

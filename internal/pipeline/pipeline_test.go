@@ -14,6 +14,9 @@ func TestExitCodeFor(t *testing.T) {
 	suppressed := finding.Finding{Level: finding.Error, Suppressed: &finding.Suppression{Reason: "accepted"}}
 	fixed := finding.Finding{Level: finding.Error, Status: finding.StatusFixed}
 	input := finding.Finding{Level: finding.Error, InputError: true}
+	configErr := finding.Finding{Level: finding.Error, InputError: true, ConfigError: true}
+	brokenBefore := finding.Finding{Level: finding.Error, InputError: true, Status: finding.StatusUnchanged}
+	brokenNow := finding.Finding{Level: finding.Error, InputError: true, Status: finding.StatusNew}
 	cases := []struct {
 		name   string
 		fs     []finding.Finding
@@ -27,11 +30,26 @@ func TestExitCodeFor(t *testing.T) {
 		{"never", []finding.Finding{errF}, config.FailOnNever, ExitOK},
 		{"suppressed", []finding.Finding{suppressed}, config.FailOnWarning, ExitOK},
 		{"fixed", []finding.Finding{fixed}, config.FailOnError, ExitOK},
-		{"input error beats never", []finding.Finding{errF, input}, config.FailOnNever, ExitError},
+		// What the repository holds is a finding like any other.
+		{"a file that does not parse", []finding.Finding{input}, config.FailOnError, ExitFindings},
+		{"never, whatever the repository holds", []finding.Finding{errF, input}, config.FailOnNever, ExitOK},
+		// What plumb was given to run with and cannot use is exit 2.
+		{"configuration error beats never", []finding.Finding{errF, configErr}, config.FailOnNever, ExitError},
 	}
 	for _, c := range cases {
 		if got := ExitCodeFor(c.fs, c.failOn); got != c.want {
 			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
 		}
+	}
+	// In pull-request mode a file broken before the change does not fail
+	// it; one the change breaks does.
+	if got := ExitCodeGated([]finding.Finding{brokenBefore}, config.FailOnError, config.GateNew); got != ExitOK {
+		t.Errorf("broken before: exit %d", got)
+	}
+	if got := ExitCodeGated([]finding.Finding{brokenBefore, brokenNow}, config.FailOnError, config.GateNew); got != ExitFindings {
+		t.Errorf("broken by the change: exit %d", got)
+	}
+	if got := ExitCodeGated([]finding.Finding{brokenBefore}, config.FailOnError, config.GateAll); got != ExitFindings {
+		t.Errorf("gate all: exit %d", got)
 	}
 }

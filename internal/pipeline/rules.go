@@ -20,7 +20,8 @@ import (
 
 // RulesEngine loads the built-in rules and the configured rules files and
 // builds the inspection-rules engine. Problems with the files (unreadable,
-// invalid rules) come back as findings: errors are input errors, and the
+// invalid rules) come back as findings: errors are configuration errors
+// (exit 2), and the
 // valid rules still load. The error is for built-in rules that do not load,
 // which is a bug in plumb.
 func RulesEngine(cfg *config.Config) (*rules.Engine, []finding.Finding, error) {

@@ -219,7 +219,8 @@ func TestBadRulesFiles(t *testing.T) {
 // the finding points at the key's line.
 func TestPrivateKeyFailsEarly(t *testing.T) {
 	root := repo(t, map[string]string{
-		"app/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: k}\nstringData:\n  id_rsa: |\n    -----BEGIN RSA PRIVATE KEY-----\n    MIIE\n    -----END RSA PRIVATE KEY-----\n",
+		"app/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: k}\nstringData:\n  id_rsa: |\n    -----BEGIN RSA PRIVATE KEY-----\n" +
+			strings.Repeat("    MIIEpAIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgwMbRvI0MBZhpF\n", 4) + "    -----END RSA PRIVATE KEY-----\n",
 	})
 	res, err := Check(context.Background(), configFor(t, root, nil, nil))
 	if err != nil {

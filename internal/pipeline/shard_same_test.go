@@ -178,8 +178,8 @@ func TestComparedEnvironmentsFindings(t *testing.T) {
 		got = append(got, s)
 	}
 	slices.Sort(got)
-	const workloads = "The environments do not deploy the same workloads: same_workloads returns "
-	const keys = "The environments do not configure the same ConfigMap keys: same_keys returns "
+	const workloads = "The environments do not deploy the same workloads: "
+	const keys = "The environments do not configure the same ConfigMap keys: "
 	want := []string{
 		`check/H10001 overlays/dev fixed: ` + workloads + `["Deployment/debug","Deployment/web"] here, but ["Deployment/web"] (3 of 5), ["Deployment/web","Job/migrate"] (1 of 5) elsewhere`,
 		`check/H10001 overlays/perf new: ` + workloads + `["CronJob/load","Deployment/web"] here, but ["Deployment/web"] (3 of 5), ["Deployment/web","Job/migrate"] (1 of 5) elsewhere` +

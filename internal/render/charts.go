@@ -77,7 +77,7 @@ func (r *renderer) chartTargets(ctx context.Context, extra []HelmTarget, change 
 	}
 	charts := map[string]*helm.Chart{}
 	for _, d := range dirs {
-		if !manifest.IsChartDir(r.files.fsys, d) {
+		if !manifest.IsHelmChartDir(r.files.fsys, d) {
 			continue
 		}
 		c, err := helm.LoadChart(r.files.fsys, d, r.opts.Limits.OrDefault().MaxFileBytes)

@@ -21,10 +21,15 @@ func TestBadInput(t *testing.T) {
 		{RuleKustomize, "cycle/b/kustomization.yaml:2:5", "cyclic kustomization: cycle/a → cycle/b → cycle/a"},
 		{RuleKustomize, "escape/kustomization.yaml:2:5", `"../../../../outside.yaml" leads outside the repository`},
 		{RuleKustomize, "absolute/kustomization.yaml:2:5", `"/etc/passwd" is an absolute path`},
-		{RuleRemote, "remote/kustomization.yaml:2:5", "refused: plumb builds only from the repository (pass --allow-remote"},
+		{RuleRemote, "remote/kustomization.yaml:2:5", "target not rendered, because plumb builds only from the repository; pass --allow-remote"},
 		{RuleKustomize, "badpatch/kustomization.yaml:4:5", `invalid patch: badpatch/patch.yaml:4:3: unknown operation "frobnicate"`},
 		{RuleKustomize, "nomatch/kustomization.yaml:4:5", "no resource matches strategic merge patch"},
-		{RuleKustomize, "helm/kustomization.yaml:2:5", "helmCharts[0]: chart redis is not vendored in helm/charts: plumb renders charts offline, from the repository. Vendor it (`helm pull redis --repo https://charts.bitnami.com/bitnami --untar --untardir helm/charts`"},
+		{RuleRemote, "helm/kustomization.yaml:2:5", "helmCharts[0]: chart redis is not vendored in helm/charts: target not rendered, because plumb renders charts offline, from the repository. Vendor it (`helm pull redis --repo https://charts.bitnami.com/bitnami --untar --untardir helm/charts`"},
+		{RuleUnsupported, "plugin/kustomization.yaml:4:3", "transformers[0]: annotator.yaml is a container KRM function: not supported, plumb does not run kustomize plugins, so the target is not rendered"},
+		{RuleUnsupported, "execfn/kustomization.yaml:4:3", "generators[0]: gen.yaml is an exec KRM function: not supported"},
+		// Read through a symlink that leads out of the kustomization's
+		// directory: kustomize build refuses it.
+		{RuleKustomize, "symlink/app/kustomization.yaml:2:3", `resources[0]: "cm.yaml" is a symlink (or lies under one) that leads outside the kustomization's directory`},
 		{RuleKustomize, "unknownfield/kustomization.yaml:3:1", `unknown field "namePrefx"`},
 		{RuleKustomize, "compres/kustomization.yaml:2:5", `"comp" is a Component`},
 		{RuleKustomize, "twofiles/kustomization.yml:1:1", "twofiles has several kustomization files"},
@@ -50,12 +55,14 @@ func TestBadInput(t *testing.T) {
 		// A value of the wrong type, at its key.
 		{RuleKustomize, "wrongtype/kustomization.yaml:2:1", "resources: the value is a string, kustomize wants a list of strings"},
 		{RuleKustomize, "wrongtype2/kustomization.yaml:4:5", "patches.path: the value is a list, kustomize wants a string"},
-		{RuleTemplate, "templates/template.yaml:11:5", "parameter NAME is required and has no value"},
+		// A required parameter without a value: checked with a placeholder,
+		// one warning at the parameter.
+		{RuleTemplatePlaceholder, "required/template.yaml:13:5", `parameter SSO_URL is required and has no value, so the template was checked with "plumb-required-sso-url" in its place`},
 		{RuleTemplate, "templates/template.yaml:15:5", "range must be within [1-255] characters"},
 	}
 	found := map[int]bool{}
 	for _, p := range res.Problems {
-		if !p.Input {
+		if !p.Input && p.Level != "warning" {
 			continue
 		}
 		// krusty prints some values through pointers; no address may reach
@@ -98,12 +105,16 @@ func TestBadInput(t *testing.T) {
 		switch {
 		case tg.Name == "good" && len(tg.Objects) == 1:
 		case tg.Name == "templates" && len(tg.Objects) == 0 && len(tg.Templates) == 1:
+		case tg.Name == "required" && len(tg.Objects) == 1 && tg.Objects[0].Content["data"].(map[string]any)["url"] == "plumb-required-sso-url":
+		case tg.Name == "symlink/app (plain)" || tg.Name == "symlink/shared":
+			// The files of a kustomization that cannot be built, checked
+			// as plain files.
 		default:
 			t.Errorf("target %s with %d objects", tg.Name, len(tg.Objects))
 		}
 	}
-	if len(res.Targets) != 2 {
-		t.Errorf("%d targets, want good and templates", len(res.Targets))
+	if len(res.Targets) != 5 {
+		t.Errorf("%d targets, want good, templates, required and the symlink's plain files", len(res.Targets))
 	}
 }
 

@@ -70,7 +70,7 @@ func repoChart(fsys fs.FS, p string) (string, bool) {
 	if p == "" || p == ".." || strings.HasPrefix(p, "../") {
 		return "", false
 	}
-	return p, manifest.IsChartDir(fsys, p)
+	return p, manifest.IsHelmChartDir(fsys, p)
 }
 
 // helmRelease renders a Flux HelmRelease's chart when it is in the

@@ -24,6 +24,10 @@ type node struct {
 	// generator sources, configurations...): they are consumed, not objects
 	// of their own.
 	files []string
+	// inputs says, for each of files that is not a resource (a patch, a
+	// generator input, a configuration), what the kustomization reads it
+	// as: such a file is skipped, never an object.
+	inputs map[string]manifest.SkipReason
 	// customOpenAPI is set when the kustomization replaces kustomize's
 	// OpenAPI schema, which krusty keeps in a global.
 	customOpenAPI bool
@@ -34,6 +38,14 @@ type node struct {
 	feedback []manifest.Location
 	// helm are its helmCharts entries (kustomize_helm.go).
 	helm []helmUse
+	// remotes are its remote entries, refused without --allow-remote:
+	// the target is reported once as not rendered.
+	remotes []remoteRef
+}
+
+type remoteRef struct {
+	path  manifest.Path
+	entry string
 }
 
 type edge struct {
@@ -81,7 +93,7 @@ func (g *graph) node(dir string) *node {
 // directory, so a broken build is reported at the line to fix rather than
 // as krusty's wrapped error.
 func (g *graph) check(k *kustomization) *node {
-	n := &node{k: k}
+	n := &node{k: k, inputs: map[string]manifest.SkipReason{}}
 	if k.problem != nil {
 		if !k.reported {
 			n.problems = append(n.problems, *k.problem)
@@ -99,8 +111,9 @@ func (g *graph) check(k *kustomization) *node {
 	fsys := g.kc.files.fsys
 
 	// file checks a path entry that must name a file (or, with dirOK, a
-	// directory) in or below the kustomization's directory.
-	file := func(p manifest.Path, entry string, dirOK bool) {
+	// directory) in or below the kustomization's directory, which the
+	// kustomization reads as role.
+	file := func(p manifest.Path, entry string, dirOK bool, role manifest.SkipReason) {
 		if isRemote(entry) {
 			g.remote(n, p, entry)
 			return
@@ -116,12 +129,18 @@ func (g *graph) check(k *kustomization) *node {
 			fail(p, "%s", statMessage(entry, err))
 		case !inDir(full, k.Dir):
 			fail(p, "%q is outside the kustomization's directory: kustomize loads files only from the kustomization's directory and below (list a kustomization directory instead)", entry)
+		case linkLeavesDir(g.kc.files, full, k.Dir):
+			fail(p, "%q is a symlink (or lies under one) that leads outside the kustomization's directory: kustomize refuses to load it (security: files must be in or below the kustomization's directory); copy the file into the directory instead", entry)
 		case st.IsDir() && !dirOK:
 			fail(p, "%q is a directory, not a file", entry)
 		case st.IsDir():
-			n.files = append(n.files, dirFiles(fsys, full)...)
+			for _, f := range dirFiles(fsys, full) {
+				n.files = append(n.files, f)
+				n.inputs[f] = role
+			}
 		default:
 			n.files = append(n.files, full)
+			n.inputs[full] = role
 		}
 	}
 
@@ -157,6 +176,8 @@ func (g *graph) check(k *kustomization) *node {
 			}
 		case !inDir(full, k.Dir):
 			fail(p, "%q is outside the kustomization's directory: kustomize loads resource files only from the kustomization's directory and below (make its directory a kustomization and list that instead)", entry)
+		case linkLeavesDir(g.kc.files, full, k.Dir):
+			fail(p, "%q is a symlink (or lies under one) that leads outside the kustomization's directory: kustomize refuses to load it (security: files must be in or below the kustomization's directory); copy the file into the directory, or make its directory a kustomization and list that instead", entry)
 		default:
 			n.files = append(n.files, full)
 		}
@@ -208,7 +229,7 @@ func (g *graph) check(k *kustomization) *node {
 			}
 			if pt.Path != "" {
 				before := len(n.problems)
-				file(entry.Child(manifest.Key("path")), pt.Path, false)
+				file(entry.Child(manifest.Key("path")), pt.Path, false, manifest.SkipKustomizePatch)
 				if len(n.problems) == before {
 					g.checkPatch(n, entry, pt.Path, nil, pt.Target != nil, false, field == "patchesJson6902")
 				}
@@ -224,7 +245,7 @@ func (g *graph) check(k *kustomization) *node {
 			continue
 		}
 		before := len(n.problems)
-		file(p, string(entry), false)
+		file(p, string(entry), false, manifest.SkipKustomizePatch)
 		if len(n.problems) == before {
 			g.checkPatch(n, p, string(entry), nil, false, true, false)
 		}
@@ -236,13 +257,13 @@ func (g *graph) check(k *kustomization) *node {
 		g.checkKV(file, "secretGenerator", gi, gen.FileSources, gen.EnvSources, k)
 	}
 	for i, entry := range k.K.Crds {
-		file(manifest.Path{manifest.Key("crds"), manifest.Index(i)}, entry, false)
+		file(manifest.Path{manifest.Key("crds"), manifest.Index(i)}, entry, false, manifest.SkipKustomizeConfig)
 	}
 	for i, entry := range k.K.Configurations {
-		file(manifest.Path{manifest.Key("configurations"), manifest.Index(i)}, entry, false)
+		file(manifest.Path{manifest.Key("configurations"), manifest.Index(i)}, entry, false, manifest.SkipKustomizeConfig)
 	}
 	if p := k.K.OpenAPI["path"]; p != "" {
-		file(manifest.Path{manifest.Key("openapi"), manifest.Key("path")}, p, false)
+		file(manifest.Path{manifest.Key("openapi"), manifest.Key("path")}, p, false, manifest.SkipKustomizeConfig)
 		n.customOpenAPI = true
 	}
 	if len(k.K.OpenAPI) > 0 {
@@ -250,7 +271,7 @@ func (g *graph) check(k *kustomization) *node {
 	}
 	for i, r := range k.K.Replacements {
 		if r.Path != "" {
-			file(manifest.Path{manifest.Key("replacements"), manifest.Index(i), manifest.Key("path")}, r.Path, false)
+			file(manifest.Path{manifest.Key("replacements"), manifest.Index(i), manifest.Key("path")}, r.Path, false, manifest.SkipKustomizeReplacement)
 		}
 	}
 	n.feedback = g.feedbackReplacements(k)
@@ -280,21 +301,34 @@ func (g *graph) check(k *kustomization) *node {
 					continue
 				}
 			}
-			file(p, entry, false)
+			before := len(n.problems)
+			file(p, entry, false, manifest.SkipKustomizeConfig)
+			if len(n.problems) == before {
+				if full, err := resolve(k.Dir, entry); err == nil {
+					if what := g.plugin(full); what != "" {
+						n.problems = append(n.problems, unsupported(k.at(p), p, fmt.Sprintf(
+							"%s is %s: not supported, plumb does not run kustomize plugins, so the target is not rendered. "+
+								"Render it with kustomize build --enable-alpha-plugins into the repository and check that, or exclude this kustomization", entry, what)))
+					}
+				}
+			}
 		}
 	}
 	g.checkHelmCharts(n, fail)
+	if len(n.remotes) > 0 {
+		n.problems = append(n.problems, remoteProblem(n))
+	}
 	return n
 }
 
 // checkKV checks the files and env files of a generator entry. A file
 // source is "path" or "key=path".
-func (g *graph) checkKV(file func(manifest.Path, string, bool), field string, gi int, files, envs []string, k *kustomization) {
+func (g *graph) checkKV(file func(manifest.Path, string, bool, manifest.SkipReason), field string, gi int, files, envs []string, k *kustomization) {
 	for i, src := range files {
 		if _, p, ok := strings.Cut(src, "="); ok {
 			src = p
 		}
-		file(manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("files"), manifest.Index(i)}, src, true)
+		file(manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("files"), manifest.Index(i)}, src, true, manifest.SkipKustomizeGeneratorInput)
 	}
 	_, envsNode := k.node(manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("envs")})
 	nEnvs := 0
@@ -306,19 +340,30 @@ func (g *graph) checkKV(file func(manifest.Path, string, bool), field string, gi
 		if i >= nEnvs {
 			p = manifest.Path{manifest.Key(field), manifest.Index(gi), manifest.Key("env")}
 		}
-		file(p, src, false)
+		file(p, src, false, manifest.SkipKustomizeGeneratorInput)
 	}
 }
 
 // remote refuses a remote entry unless --allow-remote was given.
 func (g *graph) remote(n *node, p manifest.Path, entry string) {
-	if g.allowRemote {
-		return
+	if !g.allowRemote {
+		n.remotes = append(n.remotes, remoteRef{p, entry})
 	}
-	n.problems = append(n.problems, manifest.Problem{
-		Rule: RuleRemote, Level: "error", Location: n.k.at(p), Input: true,
-		Message: fmt.Sprintf("%s: remote %q refused: plumb builds only from the repository (pass --allow-remote to let kustomize fetch it)", p, entry),
-	})
+}
+
+// remoteProblem is the one warning about a kustomization's remote entries,
+// at the first: the target is not rendered.
+func remoteProblem(n *node) manifest.Problem {
+	first := n.remotes[0]
+	what := fmt.Sprintf("%s: remote %q", first.path, first.entry)
+	if more := len(n.remotes) - 1; more == 1 {
+		what += fmt.Sprintf(" (and %s: %q)", n.remotes[1].path, n.remotes[1].entry)
+	} else if more > 1 {
+		what += fmt.Sprintf(" (and %d more remote entries)", more)
+	}
+	return manifest.Problem{Rule: RuleRemote, Level: "warning", Location: n.k.at(first.path), Key: "remote:" + first.path.String(),
+		Message: what + ": target not rendered, because plumb builds only from the repository; " +
+			"pass --allow-remote to let kustomize fetch it, or vendor it into the repository"}
 }
 
 // statMessage explains why an entry cannot be read.
@@ -505,4 +550,43 @@ func (g *graph) cycleProblem(cycle []string) manifest.Problem {
 	path := strings.Join(append(rotated, rotated[0]), " → ")
 	return manifest.Problem{Rule: RuleKustomize, Level: "error", Location: at, Input: true, Key: "cycle:" + path,
 		Message: fmt.Sprintf("%s: cyclic kustomization: %s (kustomize cannot build a kustomization that includes itself)", entry, path)}
+}
+
+// unsupported is the warning about a kustomization entry plumb cannot
+// build offline; the target is not rendered and the rest is checked.
+func unsupported(at manifest.Location, p manifest.Path, msg string) manifest.Problem {
+	return manifest.Problem{Rule: RuleUnsupported, Level: "warning", Location: at, Key: "unsupported:" + p.String(),
+		Message: p.String() + ": " + msg}
+}
+
+// plugin says what kind of plugin a generators/transformers/validators
+// file configures ("" for a built-in one, which krusty runs): a KRM
+// function (the config.kubernetes.io/function annotation: an exec or
+// container function) or an external plugin (any kind that is not
+// apiVersion: builtin).
+func (g *graph) plugin(file string) string {
+	for _, d := range g.docs.get(file) {
+		m, ok := d.doc.Value.(map[string]any)
+		if !ok {
+			continue
+		}
+		md, _ := m["metadata"].(map[string]any)
+		annotations, _ := md["annotations"].(map[string]any)
+		for _, a := range []string{"config.kubernetes.io/function", "config.k8s.io/function"} {
+			if fn, ok := annotations[a].(string); ok {
+				switch {
+				case strings.Contains(fn, "exec:"):
+					return "an exec KRM function"
+				case strings.Contains(fn, "container:"):
+					return "a container KRM function"
+				}
+				return "a KRM function"
+			}
+		}
+		if api, _ := m["apiVersion"].(string); api != "builtin" && api != "" {
+			kind, _ := m["kind"].(string)
+			return fmt.Sprintf("an external plugin (%s %s)", api, kind)
+		}
+	}
+	return ""
 }

@@ -38,6 +38,25 @@ type fileCache struct {
 	fsys fs.FS
 	mu   sync.Mutex
 	m    map[string]*cachedFile
+	// reals memoizes realPath: krusty asks for the same paths many times.
+	reals sync.Map // string → realResult
+}
+
+type realResult struct {
+	real   string
+	linked bool
+	err    error
+}
+
+// realPath is realPath over the cache's file system, memoized.
+func (c *fileCache) realPath(name string) (string, bool, error) {
+	if r, ok := c.reals.Load(name); ok {
+		rr := r.(realResult)
+		return rr.real, rr.linked, rr.err
+	}
+	real, linked, err := realPath(c.fsys, name)
+	c.reals.Store(name, realResult{real, linked, err})
+	return real, linked, err
 }
 
 type cachedFile struct {
@@ -192,12 +211,28 @@ func (k *kustomizeFS) ReadDir(p string) ([]string, error) {
 }
 
 // CleanedAbs implements filesys.FileSystem: a directory is returned whole,
-// a file as its directory and base name, as krusty's on-disk version does.
+// a file as its directory and base name, with symlinks resolved, as
+// krusty's on-disk version does (its load restrictions compare these real
+// paths).
 func (k *kustomizeFS) CleanedAbs(p string) (filesys.ConfirmedDir, string, error) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(virtualRoot, p)
 	}
 	p = filepath.Clean(p)
+	if r, err := k.rel(p); err == nil && !k.remoteClone(p) {
+		if _, over := k.overrides[r]; !over {
+			real, linked, err := k.files.realPath(r)
+			if err != nil {
+				return "", "", fmt.Errorf("%s: %w", r, err)
+			}
+			if linked {
+				// A build through a symlink is not shared between the two
+				// revisions of a pull request: the log does not record links.
+				k.log.outside()
+				p = filepath.Join(virtualRoot, filepath.FromSlash(real))
+			}
+		}
+	}
 	if k.IsDir(p) {
 		return filesys.ConfirmedDir(p), "", nil
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -176,7 +177,7 @@ func (c *kustomizationCache) load(dir string) *kustomization {
 	}
 	if len(docs) == 0 {
 		// An empty kustomization: krusty refuses it.
-		k.problem = kustProblem(manifest.Location{File: file, Line: 1, Column: 1}, "the kustomization is empty")
+		k.problem = kustProblem(manifest.Location{File: file, Line: 1, Column: 1}, "%s", emptyKustomization)
 		return k
 	}
 	k.Doc = docs[0]
@@ -190,6 +191,12 @@ func (c *kustomizationCache) load(dir string) *kustomization {
 			msg = fmt.Sprintf("unknown field %q: kustomize rejects the kustomization; check the field's spelling and indentation", m[1])
 		}
 		k.problem = kustProblem(k.unknownFieldLocation(err), "%s", msg)
+		return k
+	}
+	if isEmptyKustomization(&k.K) {
+		// Only apiVersion and kind: krusty refuses it as it refuses an
+		// empty file, so it gets the same words.
+		k.problem = kustProblem(k.Doc.Start(), "%s", emptyKustomization)
 		return k
 	}
 	k.K.FixKustomization()
@@ -330,4 +337,17 @@ func resolve(dir, entry string) (string, error) {
 // restriction for files).
 func inDir(p, dir string) bool {
 	return dir == "." || p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+// emptyKustomization is the one wording of a kustomization with nothing in
+// it (an empty file, comments only, or only apiVersion and kind).
+const emptyKustomization = "the kustomization is empty: list resources, components or generators, or delete it (kustomize refuses an empty kustomization)"
+
+// isEmptyKustomization reports whether a kustomization sets nothing but
+// apiVersion and kind, which kustomize refuses ("kustomization.yaml is
+// empty").
+func isEmptyKustomization(k *types.Kustomization) bool {
+	c := *k
+	c.TypeMeta = types.TypeMeta{}
+	return reflect.DeepEqual(c, types.Kustomization{})
 }

@@ -275,8 +275,9 @@ func (x *recordIndex) pop(key string, hashed bool) *tres {
 	return nil
 }
 
-// matchDirs expands a targets: entry into kustomization directories.
-func matchDirs(fsys fs.FS, pattern string) []string {
+// matchDirs expands a targets: entry into kustomization directories and
+// plain directories (directories without a kustomization).
+func matchDirs(fsys fs.FS, pattern string) (kustomizations, plain []string) {
 	pattern = strings.TrimSuffix(path.Clean(pattern), "/")
 	var candidates []string
 	if strings.ContainsAny(pattern, "*?[{") {
@@ -285,16 +286,17 @@ func matchDirs(fsys fs.FS, pattern string) []string {
 	} else {
 		candidates = []string{pattern}
 	}
-	var out []string
 	for _, c := range candidates {
 		if st, err := fs.Stat(fsys, c); err != nil || !st.IsDir() {
 			continue
 		}
 		if f, _ := kustomizationFile(fsys, c); f != "" {
-			out = append(out, c)
+			kustomizations = append(kustomizations, c)
+		} else {
+			plain = append(plain, c)
 		}
 	}
-	return out
+	return kustomizations, plain
 }
 
 // remoteEntry finds the resources entry of a kustomization that names a

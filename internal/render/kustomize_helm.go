@@ -38,8 +38,10 @@ type helmUse struct {
 // entry (plumb does not pull charts).
 func (g *graph) checkHelmCharts(n *node, fail func(manifest.Path, string, ...any)) {
 	k := n.k
-	if key, _ := k.node(manifest.Path{manifest.Key("helmChartInflationGenerator")}); key != nil {
-		fail(manifest.Path{manifest.Key("helmChartInflationGenerator")}, "not supported: the deprecated helmChartInflationGenerator field; use helmCharts (`kustomize edit fix` rewrites it)")
+	gen := manifest.Path{manifest.Key("helmChartInflationGenerator")}
+	if key, _ := k.node(gen); key != nil {
+		n.problems = append(n.problems, unsupported(k.at(gen), gen,
+			"not supported: the deprecated helmChartInflationGenerator field, so the target is not rendered; use helmCharts (`kustomize edit fix` rewrites it)"))
 	}
 	home := "charts"
 	if k.K.HelmGlobals != nil && k.K.HelmGlobals.ChartHome != "" {
@@ -61,7 +63,7 @@ func (g *graph) checkHelmCharts(n *node, fail func(manifest.Path, string, ...any
 			fail(p, "%v", err)
 			continue
 		}
-		if !manifest.IsChartDir(fsys, chart) {
+		if !manifest.IsHelmChartDir(fsys, chart) {
 			home := path.Join(k.Dir, dir)
 			pull := "helm pull " + hc.Name
 			if hc.Repo != "" {
@@ -70,8 +72,11 @@ func (g *graph) checkHelmCharts(n *node, fail func(manifest.Path, string, ...any
 			if hc.Version != "" {
 				pull += " --version " + hc.Version
 			}
-			fail(p, "chart %s is not vendored in %s: plumb renders charts offline, from the repository. Vendor it (`%s --untar --untardir %s`, or run `kustomize build --enable-helm` once) and commit %s",
-				hc.Name, home, pull, home, path.Join(home, hc.Name))
+			// A chart kustomize would download: what cannot be rendered
+			// offline is a warning, and the target is not rendered.
+			n.problems = append(n.problems, manifest.Problem{Rule: RuleRemote, Level: "warning", Location: k.at(p), Key: "remote:" + p.String(),
+				Message: fmt.Sprintf("%s: chart %s is not vendored in %s: target not rendered, because plumb renders charts offline, from the repository. Vendor it (`%s --untar --untardir %s`, or run `kustomize build --enable-helm` once) and commit %s",
+					p, hc.Name, home, pull, home, path.Join(home, hc.Name))})
 			continue
 		}
 		for _, f := range append([]string{hc.ValuesFile}, hc.AdditionalValuesFiles...) {
@@ -84,6 +89,7 @@ func (g *graph) checkHelmCharts(n *node, fail func(manifest.Path, string, ...any
 				continue
 			}
 			n.files = append(n.files, full) // a values file, not a manifest
+			n.inputs[full] = manifest.SkipKustomizeConfig
 		}
 		n.helm = append(n.helm, helmUse{index: i, entry: hc, chart: chart,
 			generated: path.Join(k.Dir, fmt.Sprintf(".plumb-helm-%d-%s.yaml", i, hc.Name))})

@@ -112,7 +112,7 @@ func (r *renderer) unknownParams(targets []*Target) []manifest.Problem {
 		if declared[name] {
 			continue
 		}
-		p := manifest.Problem{Rule: RuleTemplate, Level: "error", Input: true, Key: "param:" + name, Location: r.opts.ParamsAt}
+		p := manifest.Problem{Rule: RuleTemplate, Level: "error", Input: true, Config: true, Key: "param:" + name, Location: r.opts.ParamsAt}
 		if first == nil {
 			p.Message = fmt.Sprintf("parameter %s is given but no OpenShift Template was found", name)
 		} else {
@@ -124,7 +124,7 @@ func (r *renderer) unknownParams(targets []*Target) []manifest.Problem {
 	}
 	for _, name := range slices.Sorted(maps.Keys(r.opts.Params.PerTemplate)) {
 		if !names[name] {
-			out = append(out, manifest.Problem{Rule: RuleTemplate, Level: "error", Input: true, Key: "template:" + name, Location: r.opts.ParamsAt,
+			out = append(out, manifest.Problem{Rule: RuleTemplate, Level: "error", Input: true, Config: true, Key: "template:" + name, Location: r.opts.ParamsAt,
 				Message: fmt.Sprintf("template_params: no processed Template is named %s", name)})
 		}
 	}

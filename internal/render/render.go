@@ -43,6 +43,10 @@ type Target struct {
 	Name    string
 	Kind    Kind
 	Objects []*manifest.Object
+	// Declared is set on a plain directory that .plumb.yaml lists under
+	// targets: its files are applied together, so an object two of them
+	// define is an error rather than a note about alternative files.
+	Declared bool
 	// Templates are the OpenShift Template objects found in the target,
 	// kept whole (annotations, parameters) for the engines that read them.
 	Templates []*Template
@@ -64,6 +68,10 @@ type Result struct {
 	// Reads, for a render narrowed to a change (Options.Changed), is every
 	// file the rendered targets read; nil otherwise.
 	Reads map[string]bool
+	// Skipped are the loaded files that are not read as objects: the
+	// files kustomizations read as patches, generator inputs, replacement
+	// sources or configurations, and files without any Kubernetes object.
+	Skipped []manifest.Skipped
 }
 
 // Objects returns the objects of all targets in target order.
@@ -178,6 +186,8 @@ func (r *renderer) run(ctx context.Context) *Result {
 	closures := map[string]*closure{}
 	used := map[string]bool{}
 	consumed := map[string]bool{}
+	inputs := map[string]manifest.SkipReason{}
+	resources := map[string]bool{}
 	for _, dir := range tree {
 		c := r.graph.walk(dir)
 		closures[dir] = c
@@ -185,6 +195,11 @@ func (r *renderer) run(ctx context.Context) *Result {
 			consumed[n.k.File] = true
 			for _, f := range n.files {
 				consumed[f] = true
+				if role, ok := n.inputs[f]; ok {
+					inputs[f] = role
+				} else {
+					resources[f] = true
+				}
 			}
 			if n.k.problem != nil {
 				// What a kustomization that cannot be read uses is unknown:
@@ -206,11 +221,13 @@ func (r *renderer) run(ctx context.Context) *Result {
 	}
 
 	var targets []string
+	var declared map[string]bool
 	if len(r.opts.Targets) > 0 {
 		var bad []manifest.Problem
-		targets, bad = r.explicitTargets()
+		targets, declared, bad = r.explicitTargets()
 		problems.add(bad...)
-	} else {
+	}
+	if len(targets) == 0 {
 		for _, dir := range tree {
 			if n := r.graph.node(dir); n != nil && !used[dir] && (n.k.problem != nil || !n.k.IsComponent()) {
 				targets = append(targets, dir)
@@ -231,9 +248,13 @@ func (r *renderer) run(ctx context.Context) *Result {
 		return (r.opts.Select != nil && !r.opts.Select(dir)) || (change != nil && !change.kustomizeTarget(r.closureFiles(closures[dir])))
 	})
 	built := r.buildAll(ctx, selected, closures, schemaFilled, problems)
-	plain := r.plainTargets(consumed, targets, change, problems)
+	plain, notObjects := r.plainTargets(consumed, targets, change, problems)
+	for _, t := range plain {
+		t.Declared = declared[t.Name]
+	}
 	res.Targets = append(built, plain...)
 	res.Targets = append(res.Targets, r.chartTargets(ctx, gitopsTargets(r.files.fsys, res.Targets, r.set, problems), change, problems)...)
+	res.Skipped = r.skipped(inputs, resources, notObjects)
 	slices.SortFunc(res.Targets, func(a, b *Target) int { return strings.Compare(a.Name, b.Name) })
 
 	problems.add(r.unknownParams(res.Targets)...)
@@ -243,16 +264,21 @@ func (r *renderer) run(ctx context.Context) *Result {
 }
 
 // explicitTargets expands .plumb.yaml targets: entries into kustomization
-// directories.
-func (r *renderer) explicitTargets() ([]string, []manifest.Problem) {
+// directories, which replace the discovered kustomize targets, and plain
+// directories, whose files are declared to be applied together.
+func (r *renderer) explicitTargets() ([]string, map[string]bool, []manifest.Problem) {
 	var out []string
 	var problems []manifest.Problem
 	seen := map[string]bool{}
+	declared := map[string]bool{}
 	for _, spec := range r.opts.Targets {
-		dirs := matchDirs(r.files.fsys, spec.Pattern)
-		if len(dirs) == 0 {
-			problems = append(problems, manifest.Problem{Rule: RuleTarget, Level: "error", Location: spec.At, Input: true, Key: spec.Pattern,
-				Message: "targets: " + spec.Pattern + " names no kustomization directory"})
+		dirs, plain := matchDirs(r.files.fsys, spec.Pattern)
+		for _, d := range plain {
+			declared[d] = true
+		}
+		if len(dirs) == 0 && len(plain) == 0 {
+			problems = append(problems, manifest.Problem{Rule: RuleTarget, Level: "error", Location: spec.At, Input: true, Config: true, Key: spec.Pattern,
+				Message: "targets: " + spec.Pattern + " names no directory of the repository"})
 		}
 		for _, d := range dirs {
 			if !seen[d] {
@@ -262,7 +288,7 @@ func (r *renderer) explicitTargets() ([]string, []manifest.Problem) {
 		}
 	}
 	slices.Sort(out)
-	return out, problems
+	return out, declared, problems
 }
 
 // buildAll builds the kustomize targets concurrently; the result keeps the
@@ -352,18 +378,53 @@ func (r *renderer) buildLocked(c *closure, log *accessLog) (*Target, []manifest.
 	return r.buildKustomize(c, log)
 }
 
+// skipped lists the loaded files that are not objects: those the
+// kustomizations read as something else than a resource, and those without
+// any Kubernetes object (notObjects).
+func (r *renderer) skipped(inputs map[string]manifest.SkipReason, resources map[string]bool, notObjects map[string]manifest.SkipReason) []manifest.Skipped {
+	var out []manifest.Skipped
+	for _, f := range r.set.Files {
+		reason, ok := inputs[f]
+		if !ok || resources[f] {
+			if reason, ok = notObjects[f]; !ok {
+				continue
+			}
+		}
+		out = append(out, manifest.Skipped{Path: f, Reason: reason})
+	}
+	return out
+}
+
 // plainTargets groups the documents no kustomization reads by directory.
-func (r *renderer) plainTargets(consumed map[string]bool, kustomizeTargets []string, change *changeFilter, problems *problemSet) []*Target {
+// It also returns the files no kustomization reads that hold no object,
+// with the reason (not an object, or a component's configuration).
+func (r *renderer) plainTargets(consumed map[string]bool, kustomizeTargets []string, change *changeFilter, problems *problemSet) ([]*Target, map[string]manifest.SkipReason) {
 	byDir := map[string]*Target{}
 	var out []*Target
 	var changedDirs map[string]bool
 	if change != nil {
 		changedDirs = change.plainDirs(r.set.Documents, consumed)
 	}
+	notObjects := map[string]manifest.SkipReason{}
+	hasObject := map[string]bool{}
+	for _, f := range r.set.Files {
+		if !consumed[f] && !manifest.IsKustomizationFile(f) {
+			notObjects[f] = manifest.SkipNotObject // until a document says otherwise
+		}
+	}
 	for _, doc := range r.set.Documents {
 		if consumed[doc.File] || doc.IsKustomizeConfig() {
+			delete(notObjects, doc.File)
 			continue
 		}
+		if reason := doc.NotObject(); reason != "" {
+			if !hasObject[doc.File] && reason == manifest.SkipComponentConfig {
+				notObjects[doc.File] = reason
+			}
+			continue
+		}
+		hasObject[doc.File] = true
+		delete(notObjects, doc.File)
 		dir := path.Dir(doc.File)
 		if change != nil {
 			if !changedDirs[dir] {
@@ -390,7 +451,10 @@ func (r *renderer) plainTargets(consumed map[string]bool, kustomizeTargets []str
 			r.addObject(t, o, problems)
 		}
 	}
-	return out
+	for _, p := range r.set.Problems {
+		delete(notObjects, p.Location.File) // a file that does not parse is reported, not skipped
+	}
+	return out, notObjects
 }
 
 // addObject adds an object to a target, processing it first when it is a

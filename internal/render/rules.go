@@ -11,8 +11,16 @@ const (
 	// cycle, a path leaving the repository, an invalid patch, helmCharts,
 	// or any error krusty reports).
 	RuleKustomize = "render/kustomize"
-	// RuleRemote: a remote base or resource, refused without --allow-remote.
+	// RuleRemote: a remote base or resource without --allow-remote: the
+	// target is not rendered (a warning).
 	RuleRemote = "render/remote"
+	// RuleUnsupported: a kustomization that needs what plumb does not run
+	// (an exec or container KRM function, an external plugin, helmCharts):
+	// the target is not rendered (a warning).
+	RuleUnsupported = "render/unsupported"
+	// RuleTemplatePlaceholder: a required Template parameter without a
+	// value, checked with a placeholder (a warning).
+	RuleTemplatePlaceholder = "render/template-placeholder"
 	// RuleTemplate: an OpenShift Template cannot be processed (a required
 	// parameter without value, an unknown parameter, a bad generator).
 	RuleTemplate = "render/template"
@@ -27,12 +35,21 @@ var ruleHelp = map[string]string{
 		"Fix the entry at the reported line; `kustomize build DIR` shows the same failure. " +
 		"plumb builds with kustomize's library in-process, with load restrictions root-only: files must lie in or below " +
 		"the kustomization's directory, bases anywhere inside the repository, nothing outside it.",
-	RuleRemote: "The kustomization refers to a remote base or resource (a git repository or a URL). plumb builds only " +
+	RuleRemote: "The kustomization refers to a remote base or resource (a git repository or a URL), so this target " +
+		"was not rendered and its objects were not checked; the rest of the repository was. plumb builds only " +
 		"from the repository so that checks are reproducible and a pull request cannot make the runner fetch arbitrary URLs. " +
 		"Vendor the remote content into the repository, or pass `--allow-remote` where network access is acceptable.",
+	RuleUnsupported: "The kustomization needs something plumb does not run — an exec or container KRM function, an " +
+		"external kustomize plugin, or Helm charts (`helmCharts`) — so this target was not rendered and its objects were " +
+		"not checked; the rest of the repository was. Render it into the repository (`kustomize build " +
+		"--enable-alpha-plugins --enable-helm DIR > rendered.yaml`) and check that, or exclude the kustomization.",
+	RuleTemplatePlaceholder: "A required parameter of the OpenShift Template has no value (`oc process` would refuse " +
+		"the template), so plumb checked the template with a placeholder in its place: `plumb-required-` and the " +
+		"parameter's name in lower case with dashes (`SSO_URL` → `plumb-required-sso-url`). Give it a value " +
+		"(`--param NAME=VALUE`, or `params:` / `template_params:` in .plumb.yaml) to check the template as it will be used.",
 	RuleTemplate: "The OpenShift Template cannot be processed as `oc process` would. Give required parameters a value " +
 		"(`--param NAME=VALUE`, or `params:` / `template_params:` in .plumb.yaml), and only parameters the template declares.",
-	RuleTarget: "A `targets:` entry in .plumb.yaml names no directory holding a kustomization. Fix the path or pattern.",
+	RuleTarget: "A `targets:` entry in .plumb.yaml names no directory of the repository. Fix the path or pattern.",
 	RuleDeprecated: "kustomize still accepts this field but has deprecated it; `kustomize edit fix` rewrites the " +
 		"kustomization with its replacement.",
 	helm.RuleChart: "The chart cannot be rendered as `helm template` would: its Chart.yaml does not load, or its `kubeVersion` " +
@@ -54,7 +71,9 @@ var ruleHelp = map[string]string{
 func Rules() []finding.Rule {
 	return []finding.Rule{
 		rule(RuleKustomize, "Kustomization cannot be built", finding.Error),
-		rule(RuleRemote, "Remote kustomize base refused", finding.Error),
+		rule(RuleRemote, "Remote kustomize base not rendered", finding.Warning),
+		rule(RuleUnsupported, "Kustomization needs a plugin plumb does not run", finding.Warning),
+		rule(RuleTemplatePlaceholder, "Required Template parameter without a value", finding.Warning),
 		rule(RuleTemplate, "Template cannot be processed", finding.Error),
 		rule(RuleTarget, "Unknown render target", finding.Error),
 		rule(RuleDeprecated, "Deprecated kustomization field", finding.Note),

@@ -59,7 +59,7 @@ func processTemplate(t *manifest.Object, params TemplateParams, target string) (
 		return manifest.Problem{Rule: RuleTemplate, Level: "error", Location: at(p), Object: t.ID, Input: true,
 			Message: fmt.Sprintf("template %s: ", name) + fmt.Sprintf(format, args...)}
 	}
-	var problems []manifest.Problem
+	var problems, warnings []manifest.Problem
 
 	declared := map[string]*templateParam{}
 	var order []*templateParam
@@ -133,15 +133,22 @@ func processTemplate(t *manifest.Object, params TemplateParams, target string) (
 			v = g
 		}
 		if v == "" && p.required {
-			problems = append(problems, fail(fmt.Sprintf("parameters[%d]", p.index),
-				"parameter %s is required and has no value: pass --param %s=VALUE, or set it under params (or template_params.%s) in .plumb.yaml", p.name, p.name, name))
-			continue
+			// oc refuses to process the template without a value; plumb
+			// checks it with a placeholder so a template library checks
+			// cleanly, and says once which value it made up.
+			v = RequiredParamPlaceholder(p.name)
+			warnings = append(warnings, manifest.Problem{Rule: RuleTemplatePlaceholder, Level: "warning", Location: at(fmt.Sprintf("parameters[%d]", p.index)), Object: t.ID,
+				Key: "required:" + p.name,
+				Message: fmt.Sprintf("template %s: parameter %s is required and has no value, so the template was checked with %q in its place: "+
+					"pass --param %s=VALUE, or set it under params (or template_params.%s) in .plumb.yaml, to check it with a real value",
+					name, p.name, v, p.name, name)})
 		}
 		values[p.name] = v
 	}
 	if len(problems) > 0 {
 		return tmpl, problems
 	}
+	problems = warnings
 
 	x := &expansion{values: values}
 	labels := map[string]string{}
@@ -195,6 +202,14 @@ func processTemplate(t *manifest.Object, params TemplateParams, target string) (
 		tmpl.Objects = append(tmpl.Objects, obj)
 	}
 	return tmpl, problems
+}
+
+// RequiredParamPlaceholder is the value a required Template parameter
+// without a value is checked with: "plumb-required-" and the parameter's
+// name in lower case with dashes (SSO_URL → plumb-required-sso-url), a
+// valid object name, label value and host name.
+func RequiredParamPlaceholder(name string) string {
+	return "plumb-required-" + strings.ToLower(strings.ReplaceAll(name, "_", "-"))
 }
 
 func declaredNames(ps []*templateParam) string {

@@ -12,7 +12,7 @@ import (
 // Sinks that must leave findings out (GitHub's caps on annotations, SARIF
 // results and comment sizes) keep the most important ones. Importance is:
 // unsuppressed before suppressed, findings present at head before fixed ones,
-// input errors first, then new before unchanged (in pull-request mode the
+// problems with plumb's own inputs first, then input errors, then new before unchanged (in pull-request mode the
 // summary leads with what the change introduced), then by level (errors
 // first), and finally the report order, so the choice is deterministic.
 func compareImportance(a, b *finding.Finding) int {
@@ -21,6 +21,12 @@ func compareImportance(a, b *finding.Finding) int {
 	}
 	if c := cmp.Compare(rankFixed(a), rankFixed(b)); c != 0 {
 		return c
+	}
+	if a.ConfigError != b.ConfigError {
+		if a.ConfigError {
+			return -1
+		}
+		return 1
 	}
 	if a.InputError != b.InputError {
 		if a.InputError {

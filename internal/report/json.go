@@ -14,7 +14,7 @@ import (
 
 // JSON writes the report as one JSON object with the keys of the DESIGN.md
 // contract in a fixed order — version, findings, summary, objects, targets,
-// rule_descriptors, duration_ms — followed by the engine sections sorted by
+// skipped (when files were skipped), rule_descriptors, duration_ms — followed by the engine sections sorted by
 // name (checks, compare, kubevirt, rules, ...).
 type JSON struct{}
 
@@ -73,9 +73,20 @@ func writeJSON(w jsonWriter, r *Report) error {
 		{"summary", r.Summarize()},
 		{"objects", objects},
 		{"targets", targets},
+	}
+	if len(r.Skipped) > 0 {
+		fields = append(fields, struct {
+			key   string
+			value any
+		}{"skipped", r.Skipped})
+	}
+	fields = append(fields, []struct {
+		key   string
+		value any
+	}{
 		{"rule_descriptors", rules},
 		{"duration_ms", r.DurationMS},
-	}
+	}...)
 	names := make([]string, 0, len(r.Sections))
 	for name := range r.Sections {
 		names = append(names, name)
@@ -145,6 +156,12 @@ func ReadJSON(data []byte) (*Report, error) {
 	} {
 		if err := decode(d.key, d.into); err != nil {
 			return nil, err
+		}
+	}
+	if v, ok := raw["skipped"]; ok {
+		delete(raw, "skipped")
+		if err := json.Unmarshal(v, &r.Skipped); err != nil {
+			return nil, fmt.Errorf("the report's \"skipped\": %w", err)
 		}
 	}
 	delete(raw, "summary") // derived from the findings

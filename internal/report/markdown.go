@@ -263,6 +263,9 @@ func (m Markdown) writeHead(b *strings.Builder, r *Report, open, fixed, suppress
 	if s.InputErrors > 0 {
 		facts = append(facts, plural(s.InputErrors, "input")+" could not be read as written")
 	}
+	if s.SkippedFiles > 0 {
+		facts = append(facts, plural(s.SkippedFiles, "file")+" skipped (not Kubernetes objects)")
+	}
 	b.WriteString(strings.Join(facts, " · "))
 	b.WriteString("\n\n")
 }
@@ -300,6 +303,11 @@ func (m Markdown) findingRow(g annotation) string {
 	return fmt.Sprintf("| %s | %s | %s | %s |\n", level, m.locationLink(f.Location), codeSpan(f.RuleID), msg)
 }
 
+// maxAlikeTargets is how many render targets a row of findings alike names
+// before it counts the rest: a base shared by 200 overlays is one row, not a
+// paragraph.
+const maxAlikeTargets = 5
+
 // alikeObjects names the object of a finding and the render targets of
 // the findings alike: "Deployment shop/web [overlays/dev, overlays/prod]".
 // Alike findings about different objects are named one after another.
@@ -321,7 +329,9 @@ func alikeObjects(g annotation) string {
 		}
 	}
 	for i, n := range names {
-		if ts := targets[n]; len(ts) > 0 {
+		if ts := targets[n]; len(ts) > maxAlikeTargets {
+			names[i] = fmt.Sprintf("%s [%s and %d more]", n, strings.Join(ts[:maxAlikeTargets], ", "), len(ts)-maxAlikeTargets)
+		} else if len(ts) > 0 {
 			names[i] = n + " [" + strings.Join(ts, ", ") + "]"
 		}
 	}

@@ -138,3 +138,32 @@ func TestMarkdownSaysWhatWasLeftOut(t *testing.T) {
 		t.Errorf("want %q in:\n%s", want, md)
 	}
 }
+
+// Findings that read alike across overlays (a base shared by several: the
+// same line, rule and message) are one row naming their objects, as in the
+// text report and the annotations; what is left out counts findings.
+func TestMarkdownGroupsFindingsAlike(t *testing.T) {
+	r := &Report{}
+	for _, target := range []string{"apps/web/overlays/dev", "apps/web/overlays/prod", "apps/web/overlays/qa", "apps/web/overlays/stage", "apps/web/overlays/test", "apps/web/overlays/uat"} {
+		f := finding.Finding{RuleID: "check/D10001", Level: finding.Error, Message: "container web may run as root",
+			Object:   finding.ObjectID{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", Target: target},
+			Location: finding.Location{File: "apps/web/base/deployment.yaml", Line: 19, Column: 11}}
+		f.SetFingerprint()
+		r.Findings = append(r.Findings, f)
+	}
+	other := finding.Finding{RuleID: "check/C10001", Level: finding.Error, Message: "image web:latest is not pinned",
+		Location: finding.Location{File: "apps/web/base/deployment.yaml", Line: 20, Column: 11}}
+	other.SetFingerprint()
+	r.Findings = append(r.Findings, other)
+	md := Markdown{}.Render(r)
+	if n := strings.Count(md, "container web may run as root"); n != 1 {
+		t.Errorf("%d rows for the findings alike, want 1:\n%s", n, md)
+	}
+	if !strings.Contains(md, "Deployment web \\[apps/web/overlays/dev, apps/web/overlays/prod, apps/web/overlays/qa, apps/web/overlays/stage, apps/web/overlays/test and 1 more\\]</sub>") {
+		t.Errorf("the row does not name the objects:\n%s", md)
+	}
+	md = Markdown{MaxFindings: 1}.Render(r)
+	if !strings.Contains(md, "Not shown here: 1 of 7 findings.") {
+		t.Errorf("left out:\n%s", md)
+	}
+}

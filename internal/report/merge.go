@@ -79,6 +79,8 @@ func Merge(in []ShardReport, mergers map[string]ShardMerger) (*Report, error) {
 	if out.Targets, out.Objects, err = mergeTargets(shards); err != nil {
 		return nil, err
 	}
+	// Every shard loads the whole repository: their skipped files agree.
+	out.Skipped = shards[0].Report.Skipped
 	if err := mergeSections(shards, mergers, out); err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ package report
 
 import (
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
 // SchemaVersion is the version of the JSON report layout.
@@ -17,6 +18,10 @@ type Report struct {
 	Rules    []finding.Rule    // every rule that ran, sorted by id
 	Objects  []ObjectEntry
 	Targets  []TargetEntry
+	// Skipped are the files found but not read as Kubernetes objects (Helm
+	// charts, kustomize patches, tool configuration, files without
+	// objects), sorted by path.
+	Skipped []manifest.Skipped
 	// DurationMS is the wall time of the run (0 in reproducible mode).
 	DurationMS int64
 	// Sections are the engine sections of the JSON report, by engine name.
@@ -49,6 +54,8 @@ type Summary struct {
 	Suppressed  int            `json:"suppressed"`
 	InputErrors int            `json:"input_errors"`
 	Files       int            `json:"files"`
+	// SkippedFiles counts the files not read as objects.
+	SkippedFiles int `json:"skipped_files,omitempty"`
 }
 
 // Summarize counts the report's findings.
@@ -80,5 +87,6 @@ func (r *Report) Summarize() Summary {
 		}
 	}
 	s.Files = len(files)
+	s.SkippedFiles = len(r.Skipped)
 	return s
 }

@@ -24,6 +24,19 @@ type Output struct {
 	// Sink, when set, writes the format instead of its default sink (a
 	// SARIF sink with a category, say).
 	Sink Sink
+	// Text configures the text sink (--min-level, --verbose).
+	Text TextOptions
+}
+
+// TextOnStdout reports whether one of the outputs is the text report
+// written to stdout, where every finding is printed.
+func TextOnStdout(outs []Output) bool {
+	for _, o := range outs {
+		if o.Format == "text" && o.File == "" && o.Sink == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // sink returns the sink that writes o.
@@ -31,7 +44,19 @@ func (o Output) sink(color bool) Sink {
 	if o.Sink != nil {
 		return o.Sink
 	}
+	if o.Format == "text" {
+		return Text{Color: color, TextOptions: o.Text}
+	}
 	return sinks[o.Format](color)
+}
+
+// WithTextOptions configures the text outputs.
+func WithTextOptions(outs []Output, opts TextOptions) {
+	for i := range outs {
+		if outs[i].Format == "text" {
+			outs[i].Text = opts
+		}
+	}
 }
 
 // sinks maps format names to constructors; color says whether the output is

@@ -17,7 +17,22 @@ import (
 type Text struct {
 	// Color adds ANSI colours (only when writing to a terminal).
 	Color bool
+	TextOptions
 }
+
+// TextOptions are the reader's choices for the text report; JSON and SARIF
+// always keep everything.
+type TextOptions struct {
+	// MinLevel hides findings less severe than it (--min-level); nil
+	// shows every level.
+	MinLevel *finding.Level
+	// Verbose lists the files that were skipped as not Kubernetes objects.
+	Verbose bool
+}
+
+// digestThreshold is the number of printed findings past which the report
+// ends with a digest per rule, so a reader sees what dominates.
+const digestThreshold = 300
 
 const (
 	ansiReset  = "\x1b[0m"
@@ -39,12 +54,20 @@ func (t Text) Write(w io.Writer, r *Report) error {
 	}
 	targets := sharedLines(r.Findings)
 	file := "\x00"
+	printed, hidden := 0, 0
+	var digest ruleDigest
 	for i := range r.Findings {
 		f := &r.Findings[i]
+		if t.MinLevel != nil && !f.Level.AtLeast(*t.MinLevel) {
+			hidden++
+			continue
+		}
 		shared, ok := targets[i]
 		if !ok {
 			continue // printed on the line of its first copy
 		}
+		printed++
+		digest.add(f)
 		if f.Location.File != file {
 			if file != "\x00" {
 				bw.WriteByte('\n')
@@ -79,13 +102,26 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		fmt.Fprintf(bw, "%s: %s: %s %s%s\n", paint(ansiBold, loc), level, singleLine(f.Message),
 			paint(ansiDim, "["+f.RuleID+"]"), suffix)
 	}
-	if len(r.Findings) > 0 {
+	if printed > 0 {
 		bw.WriteByte('\n')
 	}
+	if printed > digestThreshold {
+		digest.write(bw, paint)
+	}
+	if t.Verbose {
+		writeSkipped(bw, r.Skipped)
+	}
 	bw.WriteString(summaryLine(r))
+	if hidden > 0 {
+		fmt.Fprintf(bw, " (%d below --min-level %s not shown)", hidden, *t.MinLevel)
+	}
 	bw.WriteByte('\n')
 	if n := fixable(r); n > 0 {
 		fmt.Fprintf(bw, "%s a mechanical fix: plumb fix makes the edits (plumb fix --dry-run shows them)\n", plural(n, "finding")+map[bool]string{true: " has", false: " have"}[n == 1])
+	}
+	if line := skippedLine(r.Skipped, t.Verbose); line != "" {
+		bw.WriteString(line)
+		bw.WriteByte('\n')
 	}
 	return bw.Flush()
 }

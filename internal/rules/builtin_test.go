@@ -13,10 +13,17 @@ import (
 	"github.com/plumb-ci/plumb/internal/render"
 )
 
-const pemKey = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n"
+// keyBody is a made-up key body as long as a real Ed25519 key's (real keys
+// are never committed, not even to tests); shorter bodies are placeholders.
+const keyBody = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n" +
+	"QyNTUxOQAAACBmYWtlZmFrZWZha2VmYWtlZmFrZWZha2VmYWtlZmFrZWZha2UAAAAJjZ\n" +
+	"mFrZWZha2VmYWtlZmFrZWZha2VmYWtlZmFrZWZha2VmYWtlZmFrZWZha2VmYWtlZmFrZW\n" +
+	"Zha2VmYWtlZmFrZWZha2VmYWtlZmFrZWZha2VmYWtlAAAAEXVzZXJAZXhhbXBsZS5jb20B\n"
+
+const pemKey = "-----BEGIN OPENSSH PRIVATE KEY-----\n" + keyBody + "-----END OPENSSH PRIVATE KEY-----\n"
 
 func TestBuiltInPrivateKey(t *testing.T) {
-	b64 := base64.StdEncoding.EncodeToString([]byte("-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\n"))
+	b64 := base64.StdEncoding.EncodeToString([]byte("-----BEGIN RSA PRIVATE KEY-----\nMIIE" + keyBody + "-----END RSA PRIVATE KEY-----\n"))
 	cert := base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"))
 	tg := target(t, "app", `apiVersion: v1
 kind: Secret
@@ -47,7 +54,17 @@ apiVersion: v1
 kind: Secret
 metadata: {name: pgp}
 stringData:
-  key.asc: "-----BEGIN PGP PRIVATE KEY BLOCK-----\nxx\n-----END PGP PRIVATE KEY BLOCK-----"
+  key.asc: "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: 1\n\n`+strings.ReplaceAll(keyBody, "\n", "\\n")+`=AbCd\n-----END PGP PRIVATE KEY BLOCK-----"
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: documentation}
+data:
+  dots: "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----"
+  redacted: "-----BEGIN PRIVATE KEY-----\nREDACTED\n-----END PRIVATE KEY-----"
+  yours: "-----BEGIN OPENSSH PRIVATE KEY-----\n<your key>\n-----END OPENSSH PRIVATE KEY-----"
+  short: "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIExample\n-----END EC PRIVATE KEY-----"
+  prose: "paste your key after -----BEGIN RSA PRIVATE KEY----- here"
 `)
 	run := runAll(t, withBuiltIns(t, ""), Options{}, tg)
 	var got []string
@@ -59,7 +76,7 @@ stringData:
 			}
 		}
 	}
-	want := `app/objects.yaml:7 data["tls.key"],app/objects.yaml:13 data.id_ed25519,app/objects.yaml:33 stringData["key.asc"]`
+	want := `app/objects.yaml:7 data["tls.key"],app/objects.yaml:13 data.id_ed25519,app/objects.yaml:36 stringData["key.asc"]`
 	if strings.Join(got, ",") != want {
 		t.Errorf("private keys at %v\nwant %s", got, want)
 	}
@@ -94,19 +111,26 @@ spec:
           containers: [{name: job, image: "job:3"}]
 `
 	var targets []*render.Target
-	for _, name := range []string{"apps/web/overlays/prod", "apps/web/base", "clusters/eu-1", "envs/staging", "deploy/api/environments/dev"} {
+	for _, name := range []string{"apps/web/overlays/prod", "apps/web/base", "clusters/eu-1", "clusters/prod-eu-1", "envs/staging",
+		"deploy/api/environments/dev", "apps/web/overlays/with-ingress", "apps/web/overlays/prod (plain)"} {
 		targets = append(targets, target(t, name, pod))
 	}
 	run := runAll(t, withBuiltIns(t, ""), Options{}, targets...)
 	env := run.TargetEnv()
 	// The application is the directory that holds the overlays directory
-	// ("." at the root); a target that is no overlay has neither.
+	// ("." at the root); a target that is no overlay has neither, nor has
+	// an overlay whose name is not an environment's (a variant such as
+	// with-ingress, a cluster named by its region) or plain files left
+	// beside an overlay.
 	for name, want := range map[string][2]any{
-		"apps/web/overlays/prod":      {"prod", "apps/web"},
-		"apps/web/base":               {nil, nil},
-		"clusters/eu-1":               {"eu-1", "."},
-		"envs/staging":                {"staging", "."},
-		"deploy/api/environments/dev": {"dev", "deploy/api"},
+		"apps/web/overlays/prod":         {"prod", "apps/web"},
+		"apps/web/base":                  {nil, nil},
+		"clusters/eu-1":                  {nil, nil},
+		"clusters/prod-eu-1":             {"prod-eu-1", "."},
+		"envs/staging":                   {"staging", "."},
+		"deploy/api/environments/dev":    {"dev", "deploy/api"},
+		"apps/web/overlays/with-ingress": {nil, nil},
+		"apps/web/overlays/prod (plain)": {nil, nil},
 	} {
 		if env[name]["environment"] != want[0] || env[name]["application"] != want[1] {
 			t.Errorf("%s: environment %v, application %v, want %v", name, env[name]["environment"], env[name]["application"], want)

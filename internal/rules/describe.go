@@ -117,11 +117,11 @@ func ProblemFindings(problems []Problem) []finding.Finding {
 	for _, p := range problems {
 		f := finding.Finding{
 			Source: finding.SourceRule, RuleID: RuleInvalid, Level: finding.Error, Title: "Invalid inspection rule",
-			Message: p.Message, Location: p.Location, InputError: true, Key: p.Message,
+			Message: p.Message, Location: p.Location, InputError: true, ConfigError: true, Key: p.Message,
 			Help: "The rule was not loaded. Fix it at this line; `plumb rules lint FILE` checks a rules file on its own.",
 		}
 		if p.Warning {
-			f.RuleID, f.Level, f.Title, f.InputError = RuleLint, finding.Warning, "Deprecated inspection rule syntax", false
+			f.RuleID, f.Level, f.Title, f.InputError, f.ConfigError = RuleLint, finding.Warning, "Deprecated inspection rule syntax", false, false
 			f.Help = "The rule was loaded; rewrite it as the message says."
 		}
 		f.SetFingerprint()

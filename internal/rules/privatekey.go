@@ -63,12 +63,51 @@ func privateKeyFields(v any) []manifest.Path {
 
 func holdsPrivateKey(s string) bool {
 	if strings.Contains(s, "PRIVATE KEY") && privateKeyHeader.MatchString(s) {
-		return true
+		return hasKeyBody(s)
 	}
 	trimmed := strings.TrimSpace(s)
 	if !strings.HasPrefix(trimmed, base64PEM) {
 		return false
 	}
 	decoded, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(trimmed), ""))
-	return err == nil && privateKeyHeader.Match(decoded)
+	return err == nil && privateKeyHeader.Match(decoded) && hasKeyBody(string(decoded))
+}
+
+// minKeyBody is the fewest base64 characters a private key's body can have:
+// the smallest real keys (an Ed25519 key in OpenSSH's format, an EC P-256
+// key) take well over 200.
+const minKeyBody = 100
+
+// hasKeyBody reports whether one of the armoured blocks of s holds what
+// can be a key: only base64 between the BEGIN and END lines (armour
+// headers such as Proc-Type: aside), and enough of it. Documentation and
+// examples write placeholders there — "...", "REDACTED", "<your key>", a
+// short made-up body — which are not findings.
+func hasKeyBody(s string) bool {
+	for _, loc := range privateKeyHeader.FindAllStringIndex(s, -1) {
+		body := s[loc[1]:]
+		if end := strings.Index(body, "-----END"); end >= 0 {
+			body = body[:end]
+		}
+		n, clean := 0, true
+		for _, line := range strings.Split(body, "\n") {
+			line = strings.TrimSpace(line)
+			if strings.Contains(line, ":") {
+				continue // an armour header (Proc-Type:, DEK-Info:, Version:)
+			}
+			for _, r := range line {
+				switch {
+				case r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '+', r == '/', r == '=':
+					n++
+				case r == ' ' || r == '\t' || r == '\r':
+				default:
+					clean = false
+				}
+			}
+		}
+		if clean && n >= minKeyBody {
+			return true
+		}
+	}
+	return false
 }

@@ -182,7 +182,15 @@ func (s *subject) newFinding(r *Rule, level finding.Level, msg string, p manifes
 // the object's content is what the rule cannot handle. As in Ironic the
 // error stops the remaining rules for this subject; other subjects go on.
 // Sensitive rules say only which rule failed and where (D11).
+//
+// A built-in rule that cannot be applied (an object whose containers are
+// not a list) is skipped on that object without a finding, and the other
+// rules go on: what is wrong with the object is the checks' to report, in
+// their words.
 func (s *subject) ruleError(r *Rule, stage string, i int, op string, at manifest.Location, err error) {
+	if r.BuiltIn {
+		return
+	}
 	var msg string
 	if r.Sensitive {
 		msg = fmt.Sprintf("inspection rule %s could not be applied to %s: %s error (details hidden: the rule is sensitive); the remaining rules were not run on it",

@@ -50,9 +50,9 @@ type Result struct {
 	Section  *Section
 }
 
-// Apply marks the findings that a suppression accepts. Findings that mean
-// the input could not be read (InputError) are never suppressed: plumb did
-// not check what it could not read. fs is modified in place and returned
+// Apply marks the findings that a suppression accepts. Problems with
+// plumb's own inputs (ConfigError) are never suppressed: they are not about
+// the repository. fs is modified in place and returned
 // with the notes appended.
 func Apply(fs []finding.Finding, targets []*render.Target, opts Options) Result {
 	today := opts.Today.UTC().Format(config.DateLayout)
@@ -61,7 +61,7 @@ func Apply(fs []finding.Finding, targets []*render.Target, opts Options) Result 
 
 	for i := range fs {
 		f := &fs[i]
-		if f.InputError || f.Suppressed != nil {
+		if f.ConfigError || f.Suppressed != nil {
 			continue
 		}
 		apply(f, candidates(f, objects, cfg, true), today)
@@ -100,7 +100,7 @@ func Pending(fs []finding.Finding, targets []*render.Target, opts Options) [][]i
 	uses := make([][]int, len(fs))
 	for i := range fs {
 		f := &fs[i]
-		if f.InputError || f.Suppressed != nil {
+		if f.ConfigError || f.Suppressed != nil {
 			continue
 		}
 		for j, s := range cfg {

@@ -230,11 +230,18 @@ func equalBools(a, b []bool) bool {
 	return true
 }
 
-func TestInputErrorsAreNeverSuppressed(t *testing.T) {
-	f := finding.Finding{RuleID: manifest.RuleYAMLSyntax, Level: finding.Error, InputError: true, Location: manifest.Location{File: "a.yaml", Line: 1}}
-	res := Apply([]finding.Finding{f}, nil, Options{Config: []config.Suppression{{Rule: "manifest/*", Reason: "r"}}})
+// Problems with plumb's own inputs (a catalog that does not load) are not
+// about the repository and are never suppressed; what the repository holds
+// — a file that does not parse — is a finding like any other.
+func TestConfigErrorsAreNeverSuppressed(t *testing.T) {
+	cfgErr := finding.Finding{RuleID: "checks/lint", Level: finding.Error, InputError: true, ConfigError: true, Location: manifest.Location{File: "policy/X1.yaml", Line: 1}}
+	syntax := finding.Finding{RuleID: manifest.RuleYAMLSyntax, Level: finding.Error, InputError: true, Location: manifest.Location{File: "a.yaml", Line: 1}}
+	res := Apply([]finding.Finding{cfgErr, syntax}, nil, Options{Config: []config.Suppression{{Rule: "manifest/*", Reason: "r"}, {Rule: "checks/*", Reason: "r"}}})
 	if res.Findings[0].Suppressed != nil {
-		t.Error("an input error was suppressed")
+		t.Error("a configuration error was suppressed")
+	}
+	if res.Findings[1].Suppressed == nil {
+		t.Error("a syntax error of the repository could not be suppressed")
 	}
 }
 

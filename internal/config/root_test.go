@@ -1,0 +1,104 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/spf13/pflag"
+)
+
+// tree makes directories and files (a name ending in "/" is a directory)
+// under a temporary directory and returns it.
+func tree(t *testing.T, entries ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, e := range entries {
+		p := filepath.Join(dir, filepath.FromSlash(e))
+		if e[len(e)-1] == '/' {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func resolveIn(t *testing.T, cwd string, args ...string) *Config {
+	t.Helper()
+	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
+	fl := BindCheckFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	fl.Paths = fs.Args()
+	cfg, err := Load(fl, cwd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// The root is the git top level of the working directory, so a check run
+// in an overlay builds it with its bases and reports repository paths; a
+// path outside it (another repository) takes that one's top level; without
+// git, the working directory or the paths' common parent.
+func TestRootDiscovery(t *testing.T) {
+	base := tree(t, "repo/.git/", "repo/apps/shop/overlays/dev/", "other/.git", "other/deploy/", "plain/a/", "plain/b/", "loose/x/")
+	repo, other, plain := filepath.Join(base, "repo"), filepath.Join(base, "other"), filepath.Join(base, "plain")
+	dev := filepath.Join(repo, "apps/shop/overlays/dev")
+	for _, c := range []struct {
+		name, cwd string
+		args      []string
+		root      string
+		paths     []string
+	}{
+		{"from a subdirectory", dev, []string{"."}, repo, []string{"apps/shop/overlays/dev"}},
+		{"default path", dev, nil, repo, []string{"apps/shop/overlays/dev"}},
+		{"another repository (worktree .git file)", dev, []string{filepath.Join(other, "deploy")}, other, []string{"deploy"}},
+		{"another repository's root", dev, []string{other}, other, []string{"."}},
+		{"no git: the working directory", filepath.Join(plain, "a"), []string{"."}, filepath.Join(plain, "a"), []string{"."}},
+		{"no git: the common parent", filepath.Join(base, "loose"), []string{filepath.Join(plain, "a"), filepath.Join(plain, "b")}, plain, []string{"a", "b"}},
+		{"--root wins", dev, []string{"--root", dev, "."}, dev, []string{"."}},
+	} {
+		cfg := resolveIn(t, c.cwd, c.args...)
+		if cfg.Root != c.root || !slices.Equal(cfg.Paths, c.paths) {
+			t.Errorf("%s: root %s paths %v, want %s %v", c.name, cfg.Root, cfg.Paths, c.root, c.paths)
+		}
+	}
+}
+
+// The .plumb.yaml that applies is the nearest one from the working
+// directory up to the root; its paths are relative to where it is.
+func TestConfigFileFromTheRoot(t *testing.T) {
+	base := tree(t, "repo/.git/", "repo/apps/web/", "repo/policy/")
+	repo := filepath.Join(base, "repo")
+	conf := "checks:\n  dirs: [policy]\nexclude: [charts/]\nfail_on: warning\n"
+	if err := os.WriteFile(filepath.Join(repo, ".plumb.yaml"), []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := resolveIn(t, filepath.Join(repo, "apps/web"))
+	if cfg.File != ".plumb.yaml" || cfg.FailOn != FailOnWarning {
+		t.Errorf("config file %q, fail-on %s", cfg.File, cfg.FailOn)
+	}
+	if len(cfg.Checks.Dirs) != 1 || cfg.Checks.Dirs[0].Path != filepath.Join(repo, "policy") || cfg.Checks.Dirs[0].Display != "policy" {
+		t.Errorf("checks dirs %+v", cfg.Checks.Dirs)
+	}
+	// A trailing slash names the directory.
+	if !slices.Equal(cfg.Exclude, []string{"charts"}) {
+		t.Errorf("exclude %v", cfg.Exclude)
+	}
+	// From outside the repository, the root's own file applies.
+	cfg = resolveIn(t, base, filepath.Join(repo, "apps"))
+	if cfg.File != ".plumb.yaml" || cfg.Root != repo || cfg.Checks.Dirs[0].Path != filepath.Join(repo, "policy") {
+		t.Errorf("from outside: file %q root %s dirs %+v", cfg.File, cfg.Root, cfg.Checks.Dirs)
+	}
+}
