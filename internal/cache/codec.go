@@ -161,6 +161,9 @@ func (d *Decoder) Done() error {
 	return d.err
 }
 
+// Fail marks the input corrupt (a reader found what cannot be).
+func (d *Decoder) Fail(what string) { d.fail(what) }
+
 func (d *Decoder) fail(what string) {
 	if d.err == nil {
 		d.err = fmt.Errorf("%w: %s at byte %d", ErrCorrupt, what, d.pos)

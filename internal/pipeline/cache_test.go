@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plumb-ci/plumb/internal/bench"
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/report"
 )
@@ -37,19 +38,35 @@ func withCache(cfg *config.Config, dir string) *config.Config {
 	return &c
 }
 
+// cacheRepo is a repository the warm-cache tests run on, with the
+// arguments of its run.
+type cacheRepo struct {
+	dir  string
+	args []string
+}
+
 // cacheRepos are the repositories the warm-cache tests run on: kustomize
 // overlays, OpenShift Templates, Helm charts (by convention and from Flux
-// HelmReleases), KubeVirt VMs and plain files.
-func cacheRepos(t *testing.T) map[string]string {
-	repos := map[string]string{"demo": "../../fixtures/demo"}
+// HelmReleases), KubeVirt VMs and plain files; and the benchmark corpus at
+// 1,000 objects, with its reference and inspection rules.
+func cacheRepos(t *testing.T) map[string]cacheRepo {
+	bench1k := t.TempDir()
+	c, err := bench.Generate(bench1k, bench.Small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	repos := map[string]cacheRepo{
+		"demo":  {dir: "../../fixtures/demo"},
+		"bench": {dir: bench1k, args: []string{"--reference", c.Reference, "--rules", c.RulesFile}},
+	}
 	corpus, _ := filepath.Abs("../../../shared/corpus")
 	if _, err := os.Stat(corpus); err != nil {
-		t.Log("../shared/corpus is absent: the bundled demo only")
+		t.Log("../shared/corpus is absent: the bundled demo and the benchmark corpus only")
 		return repos
 	}
 	for _, r := range []string{"realworld/podinfo", "realworld/microservices-demo", "realworld/library",
 		"realworld/flux2-kustomize-helm-example", "kubevirt-common-templates"} {
-		repos[r] = filepath.Join(corpus, r)
+		repos[r] = cacheRepo{dir: filepath.Join(corpus, r)}
 	}
 	return repos
 }
@@ -58,10 +75,10 @@ func cacheRepos(t *testing.T) map[string]string {
 // cache writes the same bytes, in every format, as the run that filled it
 // and as a run without a cache.
 func TestWarmCacheGivesTheColdReport(t *testing.T) {
-	for name, dir := range cacheRepos(t) {
+	for name, repo := range cacheRepos(t) {
 		t.Run(name, func(t *testing.T) {
-			dir, _ := filepath.Abs(dir)
-			cfg := testConfig(t, dir, nil)
+			dir, _ := filepath.Abs(repo.dir)
+			cfg := testConfig(t, dir, nil, repo.args...)
 			want, _ := reportBytes(t, withCache(cfg, ""))
 			cacheDir := t.TempDir()
 			cold, coldRes := reportBytes(t, withCache(cfg, cacheDir))

@@ -51,6 +51,9 @@ type Rendered struct {
 	// Warnings are problems of plumb's own that did not stop the run (a
 	// cache directory that cannot be used).
 	Warnings []string
+	// store is the persistent cache the revision was rendered with (nil
+	// when off); its analyses use it too.
+	store *cache.Store
 }
 
 // Skipped lists what the load and render stages did not read as objects.
@@ -129,7 +132,7 @@ func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, share shared, e
 		res.Targets = slices.DeleteFunc(res.Targets, func(t *render.Target) bool { return !cfg.Shard.Owns(t.Name) })
 	}
 	run.Preprocess(res.Targets)
-	out := &Rendered{FS: fsys, Set: set, Render: res, Rules: run}
+	out := &Rendered{FS: fsys, Set: set, Render: res, Rules: run, store: share.store}
 	for _, p := range set.Problems {
 		if f := p.Location.File; res.Reads != nil && f != "" && !res.Reads[f] && !opts.Changed[f] {
 			continue // --changed: a file neither changed nor read by an affected target
@@ -307,6 +310,7 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 	rep.Findings = append(rep.Findings, setup...)
 	in := analyzerInput(rendered, cfg.Checks.Env)
 	in.Sharded = cfg.Shard.Enabled()
+	in.Cache = newTargetCache(rendered.store, cfg, in)
 	outs, errs := analyze(ctx, engines, in)
 	for _, o := range outs {
 		rep.Findings = append(rep.Findings, o.out.Findings...)

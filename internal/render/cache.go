@@ -143,25 +143,24 @@ func krustySlot(dir string, withOrigin bool, over map[string][]byte) cache.Key {
 	return h.Sum()
 }
 
-// cachedKrusty is runKrusty through the persistent cache.
-func (r *renderer) cachedKrusty(c *closure, withOrigin bool, log *accessLog, over map[string][]byte) ([]builtResource, error) {
+// cachedKrusty is runKrusty through the persistent cache. inputs is the
+// digest of every question the build asked with its answer (zero when the
+// cache is off or the build read what cannot be recorded).
+func (r *renderer) cachedKrusty(c *closure, withOrigin bool, log *accessLog, over map[string][]byte) (built []builtResource, buildErr error, inputs cache.Key) {
 	k := c.nodes[0].k
 	store := r.opts.Cache
 	if store == nil || r.opts.AllowRemote || c.customOpenAPI {
-		return runKrusty(r.files, k, r.opts.AllowRemote, withOrigin, log, over)
+		built, buildErr = runKrusty(r.files, k, r.opts.AllowRemote, withOrigin, log, over)
+		return built, buildErr, cache.Key{}
 	}
 	slot := krustySlot(k.Dir, withOrigin, over)
-	var (
-		built    []builtResource
-		buildErr error
-	)
 	hit := store.Lookup(nsKustomize, slot, func(payload []byte) bool {
 		var ok bool
-		built, buildErr, ok = r.acceptKrusty(payload, log)
+		built, buildErr, inputs, ok = r.acceptKrusty(payload, log)
 		return ok
 	})
 	if hit {
-		return built, buildErr
+		return built, buildErr, inputs
 	}
 	rec := newAccessLog()
 	built, buildErr = runKrusty(r.files, k, false, withOrigin, rec, over)
@@ -171,12 +170,14 @@ func (r *renderer) cachedKrusty(c *closure, withOrigin bool, log *accessLog, ove
 		}
 		log.unreusable = log.unreusable || rec.unreusable
 	}
-	if !rec.unreusable {
-		if payload, variant, ok := encodeKrusty(rec, built, buildErr); ok {
-			_ = store.Put(nsKustomize, slot, variant, payload) // a failed write is a later miss
-		}
+	if rec.unreusable {
+		return built, buildErr, cache.Key{}
 	}
-	return built, buildErr
+	payload, variant, ok := encodeKrusty(rec, built, buildErr)
+	if ok {
+		_ = store.Put(nsKustomize, slot, variant, payload) // a failed write is a later miss
+	}
+	return built, buildErr, variant
 }
 
 // encodeKrusty writes an entry: the questions with their answers' digests,
@@ -241,8 +242,9 @@ func decodeOrigin(d *cache.Decoder) *krustyOrigin {
 // when every answer is the same, decodes the build and replays the
 // answers into log (pull-request mode shares the build with the other
 // revision through it).
-func (r *renderer) acceptKrusty(payload []byte, log *accessLog) ([]builtResource, error, bool) {
+func (r *renderer) acceptKrusty(payload []byte, log *accessLog) ([]builtResource, error, cache.Key, bool) {
 	d := cache.NewDecoder(payload)
+	vh := cache.NewHasher("variant")
 	n := d.Len(3)
 	type question struct {
 		kind accessKind
@@ -255,12 +257,13 @@ func (r *renderer) acceptKrusty(payload []byte, log *accessLog) ([]builtResource
 		path := d.String()
 		digest := d.Raw()
 		if d.Err() != nil || kind > accessWalk {
-			return nil, nil, false
+			return nil, nil, cache.Key{}, false
 		}
 		a := r.answers.get(kind, path)
 		if string(a.digest[:]) != string(digest) {
-			return nil, nil, false
+			return nil, nil, cache.Key{}, false
 		}
+		vh.Int(int(kind)).String(path).Key(a.digest)
 		qs = append(qs, question{kind, path, a})
 	}
 	var built []builtResource
@@ -279,12 +282,52 @@ func (r *renderer) acceptKrusty(payload []byte, log *accessLog) ([]builtResource
 		}
 	}
 	if d.Done() != nil {
-		return nil, nil, false
+		return nil, nil, cache.Key{}, false
 	}
 	if log != nil {
 		for _, q := range qs {
 			q.a.replay(log, q.kind, q.path)
 		}
 	}
-	return built, buildErr, true
+	return built, buildErr, vh.Sum(), true
+}
+
+// kustomizeInputs is the digest of what a kustomize target was made from:
+// what its builds asked the repository (builds, one per krusty run), the
+// content substituted for files, and every file of its kustomizations'
+// closure (what the trace reads for provenance). Zero when one of them is
+// unknown, or when the target inflates Helm charts (whose templates the
+// provenance points into, and which no log records).
+func (r *renderer) kustomizeInputs(c *closure, builds []cache.Key, over map[string][]byte) cache.Key {
+	if r.opts.Cache == nil || closureHasCharts(c) || len(over) > 0 {
+		return cache.Key{}
+	}
+	h := cache.NewHasher("target/kustomize")
+	for _, b := range builds {
+		if b == (cache.Key{}) {
+			return cache.Key{}
+		}
+		h.Key(b)
+	}
+	files := slices.Clone(r.closureFiles(c))
+	slices.Sort(files)
+	for _, f := range slices.Compact(files) {
+		h.String(f).Key(r.answers.get(accessRead, f).digest)
+	}
+	return h.Sum()
+}
+
+// plainInputs is the digest of the files a plain target's documents come
+// from (zero when the cache is off).
+func (r *renderer) plainInputs(t *Target, files []string) cache.Key {
+	if r.opts.Cache == nil {
+		return cache.Key{}
+	}
+	h := cache.NewHasher("target/plain").String(t.Name)
+	files = slices.Clone(files)
+	slices.Sort(files)
+	for _, f := range slices.Compact(files) {
+		h.String(f).Key(r.answers.get(accessRead, f).digest)
+	}
+	return h.Sum()
 }

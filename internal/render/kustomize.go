@@ -10,6 +10,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/plumb-ci/plumb/internal/cache"
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
@@ -31,7 +32,8 @@ func (r *renderer) buildKustomize(c *closure, log *accessLog) (*Target, []manife
 			return nil, helmProblems
 		}
 	}
-	built, err := r.cachedKrusty(c, false, log, over)
+	built, err, inputs := r.cachedKrusty(c, false, log, over)
+	builds := []cache.Key{inputs}
 	tr := &tracer{g: r.graph, docs: r.docs}
 	if err != nil {
 		msg := krustyMessage(err)
@@ -63,7 +65,9 @@ func (r *renderer) buildKustomize(c *closure, log *accessLog) (*Target, []manife
 		// Something the trace does not model made or renamed an object:
 		// build again with krusty's origin annotations, which name at
 		// least the file each object came from.
-		if again, aerr := r.cachedKrusty(c, true, log, over); aerr == nil {
+		again, aerr, inputs := r.cachedKrusty(c, true, log, over)
+		builds = append(builds, inputs)
+		if aerr == nil {
 			objs, _, err = r.builtObjects(k, again, indexRecords(tr.trace(root)))
 		}
 	}
@@ -76,6 +80,7 @@ func (r *renderer) buildKustomize(c *closure, log *accessLog) (*Target, []manife
 	for _, obj := range objs {
 		r.addObject(t, obj, problems)
 	}
+	t.Inputs = r.kustomizeInputs(c, builds, over)
 	return t, problems.sorted()
 }
 

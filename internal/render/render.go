@@ -50,6 +50,11 @@ type Target struct {
 	// Templates are the OpenShift Template objects found in the target,
 	// kept whole (annotations, parameters) for the engines that read them.
 	Templates []*Template
+	// Inputs, when not zero, is the digest of everything the target was
+	// made from (every file its render read; the render options are the
+	// caller's to add): what the analyses of the target are cached under
+	// (set only with Options.Cache).
+	Inputs cache.Key
 }
 
 // Template is an OpenShift Template and what processing it produced.
@@ -407,6 +412,7 @@ func (r *renderer) plainTargets(consumed map[string]bool, kustomizeTargets []str
 	}
 	notObjects := map[string]manifest.SkipReason{}
 	hasObject := map[string]bool{}
+	targetFiles := map[*Target][]string{}
 	for _, f := range r.set.Files {
 		if !consumed[f] && !manifest.IsKustomizationFile(f) {
 			notObjects[f] = manifest.SkipNotObject // until a document says otherwise
@@ -445,6 +451,7 @@ func (r *renderer) plainTargets(consumed map[string]bool, kustomizeTargets []str
 			byDir[dir] = t
 			out = append(out, t)
 		}
+		targetFiles[t] = append(targetFiles[t], doc.File)
 		objs, p := doc.Objects(t.Name)
 		problems.add(p...)
 		for _, o := range objs {
@@ -453,6 +460,9 @@ func (r *renderer) plainTargets(consumed map[string]bool, kustomizeTargets []str
 	}
 	for _, p := range r.set.Problems {
 		delete(notObjects, p.Location.File) // a file that does not parse is reported, not skipped
+	}
+	for _, t := range out {
+		t.Inputs = r.plainInputs(t, targetFiles[t])
 	}
 	return out, notObjects
 }
