@@ -29,6 +29,11 @@ const (
 	tagString
 	tagList
 	tagMap
+	// Go types that JSON-compatible trees do not use but engines' values
+	// do; each keeps its own tag so that it reads back as the same type.
+	tagGoInt
+	tagStringList
+	tagStringMap
 )
 
 // maxDepth bounds the nesting the decoder accepts: a corrupt entry must
@@ -127,6 +132,29 @@ func (e *Encoder) Value(v any) error {
 			if err := e.Value(t[k]); err != nil {
 				return err
 			}
+		}
+		clear(keys)
+		e.keys = e.keys[:start]
+	case int:
+		e.buf = append(e.buf, tagGoInt)
+		e.Int(int64(t))
+	case []string:
+		e.buf = append(e.buf, tagStringList)
+		e.Bool(t != nil)
+		e.Strings(t)
+	case map[string]string:
+		e.buf = append(e.buf, tagStringMap)
+		e.Bool(t != nil)
+		e.Uint(uint64(len(t)))
+		start := len(e.keys)
+		for k := range t {
+			e.keys = append(e.keys, k)
+		}
+		keys := e.keys[start:]
+		slices.Sort(keys)
+		for _, k := range keys {
+			e.String(k)
+			e.String(t[k])
 		}
 		clear(keys)
 		e.keys = e.keys[:start]
@@ -318,6 +346,30 @@ func (d *Decoder) value(depth int) any {
 		for range n {
 			k := d.String()
 			out[k] = d.value(depth + 1)
+		}
+		return out
+	case tagGoInt:
+		return int(d.Int())
+	case tagStringList:
+		present := d.Bool()
+		ss := d.Strings()
+		if present && ss == nil {
+			ss = []string{}
+		}
+		if !present {
+			return []string(nil)
+		}
+		return ss
+	case tagStringMap:
+		present := d.Bool()
+		n := d.Len(2)
+		if !present {
+			return map[string]string(nil)
+		}
+		out := make(map[string]string, n)
+		for range n {
+			k := d.String()
+			out[k] = d.String()
 		}
 		return out
 	}

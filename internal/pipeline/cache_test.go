@@ -50,14 +50,9 @@ type cacheRepo struct {
 // HelmReleases), KubeVirt VMs and plain files; and the benchmark corpus at
 // 1,000 objects, with its reference and inspection rules.
 func cacheRepos(t *testing.T) map[string]cacheRepo {
-	bench1k := t.TempDir()
-	c, err := bench.Generate(bench1k, bench.Small)
-	if err != nil {
-		t.Fatal(err)
-	}
 	repos := map[string]cacheRepo{
 		"demo":  {dir: "../../fixtures/demo"},
-		"bench": {dir: bench1k, args: []string{"--reference", c.Reference, "--rules", c.RulesFile}},
+		"bench": tinyBenchRepo(t),
 	}
 	corpus, _ := filepath.Abs("../../../shared/corpus")
 	if _, err := os.Stat(corpus); err != nil {
@@ -69,6 +64,20 @@ func cacheRepos(t *testing.T) map[string]cacheRepo {
 		repos[r] = cacheRepo{dir: filepath.Join(corpus, r)}
 	}
 	return repos
+}
+
+// tinyBench is the benchmark corpus's layout at 240 objects: overlays of
+// two bases, a Template, a reference and inspection rules.
+var tinyBench = bench.Spec{Seed: 1, Overlays: 6, Bases: 2, ObjectsPerBase: 40, Templates: 1, ReferenceTemplates: 30, Rules: 20}
+
+// tinyBenchRepo writes tinyBench to a new directory.
+func tinyBenchRepo(t *testing.T) cacheRepo {
+	dir := t.TempDir()
+	c, err := bench.Generate(dir, tinyBench)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cacheRepo{dir: dir, args: []string{"--reference", c.Reference, "--rules", c.RulesFile}}
 }
 
 // TestWarmCacheGivesTheColdReport: a run that finds everything in the
@@ -103,8 +112,8 @@ func TestWarmCacheInPullRequestMode(t *testing.T) {
 	r, base := kustomizeRepo(t)
 	// The base branch's run fills the cache.
 	cacheDir := t.TempDir()
-	if _, res := reportBytes(t, withCache(testConfig(t, r.Dir, nil), cacheDir)); res.CacheStats.Writes != 3 {
-		t.Fatalf("the base branch's run wrote %+v, want its 3 overlays", res.CacheStats)
+	if _, res := reportBytes(t, withCache(testConfig(t, r.Dir, nil), cacheDir)); res.CacheStats.Writes != 6 {
+		t.Fatalf("the base branch's run wrote %+v, want its 3 overlays' builds and checks", res.CacheStats)
 	}
 	r.Write(map[string]string{"overlays/prod/patch.yaml": strings.Replace(
 		r.Git("show", "HEAD:overlays/prod/patch.yaml")+"\n", "nginx:1.25.3", "nginx:latest", 1)})
@@ -114,10 +123,11 @@ func TestWarmCacheInPullRequestMode(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Fatalf("the base branch's cache changed the report:\n%s", firstDifference(got, want))
 	}
-	// The base's three overlays are found; the head's prod is built (its
-	// other two are shared with the base).
-	if st := res.CacheStats; st.Hits != 3 || st.Writes != 1 {
-		t.Errorf("pull request run %+v, want 3 hits and prod written", st)
+	// The base's three overlays are found, built and checked; at the
+	// head, prod is built and checked (the other two builds are shared
+	// with the base, their checks found).
+	if st := res.CacheStats; st.Hits != 8 || st.Misses != 2 || st.Writes != 2 {
+		t.Errorf("pull request run %+v, want 8 hits, and prod built and checked", st)
 	}
 	got, res = reportBytes(t, withCache(cfg, cacheDir))
 	if !bytes.Equal(got, want) {
@@ -125,5 +135,76 @@ func TestWarmCacheInPullRequestMode(t *testing.T) {
 	}
 	if st := res.CacheStats; st.Writes != 0 || st.Misses != 0 {
 		t.Errorf("warm pull request run %+v, want everything found", st)
+	}
+}
+
+// TestAnalysisCacheFollowsItsInputs: a change to anything an analysis
+// depends on — a rules file, a reference template, the check environment,
+// the check catalog selection, an overlay — gives the report a run
+// without a cache gives, taking from the cache only what the change left
+// alone.
+func TestAnalysisCacheFollowsItsInputs(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(t *testing.T, dir string)
+		args []string
+		// hits is how many entries the run finds (of 2 per overlay:
+		// its build and its checks; 2 for the comparison of the two
+		// plain targets; 6 for the overlays' comparisons).
+		hits int
+	}{
+		{name: "nothing", hits: 12 + 6 + 2},
+		{name: "a rules file", edit: appendTo(".plumb/rules.yaml", "- uuid: extra\n  phase: preprocess\n  conditions: []\n  actions:\n    - {op: add-trait, args: {name: extra}}\n"), hits: 6},
+		{name: "a reference template", edit: replaceIn("reference/metadata.yaml", "parts:", "# changed\nparts:"), hits: 6},
+		{name: "the environment", args: []string{"--env", "environment=prod"}, hits: 6},
+		{name: "the checks selected", args: []string{"--select", "C10001"}, hits: 6},
+		{name: "an overlay", edit: replaceIn("sites/s000/overlays/test/kustomization.yaml", "count: 1", "count: 4"), hits: 12 + 6 + 2 - 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			repo := tinyBenchRepo(t)
+			cacheDir := t.TempDir()
+			reportBytes(t, withCache(testConfig(t, repo.dir, nil, repo.args...), cacheDir))
+			if c.edit != nil {
+				c.edit(t, repo.dir)
+			}
+			cfg := testConfig(t, repo.dir, nil, append(repo.args, c.args...)...)
+			want, _ := reportBytes(t, withCache(cfg, ""))
+			got, res := reportBytes(t, withCache(cfg, cacheDir))
+			if !bytes.Equal(got, want) {
+				t.Fatalf("the cache changed the report:\n%s", firstDifference(got, want))
+			}
+			if res.CacheStats.Hits != c.hits {
+				t.Errorf("%+v, want %d hits", res.CacheStats, c.hits)
+			}
+		})
+	}
+}
+
+func appendTo(name, text string) func(*testing.T, string) {
+	return func(t *testing.T, dir string) {
+		p := filepath.Join(dir, name)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, append(data, text...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func replaceIn(name, old, new string) func(*testing.T, string) {
+	return func(t *testing.T, dir string) {
+		p := filepath.Join(dir, name)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(data, []byte(old)) {
+			t.Fatalf("%s has no %q", name, old)
+		}
+		if err := os.WriteFile(p, bytes.Replace(data, []byte(old), []byte(new), 1), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
