@@ -34,11 +34,12 @@ func workspace(t *testing.T) string {
 	t.Helper()
 	ws := t.TempDir()
 	files := map[string]string{
-		"apps/web/deployment.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  replicas: 2\n",
+		"apps/web/deployment.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: web}]}\n",
 		"apps/web/configmap.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: \"" + evilName + "\"\n  namespace: shop\ndata:\n  a: b\n---\n" +
 			"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: \"" + evilName + "\"\n  namespace: shop\n",
-		"apps/web/secret.yaml":      "apiVersion: v1\nkind: Secret\nmetadata:\n  namespace: shop\nstringData:\n  password: " + secretValue + "\n",
-		"apps/api/cronjob.yaml":     "kind: CronJob\nmetadata:\n  name: nightly\n",
+		"apps/web/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  namespace: shop\nstringData:\n  password: " + secretValue + "\n",
+		"apps/api/cronjob.yaml": "kind: CronJob\nmetadata:\n  name: nightly\nspec:\n  schedule: \"0 3 * * *\"\n" +
+			"  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: OnFailure\n          containers: [{name: nightly, image: nightly}]\n",
 		"apps/::warning::evil.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  namespace: shop\n",
 		// These tests are about the action, not the checks catalog.
 		"plumb.yaml": "checks:\n  default_catalog: false\n",

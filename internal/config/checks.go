@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -110,27 +109,12 @@ func BindCatalogFlags(fs *pflag.FlagSet) *Flags {
 // replaces the file's list and --env entries win key by key.
 func resolveChecks(file ChecksFile, fl *Flags, root, cwd, configFile string) (Checks, error) {
 	c := Checks{DefaultCatalog: true, Env: map[string]any{}}
-	configDir := cwd
-	if configFile != "" {
-		abs := configFile
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(cwd, configFile)
-		}
-		configDir = filepath.Dir(abs)
-	}
 	add := func(base, dir string) {
-		abs := dir
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(base, dir)
-		}
-		display := dir
-		if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			display = filepath.ToSlash(rel)
-		}
+		abs, display := resolveInputPath(root, base, dir)
 		c.Dirs = append(c.Dirs, CatalogDir{Path: abs, Display: display})
 	}
 	for _, d := range file.Dirs {
-		add(configDir, d)
+		add(configDir(cwd, configFile), d)
 	}
 	for _, d := range fl.ChecksDirs {
 		add(cwd, d)

@@ -48,6 +48,8 @@ type File struct {
 	Checks       ChecksFile    `yaml:"checks"`
 	// KubernetesVersion is the cluster version to check for (kubernetes.go).
 	KubernetesVersion string `yaml:"kubernetes_version"`
+	// Schema configures schema validation (schema.go).
+	Schema SchemaFile `yaml:"schema"`
 	// Helm configures chart rendering (helm.go).
 	Helm HelmFile `yaml:"helm"`
 	// Cache configures the persistent cache (cache.go).
@@ -106,6 +108,8 @@ type Config struct {
 	// KubernetesVersion is the cluster version charts render for and
 	// schemas are checked against (kubernetes.go).
 	KubernetesVersion KubernetesVersion
+	// Schema is schema validation (schema.go).
+	Schema SchemaSettings
 	// Helm is how charts render (helm.go).
 	Helm HelmConfig
 	// ChangedOnly narrows the run to the render targets that read one of
@@ -248,6 +252,9 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	errs = append(errs, helmErrs...)
 	cfg.KubeVirt = resolveKubeVirt(file, fl)
 	if cfg.KubernetesVersion, err = resolveKubernetesVersion(file, fl); err != nil {
+		errs = append(errs, err)
+	}
+	if cfg.Schema, err = resolveSchema(file, fl, root, cwd, fl.ConfigFile, cfg.KubernetesVersion); err != nil {
 		errs = append(errs, err)
 	}
 	if cfg.Reference, err = resolveReference(file.Reference, fl, root, cwd); err != nil {

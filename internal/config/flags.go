@@ -32,6 +32,8 @@ type Flags struct {
 	KubernetesVersion string
 	// KubeVirtTemplates are --kubevirt-templates directories.
 	KubeVirtTemplates []string
+	// CRDs are --crds files and directories (schema.go).
+	CRDs []string
 	// Reference and DiffConfig are the reference comparison (compare.go).
 	Reference, DiffConfig string
 	// Changed is --changed (changed.go).
@@ -68,6 +70,7 @@ func BindCheckFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringArrayVar(&fl.Formats, "format", []string{"text"}, "report format and optional file: text, json, sarif, markdown, annotations (F or F=FILE; repeatable)")
 	fs.StringVar(&fl.SARIFCategory, "sarif-category", "", "runAutomationDetails.id category of the SARIF report (default plumb/); code scanning keeps one set of alerts per category")
 	fs.StringVar(&fl.FailOn, "fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or never")
+	fs.StringArrayVar(&fl.CRDs, "crds", nil, "CustomResourceDefinition file or directory; custom resources of its kinds are validated against it (repeatable)")
 	fs.StringVar(&fl.MinLevel, "min-level", "note", "text report: show findings at least this severe: note, warning or error (JSON and SARIF keep every finding)")
 	fs.BoolVarP(&fl.Verbose, "verbose", "v", false, "text report: list the files skipped as not Kubernetes objects")
 	fs.StringArrayVar(&fl.KubeVirtTemplates, "kubevirt-templates", nil, "directory of OpenShift Templates in which VMs' parent Templates (vm.kubevirt.io/template) are looked up (repeatable)")

@@ -3,8 +3,6 @@ package config
 import (
 	"strings"
 	"testing"
-
-	"github.com/spf13/pflag"
 )
 
 func TestParseKubernetesVersion(t *testing.T) {
@@ -25,18 +23,7 @@ func TestParseKubernetesVersion(t *testing.T) {
 }
 
 func TestKubernetesVersionResolution(t *testing.T) {
-	resolve := func(file string, args ...string) (*Config, error) {
-		fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
-		fl := BindCheckFlags(fs)
-		if err := fs.Parse(args); err != nil {
-			t.Fatal(err)
-		}
-		f, err := ParseFile(".plumb.yaml", []byte(file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return Resolve(f, fl, t.TempDir())
-	}
+	resolve := func(file string, args ...string) (*Config, error) { return resolveText(t, t.TempDir(), file, args...) }
 	cfg, err := resolve("")
 	if err != nil || cfg.KubernetesVersion != DefaultKubernetesVersion {
 		t.Fatalf("default: %v, %v", cfg, err)

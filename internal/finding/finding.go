@@ -27,6 +27,7 @@ const (
 	SourceCheck    = "check"
 	SourceKubeVirt = "kubevirt"
 	SourceCompare  = "compare"
+	SourceSchema   = "schema"
 	SourceRule     = "rule"
 )
 

@@ -3,7 +3,6 @@ package kubevirt
 import (
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -98,23 +97,9 @@ func LoadTemplates(dirs []string, limits manifest.Limits) ([]*manifest.Object, [
 			})
 			continue
 		}
-		set := manifest.Load(os.DirFS(dir), []string{"."}, manifest.LoadOptions{Limits: limits})
-		display := filepath.ToSlash(dir)
-		for _, p := range set.Problems {
-			p.Location.File = path.Join(display, p.Location.File)
-			p.Config = p.Input // the directory is plumb's input, not the repository's content
-			problems = append(problems, p)
-		}
-		for _, doc := range set.Documents {
-			doc.File = path.Join(display, doc.File)
-			objs, probs := doc.Objects("")
-			problems = append(problems, probs...)
-			for _, o := range objs {
-				if isTemplate(o) {
-					out = append(out, o)
-				}
-			}
-		}
+		objs, probs := manifest.LoadExternal(dir, []string{"."}, filepath.ToSlash(dir), limits, isTemplate)
+		out = append(out, objs...)
+		problems = append(problems, probs...)
 	}
 	return out, problems
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/render"
 	"github.com/plumb-ci/plumb/internal/report"
 	"github.com/plumb-ci/plumb/internal/rules"
+	"github.com/plumb-ci/plumb/internal/schema"
 )
 
 // Version is the program version, set by the linker in release builds.
@@ -207,6 +208,18 @@ func Analyzers(_ context.Context, cfg *config.Config, _ fs.FS) ([]analyzer.Analy
 		setup = append(setup, hygiene.FromProblem(p))
 	}
 	engines = append(engines, &kubevirt.Analyzer{Templates: templates})
+	if cfg.Schema.Enabled {
+		var sources []schema.CRDSource
+		for _, p := range cfg.Schema.CRDs {
+			sources = append(sources, schema.CRDSource{Path: p.Path, Display: p.Display})
+		}
+		crds, problems := schema.LoadCRDs(sources, cfg.Limits)
+		for _, p := range problems {
+			setup = append(setup, hygiene.FromProblem(p))
+		}
+		engines = append(engines, &schema.Analyzer{KubernetesMinor: cfg.Schema.KubernetesVersion.Minor,
+			SkipKinds: cfg.Schema.SkipKinds, CRDs: crds})
+	}
 	checksEngine, checkProblems := checks.New(cfg.Checks, cfg.File)
 	setup = append(setup, checkProblems...)
 	engines = append(engines, checksEngine)

@@ -83,11 +83,15 @@ metadata:
   name: %s
   namespace: shop
 %sspec:
+  selector:
+    matchLabels: {app: %[1]s}
   template:
+    metadata:
+      labels: {app: %[1]s}
     spec:
       containers:
         - name: main
-          image: %s
+          image: %[3]s
 `, name, strings.Join(extra, ""), image)
 }
 
@@ -149,13 +153,13 @@ func TestPullRequestModeClassifiesFindings(t *testing.T) {
 		file               string
 		line               int
 	}{
-		{"test/latest-tag", "web", finding.StatusUnchanged, "apps/web/deploy.yaml", 13},
-		{"test/latest-tag", "worker", finding.StatusUnchanged, "apps/jobs/workers.yaml", 12},
-		{"test/latest-tag", "cache", finding.StatusFixed, "apps/web/cache.yaml", 11},
-		{"test/latest-tag", "cache-v2", finding.StatusNew, "apps/web/cache.yaml", 11},
-		{"test/latest-tag", "api", finding.StatusFixed, "apps/api/deploy.yaml", 11},
+		{"test/latest-tag", "web", finding.StatusUnchanged, "apps/web/deploy.yaml", 17},
+		{"test/latest-tag", "worker", finding.StatusUnchanged, "apps/jobs/workers.yaml", 16},
+		{"test/latest-tag", "cache", finding.StatusFixed, "apps/web/cache.yaml", 15},
+		{"test/latest-tag", "cache-v2", finding.StatusNew, "apps/web/cache.yaml", 15},
+		{"test/latest-tag", "api", finding.StatusFixed, "apps/api/deploy.yaml", 15},
 		{manifest.RuleMissingAPI, "api", finding.StatusFixed, "apps/api/config.yaml", 1},
-		{"test/latest-tag", "sidecar", finding.StatusNew, "apps/web/sidecar.yaml", 11},
+		{"test/latest-tag", "sidecar", finding.StatusNew, "apps/web/sidecar.yaml", 15},
 	}
 	for _, w := range want {
 		f, ok := got[key{w.rule, w.name, w.status}]

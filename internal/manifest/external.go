@@ -1,0 +1,34 @@
+package manifest
+
+import (
+	"os"
+	"path"
+)
+
+// LoadExternal reads objects from outside the checked inputs (--crds,
+// --kubevirt-templates): paths relative to dir, each a file or a directory
+// walked for .yaml, .yml and .json files, and returns the objects keep
+// accepts. Locations name the files as display/relative-path. Problems
+// (unreadable or invalid files, which make the run exit 2 as plumb's own
+// input) come back with the objects that did load.
+func LoadExternal(dir string, paths []string, display string, limits Limits, keep func(*Object) bool) ([]*Object, []Problem) {
+	var out []*Object
+	set := Load(os.DirFS(dir), paths, LoadOptions{Limits: limits})
+	problems := make([]Problem, 0, len(set.Problems))
+	for _, p := range set.Problems {
+		p.Location.File = path.Join(display, p.Location.File)
+		p.Config = p.Input // the files are plumb's input, not the repository's content
+		problems = append(problems, p)
+	}
+	for _, doc := range set.Documents {
+		doc.File = path.Join(display, doc.File)
+		objs, probs := doc.Objects("")
+		problems = append(problems, probs...)
+		for _, o := range objs {
+			if keep(o) {
+				out = append(out, o)
+			}
+		}
+	}
+	return out, problems
+}
