@@ -148,6 +148,8 @@ func TestAnalysisCacheFollowsItsInputs(t *testing.T) {
 		name string
 		edit func(t *testing.T, dir string)
 		args []string
+		// file is the .plumb.yaml of the second run.
+		file string
 		// hits is how many entries the run finds (of 2 per overlay:
 		// its build and its checks; 2 for the comparison of the two
 		// plain targets; 6 for the overlays' comparisons).
@@ -158,6 +160,10 @@ func TestAnalysisCacheFollowsItsInputs(t *testing.T) {
 		{name: "a reference template", edit: replaceIn("reference/metadata.yaml", "parts:", "# changed\nparts:"), hits: 6},
 		{name: "the environment", args: []string{"--env", "environment=prod"}, hits: 6},
 		{name: "the checks selected", args: []string{"--select", "C10001"}, hits: 6},
+		{name: "the Kubernetes version", args: []string{"--kubernetes-version", "1.20"}, hits: 6},
+		// The schema analyzer runs afresh on every run: its settings
+		// leave every entry valid.
+		{name: "the schema settings", file: "schema:\n  skip_kinds: [ConfigMap]\n", hits: 12 + 6 + 2},
 		{name: "an overlay", edit: replaceIn("sites/s000/overlays/test/kustomization.yaml", "count: 1", "count: 4"), hits: 12 + 6 + 2 - 3},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -167,7 +173,14 @@ func TestAnalysisCacheFollowsItsInputs(t *testing.T) {
 			if c.edit != nil {
 				c.edit(t, repo.dir)
 			}
-			cfg := testConfig(t, repo.dir, nil, append(repo.args, c.args...)...)
+			var file *config.File
+			if c.file != "" {
+				var err error
+				if file, err = config.ParseFile(".plumb.yaml", []byte(c.file)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cfg := testConfig(t, repo.dir, file, append(repo.args, c.args...)...)
 			want, _ := reportBytes(t, withCache(cfg, ""))
 			got, res := reportBytes(t, withCache(cfg, cacheDir))
 			if !bytes.Equal(got, want) {

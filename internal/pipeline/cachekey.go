@@ -1,7 +1,9 @@
 package pipeline
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,11 +13,15 @@ import (
 )
 
 // analysisConfigKey is the digest of everything in the configuration that
-// can change what an analyzer finds in a target: the settings of every
-// engine, the rules, the render options (Template parameters, limits), the
-// Kubernetes version, and the content of every file they name (rules
-// files, check catalogs, the reference with its diff configuration and
-// overrides, KubeVirt Template directories). What decides only which
+// can change what a cached analyzer (the checks, the reference comparison)
+// finds in a target: their settings, the inspection rules (preprocess
+// rules change the objects and their environment), the render options
+// (Template parameters, Helm settings, limits), the Kubernetes version,
+// and the content of every file they name (rules files, check catalogs,
+// the reference with its diff configuration and overrides). The schema
+// analyzer and the KubeVirt validations are not cached (they read every
+// target: CRDs and Templates are found anywhere), so their settings are
+// not part of it. What decides only which
 // targets run or how findings are reported afterwards (paths, formats,
 // --fail-on, the base revision, suppressions, shards) is left out, so that
 // a pull request's run finds what its base branch's run stored. false
@@ -27,56 +33,81 @@ func analysisConfigKey(cfg *config.Config) (cache.Key, bool) {
 		Limits            any
 		Rules             config.RulesSettings
 		Render            config.RenderConfig
-		KubeVirt          config.KubeVirtSettings
 		Reference         config.Reference
 		Checks            config.Checks
 		KubernetesVersion config.KubernetesVersion
 		Helm              config.HelmConfig
-	}{cfg.File, cfg.Exclude, cfg.Limits, cfg.Rules, cfg.Render, cfg.KubeVirt, cfg.Reference, cfg.Checks, cfg.KubernetesVersion, cfg.Helm}
+	}{cfg.File, cfg.Exclude, cfg.Limits, cfg.Rules, cfg.Render, cfg.Reference, cfg.Checks, cfg.KubernetesVersion, cfg.Helm}
 	data, err := json.Marshal(settings)
 	if err != nil {
 		return cache.Key{}, false
 	}
-	h := cache.NewHasher("analysis-config").Bytes(data)
+	h := cache.NewHasher("analysis-config").Bytes(rootFree(cfg.Root, data))
+	files := &contentHasher{h: h, root: cfg.Root}
 	for _, r := range cfg.Rules.Files {
-		hashPath(h, r.Path)
+		files.path(r.Path)
 	}
 	for _, d := range cfg.Checks.Dirs {
-		hashPath(h, d.Path)
-	}
-	for _, d := range cfg.KubeVirt.TemplateDirs {
-		hashPath(h, absolute(cfg.Root, d))
+		files.path(d.Path)
 	}
 	if ref := cfg.Reference; ref.Path != "" {
 		p := ref.Path
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
 			p = filepath.Dir(p) // a reference is its metadata's directory
 		}
-		hashPath(h, p)
-		hashPath(h, ref.DiffConfig)
-		hashPath(h, ref.Overrides)
+		files.path(p)
+		files.path(ref.DiffConfig)
+		files.path(ref.Overrides)
 	}
 	return h.Sum(), true
 }
 
-// absolute resolves p against dir.
-func absolute(dir, p string) string {
-	if filepath.IsAbs(p) {
-		return p
+// rootFree replaces the repository root in the encoded settings by a
+// marker: paths inside the repository are resolved to absolute ones, and
+// the same repository checked out elsewhere (a CI runner's work directory,
+// a laptop) must find the same entries. What those paths hold is hashed
+// by content (contentHasher); what findings say about them uses the
+// repository-relative names, which stay in the settings.
+func rootFree(root string, settings []byte) []byte {
+	if root == "" {
+		return settings
 	}
-	return filepath.Join(dir, p)
+	quoted, err := json.Marshal(filepath.Clean(root) + string(filepath.Separator))
+	if err != nil || len(quoted) < 3 {
+		return settings
+	}
+	prefix := quoted[1 : len(quoted)-1]
+	return bytes.ReplaceAll(settings, prefix, []byte("<root>/"))
 }
 
-// hashPath adds a file's content, or every file below a directory with its
-// relative path, to h; a path that cannot be read adds why.
-func hashPath(h *cache.Hasher, p string) {
-	h.String(p)
+// contentHasher adds files and directories by content to a key, naming
+// them relative to the repository root when they lie inside it.
+type contentHasher struct {
+	h    *cache.Hasher
+	root string
+}
+
+// name is how p enters the key: repository-relative when inside it.
+func (c *contentHasher) name(p string) string {
+	if c.root != "" && filepath.IsAbs(p) {
+		if rel, err := filepath.Rel(c.root, p); err == nil && filepath.IsLocal(rel) {
+			return "<root>/" + filepath.ToSlash(rel)
+		}
+	}
+	return p
+}
+
+// path adds a file's content, or every file below a directory with its
+// relative path, to the key; a path that cannot be read adds why.
+func (c *contentHasher) path(p string) {
+	h := c.h
+	h.String(c.name(p))
 	if p == "" {
 		return
 	}
 	st, err := os.Stat(p)
 	if err != nil {
-		h.String("error: " + err.Error())
+		h.String("error: " + why(err))
 		return
 	}
 	if !st.IsDir() {
@@ -90,7 +121,7 @@ func hashPath(h *cache.Hasher, p string) {
 		}
 		if d.Type().IsRegular() {
 			rel, _ := filepath.Rel(p, name)
-			h.String(rel)
+			h.String(filepath.ToSlash(rel))
 			hashFile(h, name)
 		}
 		return nil
@@ -100,11 +131,22 @@ func hashPath(h *cache.Hasher, p string) {
 	}
 }
 
+// hashFile adds a file's content digest.
 func hashFile(h *cache.Hasher, name string) {
 	data, err := os.ReadFile(name)
 	if err != nil {
-		h.String("error: " + err.Error())
+		h.String("error: " + why(err))
 		return
 	}
 	h.Key(cache.Digest(data))
+}
+
+// why is an error without the path it names (the path is in the key
+// already, repository-relative).
+func why(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
 }

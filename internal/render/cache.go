@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/plumb-ci/plumb/internal/cache"
+	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
 // The persistent render cache (Options.Cache) keeps what krusty built for
@@ -330,4 +331,51 @@ func (r *renderer) plainInputs(t *Target, files []string) cache.Key {
 		h.String(f).Key(r.answers.get(accessRead, f).digest)
 	}
 	return h.Sum()
+}
+
+// chartInputs is the digest of what a chart target was made from: the
+// chart's files, the request (release, namespace, Kubernetes version and
+// API versions, hooks and CRDs), every values source in order — a values
+// file by its content, --set expressions and where each source is named
+// (values set by --set are located there) — and, for a render a GitOps
+// definition asks for, what that definition's target was made from (its
+// inline values and their positions come from it). Zero when the cache is
+// off or the defining target has no digest.
+func (r *renderer) chartInputs(job chartRender) cache.Key {
+	if r.opts.Cache == nil || (job.holder != nil && job.holder.Inputs == (cache.Key{})) {
+		return cache.Key{}
+	}
+	req := job.req
+	h := cache.NewHasher("target/helm").String(job.name).Key(job.chart.Digest()).
+		String(req.ReleaseName).String(req.Namespace).String(req.KubeVersion).
+		Bool(req.IncludeCRDs).Bool(req.SkipHooks).Bool(req.SkipTests)
+	hashLocation(h, req.At)
+	h.Int(len(req.APIVersions))
+	for _, v := range req.APIVersions {
+		h.String(v)
+	}
+	if job.holder != nil {
+		h.String(job.holder.Name).Key(job.holder.Inputs)
+	}
+	h.Int(len(req.Sources))
+	for _, s := range req.Sources {
+		hashLocation(h, s.At)
+		h.String(s.File).String(s.Set).Bool(s.String)
+		if s.File != "" {
+			h.Key(r.answers.get(accessRead, s.File).digest)
+		}
+		if s.Inline != nil {
+			e := &cache.Encoder{}
+			if err := e.Value(s.Inline); err != nil {
+				return cache.Key{}
+			}
+			h.Bytes(e.Bytes())
+		}
+	}
+	return h.Sum()
+}
+
+// hashLocation adds a location to a key.
+func hashLocation(h *cache.Hasher, l manifest.Location) {
+	h.String(l.File).Int(l.Line).Int(l.Column).Int(l.EndLine).Int(l.EndColumn)
 }
