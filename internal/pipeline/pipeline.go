@@ -345,7 +345,13 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 	rep.Skipped = rendered.Skipped()
 	applySuppressions(cfg, rep, rendered.Render.Targets)
 	errs = append(errs, settlePending(cfg, rep, rendered)...)
-	return &Result{Report: rep, Errors: errs, Rules: rendered.Rules}
+	res := &Result{Report: rep, Errors: errs}
+	if cfg.Rules.Explain {
+		// The run holds every rendered object; keep it only when it is
+		// asked for, so that they can go before the report is written.
+		res.Rules = rendered.Rules
+	}
+	return res
 }
 
 // resolveFixes turns the fixes the findings declare into edits of the
