@@ -2,8 +2,11 @@ package config
 
 import (
 	"fmt"
+	"path"
+	"path/filepath"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 )
@@ -22,6 +25,22 @@ type ChecksFile struct {
 	Env map[string]any `yaml:"env"`
 	// Customizations override check values: {check id: {value: custom}}.
 	Customizations map[string]map[string]CustomValue `yaml:"customizations"`
+	// Environments are doublestar patterns of render targets that are the
+	// environments of an application, whatever their directory names.
+	Environments []EnvironmentPattern `yaml:"environments"`
+}
+
+// EnvironmentPattern is one pattern of checks.environments with its
+// position in the file, so a pattern that does not parse names its line.
+type EnvironmentPattern struct {
+	Pattern      string
+	Line, Column int
+}
+
+// UnmarshalYAML keeps the node's position.
+func (p *EnvironmentPattern) UnmarshalYAML(n *yaml.Node) error {
+	p.Line, p.Column = n.Line, n.Column
+	return n.Decode(&p.Pattern)
 }
 
 // CustomValue is one custom value with its position in the file, so a
@@ -82,6 +101,9 @@ type Checks struct {
 	// Customizations come from the configuration file (CustomValue lines
 	// are in that file).
 	Customizations map[string]map[string]CustomValue
+	// Environments are doublestar patterns of render target names (paths
+	// from the root) declared to be environments (checks.environments).
+	Environments []string
 }
 
 // bindChecksFlags registers the checks flags.
@@ -150,7 +172,26 @@ func resolveChecks(file ChecksFile, fl *Flags, root, cwd, configFile string) (Ch
 		c.Env[k] = v
 	}
 	c.Customizations = file.Customizations
+	for _, e := range file.Environments {
+		c.Environments = append(c.Environments, environmentPattern(e.Pattern))
+	}
 	return c, nil
+}
+
+// environmentPattern is a checks.environments pattern as render target
+// names are written: slashes, cleaned.
+func environmentPattern(p string) string { return path.Clean(filepath.ToSlash(p)) }
+
+// validateEnvironments refuses a checks.environments pattern that does not
+// parse or cannot name a render target (outside the root), at its line.
+func validateEnvironments(name string, patterns []EnvironmentPattern) error {
+	for _, e := range patterns {
+		p := environmentPattern(e.Pattern)
+		if !doublestar.ValidatePattern(p) || p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) {
+			return fmt.Errorf("%s:%d:%d: checks.environments: %q is not a pattern of render targets in the repository; write a doublestar pattern relative to the root, such as clusters/*", name, e.Line, e.Column, e.Pattern)
+		}
+	}
+	return nil
 }
 
 // ParseEnv parses key=value entries (the --env syntax) into a map.

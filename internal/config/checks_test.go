@@ -41,8 +41,9 @@ func TestChecksSection(t *testing.T) {
 
 func TestChecksSectionErrorsNameTheLine(t *testing.T) {
 	for _, c := range []struct{ config, want string }{
-		{"checks:\n  dir: [a]\n", `c.yaml:2:3: unknown key "dir" in checks (known keys: customizations, default_catalog, dirs, env, select)`},
+		{"checks:\n  dir: [a]\n", `c.yaml:2:3: unknown key "dir" in checks (known keys: customizations, default_catalog, dirs, env, environments, select)`},
 		{"checks:\n  default_catalog: maybe\n", `c.yaml:2:20: checks.default_catalog: the value is the string "maybe", want true or false`},
+		{"checks:\n  environments: [\"clusters/[\"]\n", `c.yaml:2:18: checks.environments: "clusters/[" is not a pattern of render targets in the repository`},
 		{"checks:\n  customizations: [a]\n", "c.yaml:2:19: checks.customizations: the value is a list, want a mapping of keys to values"},
 	} {
 		_, err := ParseFile("c.yaml", []byte(c.config))

@@ -162,6 +162,9 @@ func ParseFile(name string, data []byte) (*File, error) {
 	if err := validateSuppressions(name, f.Suppressions); err != nil {
 		return nil, err
 	}
+	if err := validateEnvironments(name, f.Checks.Environments); err != nil {
+		return nil, err
+	}
 	return f, nil
 }
 

@@ -46,6 +46,7 @@ func RulesEngine(cfg *config.Config) (*rules.Engine, []finding.Finding, error) {
 		ObjectScope:     cfg.Rules.ObjectScope,
 		ScopeAnnotation: cfg.Rules.ScopeAnnotation,
 		Explain:         cfg.Rules.Explain,
+		Environments:    cfg.Checks.Environments,
 	})
 	return engine, findings, nil
 }

@@ -170,6 +170,37 @@ spec:
 	}
 }
 
+// Targets the configuration declares environments (checks.environments)
+// are environments whatever their names, and keep what a user set; plain
+// files beside a declared overlay are not one.
+func TestBuiltInDeclaredEnvironments(t *testing.T) {
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"
+	var targets []*render.Target
+	for _, name := range []string{"clusters/eu-1", "clusters/us-1", "clusters/eu-1 (plain)", "regions/eu/overlays/with-ingress", "apps/web/overlays/prod", "other/eu-2"} {
+		targets = append(targets, target(t, name, cm))
+	}
+	opts := Options{Environments: []string{"clusters/*", "regions/**/overlays/*"}}
+	env := runAll(t, withBuiltIns(t, ""), opts, targets...).TargetEnv()
+	for name, want := range map[string][2]any{
+		"clusters/eu-1":                    {"eu-1", "."},
+		"clusters/us-1":                    {"us-1", "."},
+		"clusters/eu-1 (plain)":            {nil, nil},
+		"regions/eu/overlays/with-ingress": {"with-ingress", "regions/eu"},
+		"apps/web/overlays/prod":           {"prod", "apps/web"},
+		"other/eu-2":                       {nil, nil},
+	} {
+		if env[name]["environment"] != want[0] || env[name]["application"] != want[1] {
+			t.Errorf("%s: environment %v, application %v, want %v", name, env[name]["environment"], env[name]["application"], want)
+		}
+	}
+	// What the user gave the checks is kept.
+	opts.Env = map[string]any{"application": "fleet"}
+	env = runAll(t, withBuiltIns(t, ""), opts, target(t, "clusters/eu-1", cm)).TargetEnv()
+	if e := env["clusters/eu-1"]; e["application"] != nil || e["environment"] != "eu-1" {
+		t.Errorf("the user's application was overridden, or no environment: %v", e)
+	}
+}
+
 func TestBuiltInPublicEndpointTraits(t *testing.T) {
 	tg := target(t, "app", `apiVersion: v1
 kind: Service

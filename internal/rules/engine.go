@@ -51,6 +51,12 @@ type Options struct {
 	// checks.env), which rules read as inventory[env]: a rule that derives
 	// a value can leave one the user set alone.
 	Env map[string]any
+	// Environments are doublestar patterns of render target names that
+	// the configuration declares to be environments (checks.environments):
+	// inventory[target][declared_environment] is true for them, and the
+	// built-in rules name their environment and application whatever
+	// their directory names are.
+	Environments []string
 }
 
 // Engine runs a validated rule set.
@@ -223,7 +229,7 @@ func (r *Run) collectObjects(targets []*render.Target) {
 		return
 	}
 	for _, t := range targets {
-		tf := newTargetFacts(t)
+		tf := newTargetFacts(t, r.e.declaredEnvironment(t.Name))
 		r.targets = append(r.targets, tf)
 		for i, o := range t.Objects {
 			s := r.objectSubject(o, tf)

@@ -202,7 +202,7 @@ type targetFacts struct {
 	index map[string]any
 }
 
-func newTargetFacts(t *render.Target) *targetFacts {
+func newTargetFacts(t *render.Target, declared bool) *targetFacts {
 	byKind := map[string][]string{}
 	for _, o := range t.Objects {
 		if o.ID.Kind != "" && o.ID.Name != "" {
@@ -228,6 +228,8 @@ func newTargetFacts(t *render.Target) *targetFacts {
 		// whose environments the overlays are (plumb-application-from-overlay).
 		"grandparent_dir": path.Dir(path.Dir(t.Name)),
 		"objects":         int64(len(t.Objects)),
+		// checks.environments names this target an environment.
+		"declared_environment": declared,
 	}}
 }
 
