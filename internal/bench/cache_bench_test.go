@@ -96,6 +96,25 @@ func BenchmarkCheckColdVsKrusty(b *testing.B) {
 	}
 }
 
+// BenchmarkCheckFillingCache is what a cold run pays for filling the
+// cache: `plumb check` without the cache against the same run writing
+// every render and analysis to an empty cache, alternated.
+func BenchmarkCheckFillingCache(b *testing.B) {
+	for _, size := range sizes {
+		b.Run(size.name, func(b *testing.B) {
+			c := corpus(b, size.spec)
+			var r ratio
+			for i := 0; b.Loop(); i++ {
+				w, cpu := runCheck(b, checkConfig(b, c), c.Objects)
+				r.aWall, r.aCPU = r.aWall+w, r.aCPU+cpu
+				w, cpu = runCheck(b, checkConfig(b, c, "--cache-dir", filepath.Join(b.TempDir(), fmt.Sprint(i))), c.Objects)
+				r.bWall, r.bCPU = r.bWall+w, r.bCPU+cpu
+			}
+			r.report(b, "nocache", "filling")
+		})
+	}
+}
+
 // BenchmarkPullRequestIncremental is the issue's pull-request target: a
 // pull request changing 5 of the 200 overlays, checked in pull-request
 // mode with the cache its base branch's run left, against the same run

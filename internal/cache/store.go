@@ -133,6 +133,10 @@ type Store struct {
 	// them.
 	used  map[string]bool
 	stats Stats
+	// made are the directories this run knows exist (a cold run writes
+	// hundreds of slots: one mkdir each, not MkdirAll's stat of every
+	// parent).
+	made sync.Map
 }
 
 // Stats count what a run found and wrote.
@@ -255,7 +259,7 @@ func variants(dir string) []string {
 // failed write is only a later miss).
 func (s *Store) Put(ns string, slot, variant Key, payload []byte) error {
 	dir, scoped := s.slotDir(ns, slot)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := s.mkdir(dir); err != nil {
 		return err
 	}
 	final := filepath.Join(dir, variant.String())
@@ -287,6 +291,24 @@ func (s *Store) Put(ns string, slot, variant Key, payload []byte) error {
 			}
 		}
 	}
+	return nil
+}
+
+// mkdir makes dir and its parents below the store's directory.
+func (s *Store) mkdir(dir string) error {
+	if _, ok := s.made.Load(dir); ok {
+		return nil
+	}
+	err := os.Mkdir(dir, 0o700)
+	if errors.Is(err, fs.ErrNotExist) && dir != s.dir {
+		if err = s.mkdir(filepath.Dir(dir)); err == nil {
+			err = os.Mkdir(dir, 0o700)
+		}
+	}
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	s.made.Store(dir, true)
 	return nil
 }
 
