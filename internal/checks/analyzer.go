@@ -96,7 +96,7 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 	fb := &findingBuilder{same: map[*Check]map[string]*sameTarget{}, sharded: in.Sharded}
 	var tc *targetCacher
 	if in.Cache != nil {
-		tc = &targetCacher{c: in.Cache, fb: fb, parts: map[*Target][]byte{}, owner: map[*Target]string{}}
+		tc = &targetCacher{c: in.Cache, fb: fb, parts: map[*Target][]byte{}, owner: map[*Target]*ownedTargets{}}
 		x.onTarget = tc.record
 	}
 	var names []string
@@ -165,7 +165,6 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 				fb.restoreSames(t, t.cached.sames)
 			}
 		}
-		tc.store()
 	}
 	// Findings come in target order (then check order for expect_same), so
 	// they are deterministic; the report sorts them by location.

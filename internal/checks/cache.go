@@ -42,17 +42,15 @@ type cachedSame struct {
 
 // targetCacher collects, while the execution runs, the encoded outcome of
 // every execution target of the render targets that were not found in the
-// cache, and stores each render target's once all of its are in.
+// cache, and stores each render target's as soon as all of its are in (so
+// that the encoded parts do not pile up until the execution ends).
 type targetCacher struct {
 	c     analyzer.TargetCache
 	fb    *findingBuilder
 	mu    sync.Mutex
 	parts map[*Target][]byte
 	// owner is the render target of each execution target to store.
-	owner map[*Target]string
-	// toStore are the render targets to store, with their execution
-	// targets in the analyzer's order.
-	toStore []ownedTargets
+	owner map[*Target]*ownedTargets
 }
 
 // attach gives the execution targets of a render target their cached
@@ -74,17 +72,18 @@ func (tc *targetCacher) attach(name string, targets []*Target) {
 			return
 		}
 	}
+	o := &ownedTargets{name: name, targets: slices.Clone(targets), left: len(targets)}
 	for _, t := range targets {
-		tc.owner[t] = name
+		tc.owner[t] = o
 	}
-	tc.toStore = append(tc.toStore, ownedTargets{name, slices.Clone(targets)})
 }
 
 // ownedTargets are a render target's execution targets, in the order the
-// analyzer made them.
+// analyzer made them, and how many are not recorded yet.
 type ownedTargets struct {
 	name    string
 	targets []*Target
+	left    int
 }
 
 // loadTarget reads a render target's outcome: its execution targets'
@@ -112,9 +111,11 @@ func loadTarget(c analyzer.TargetCache, name string) ([]*cachedTarget, bool) {
 }
 
 // record encodes an execution target's outcome (called by the execution,
-// concurrently, once the target is evaluated).
+// concurrently, once the target is evaluated), and stores its render
+// target's once it is the last of them.
 func (tc *targetCacher) record(t *Target, pairs []pairResult, findings []finding.Finding) {
-	if _, ok := tc.owner[t]; !ok {
+	o, ok := tc.owner[t]
+	if !ok {
 		return
 	}
 	e := &cache.Encoder{}
@@ -123,33 +124,41 @@ func (tc *targetCacher) record(t *Target, pairs []pairResult, findings []finding
 		e = nil
 	}
 	tc.mu.Lock()
-	defer tc.mu.Unlock()
 	if e == nil {
 		tc.parts[t] = nil
 	} else {
 		tc.parts[t] = e.Bytes()
 	}
+	o.left--
+	var payload []byte
+	if o.left == 0 {
+		payload = tc.assemble(o)
+	}
+	tc.mu.Unlock()
+	if payload != nil {
+		tc.c.Store((*Analyzer)(nil).Name(), o.name, payload)
+	}
 }
 
-// store writes the render targets whose execution targets all encoded.
-func (tc *targetCacher) store() {
-	for _, o := range tc.toStore {
-		e := &cache.Encoder{}
-		e.Uint(uint64(len(o.targets)))
-		buf := e.Bytes()
-		complete := true
-		for _, t := range o.targets {
-			part := tc.parts[t]
-			if part == nil {
-				complete = false // not evaluated (the run stopped), or not encodable
-				break
-			}
+// assemble joins a render target's parts, in order, and lets them go; nil
+// when one did not encode. Called with tc.mu held.
+func (tc *targetCacher) assemble(o *ownedTargets) []byte {
+	e := &cache.Encoder{}
+	e.Uint(uint64(len(o.targets)))
+	buf := e.Bytes()
+	complete := true
+	for _, t := range o.targets {
+		part := tc.parts[t]
+		complete = complete && part != nil
+		if complete {
 			buf = append(buf, part...)
 		}
-		if complete {
-			tc.c.Store((*Analyzer)(nil).Name(), o.name, buf)
-		}
+		delete(tc.parts, t)
 	}
+	if !complete {
+		return nil
+	}
+	return buf
 }
 
 // samesOf returns where the target's expect_same values came from.
