@@ -42,6 +42,16 @@ type ratio struct {
 	aWall, aCPU, bWall, bCPU time.Duration
 }
 
+// addA and addB add one run of each side.
+func (r *ratio) addA(wall, cpu time.Duration) { r.aWall, r.aCPU = r.aWall+wall, r.aCPU+cpu }
+func (r *ratio) addB(wall, cpu time.Duration) { r.bWall, r.bCPU = r.bWall+wall, r.bCPU+cpu }
+
+// emptyCache is the configuration of a cold run that fills a cache of its
+// own (iteration i's).
+func emptyCache(b *testing.B, c *bench.Corpus, i int) *config.Config {
+	return checkConfig(b, c, "--cache-dir", filepath.Join(b.TempDir(), fmt.Sprint(i)))
+}
+
 func (r *ratio) report(b *testing.B, a, bName string) {
 	n := float64(b.N)
 	b.ReportMetric(r.aWall.Seconds()/n, a+"-s")
@@ -64,11 +74,8 @@ func BenchmarkCheckWarm(b *testing.B) {
 			runCheck(b, warm, c.Objects) // fills the warm cache
 			var r ratio
 			for i := 0; b.Loop(); i++ {
-				cold := checkConfig(b, c, "--cache-dir", filepath.Join(b.TempDir(), fmt.Sprint(i)))
-				w, cpu := runCheck(b, cold, c.Objects)
-				r.aWall, r.aCPU = r.aWall+w, r.aCPU+cpu
-				w, cpu = runCheck(b, warm, c.Objects)
-				r.bWall, r.bCPU = r.bWall+w, r.bCPU+cpu
+				r.addA(runCheck(b, emptyCache(b, c, i), c.Objects))
+				r.addB(runCheck(b, warm, c.Objects))
 			}
 			r.report(b, "cold", "warm")
 		})
@@ -86,10 +93,8 @@ func BenchmarkCheckColdVsKrusty(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				start, cpu := time.Now(), bench.CPUTime()
 				krustyAll(b, c)
-				r.aWall, r.aCPU = r.aWall+time.Since(start), r.aCPU+bench.CPUTime()-cpu
-				cold := checkConfig(b, c, "--cache-dir", filepath.Join(b.TempDir(), fmt.Sprint(i)))
-				w, ccpu := runCheck(b, cold, c.Objects)
-				r.bWall, r.bCPU = r.bWall+w, r.bCPU+ccpu
+				r.addA(time.Since(start), bench.CPUTime()-cpu)
+				r.addB(runCheck(b, emptyCache(b, c, i), c.Objects))
 			}
 			r.report(b, "krusty", "check")
 		})
@@ -105,10 +110,8 @@ func BenchmarkCheckFillingCache(b *testing.B) {
 			c := corpus(b, size.spec)
 			var r ratio
 			for i := 0; b.Loop(); i++ {
-				w, cpu := runCheck(b, checkConfig(b, c), c.Objects)
-				r.aWall, r.aCPU = r.aWall+w, r.aCPU+cpu
-				w, cpu = runCheck(b, checkConfig(b, c, "--cache-dir", filepath.Join(b.TempDir(), fmt.Sprint(i))), c.Objects)
-				r.bWall, r.bCPU = r.bWall+w, r.bCPU+cpu
+				r.addA(runCheck(b, checkConfig(b, c), c.Objects))
+				r.addB(runCheck(b, emptyCache(b, c, i), c.Objects))
 			}
 			r.report(b, "nocache", "filling")
 		})
@@ -141,17 +144,14 @@ func BenchmarkPullRequestIncremental(b *testing.B) {
 	}
 	var r ratio
 	for i := 0; b.Loop(); i++ {
-		cold := checkConfig(b, &cc, "--base-ref", base)
-		w, cpu := runCheck(b, cold, c.Objects)
-		r.aWall, r.aCPU = r.aWall+w, r.aCPU+cpu
+		r.addA(runCheck(b, checkConfig(b, &cc, "--base-ref", base), c.Objects))
 		b.StopTimer()
 		dir := filepath.Join(b.TempDir(), fmt.Sprint(i))
 		if out, err := exec.Command("cp", "-a", baseCache, dir).CombinedOutput(); err != nil {
 			b.Fatalf("copying the cache: %v: %s", err, out)
 		}
 		b.StartTimer()
-		w, cpu = runCheck(b, checkConfig(b, &cc, "--base-ref", base, "--cache-dir", dir), c.Objects)
-		r.bWall, r.bCPU = r.bWall+w, r.bCPU+cpu
+		r.addB(runCheck(b, checkConfig(b, &cc, "--base-ref", base, "--cache-dir", dir), c.Objects))
 	}
 	r.report(b, "cold", "cached")
 }

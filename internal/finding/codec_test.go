@@ -39,7 +39,7 @@ func TestFindingCodecRefusesLaterStages(t *testing.T) {
 		{Suppressed: &Suppression{Kind: "config"}},
 		{Fix: &Fix{Edits: []Edit{{File: "a"}}}},
 		{Fix: &Fix{NoEdit: "why"}},
-		{Fix: &Fix{Changes: []Change{{Value: int(3)}}}},
+		{Fix: &Fix{Changes: []Change{{Value: []int{3}}}}}, // a value the codec does not write
 	} {
 		if err := EncodeFindings(&cache.Encoder{}, []Finding{f}); err == nil {
 			t.Errorf("%+v encoded", f)

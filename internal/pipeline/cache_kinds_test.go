@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -122,10 +121,7 @@ func TestWarmCacheEveryTargetKind(t *testing.T) {
 				r.Write(c.edit)
 			}
 			want, _ := reportBytes(t, withCache(cfg, ""))
-			got, warm := reportBytes(t, withCache(cfg, cacheDir))
-			if !bytes.Equal(got, want) {
-				t.Fatalf("the cache changed the report:\n%s", firstDifference(got, want))
-			}
+			warm := sameReport(t, withCache(cfg, cacheDir), want, "the cache")
 			if st := warm.CacheStats; st.Misses != c.misses || st.Hits != mixedTargets+mixedBuilds-c.misses {
 				t.Errorf("warm run %+v, want %d misses and the rest found", st, c.misses)
 			}
@@ -157,10 +153,7 @@ func TestWarmCacheEveryTargetKindInPullRequestMode(t *testing.T) {
 	})
 	cfg := testConfig(t, r.Dir, nil, "--base-ref", base)
 	want, _ := reportBytes(t, withCache(cfg, ""))
-	got, res := reportBytes(t, withCache(cfg, cacheDir))
-	if !bytes.Equal(got, want) {
-		t.Fatalf("the base branch's cache changed the report:\n%s", firstDifference(got, want))
-	}
+	res := sameReport(t, withCache(cfg, cacheDir), want, "the base branch's cache")
 	// The base revision is found whole; at the head, the render the
 	// HelmRelease asks for and the Template's directory are analysed, and
 	// the other three analyses found (the overlay's build is shared with
@@ -168,10 +161,7 @@ func TestWarmCacheEveryTargetKindInPullRequestMode(t *testing.T) {
 	if st := res.CacheStats; st.Misses != 2 || st.Writes != 2 || st.Hits != mixedTargets+mixedBuilds+mixedTargets-2 {
 		t.Errorf("pull request run %+v, want the two changed targets analysed and everything else found", st)
 	}
-	got, res = reportBytes(t, withCache(cfg, cacheDir))
-	if !bytes.Equal(got, want) {
-		t.Fatalf("the warm cache changed the report:\n%s", firstDifference(got, want))
-	}
+	res = sameReport(t, withCache(cfg, cacheDir), want, "the warm cache")
 	if st := res.CacheStats; st.Misses != 0 || st.Writes != 0 {
 		t.Errorf("warm pull request run %+v, want everything found", st)
 	}
@@ -194,10 +184,7 @@ func TestAnalysisCacheMovesWithTheRepository(t *testing.T) {
 	}
 	cfg := testConfig(t, moved, nil, args...)
 	want, _ := reportBytes(t, withCache(cfg, ""))
-	got, res := reportBytes(t, withCache(cfg, cacheDir))
-	if !bytes.Equal(got, want) {
-		t.Fatalf("the cache changed the report:\n%s", firstDifference(got, want))
-	}
+	res := sameReport(t, withCache(cfg, cacheDir), want, "the cache")
 	if st := res.CacheStats; st.Hits != first.CacheStats.Writes || st.Misses != 0 {
 		t.Errorf("run in the moved checkout %+v, want the %d entries of the first found", st, first.CacheStats.Writes)
 	}

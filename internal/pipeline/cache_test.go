@@ -30,6 +30,17 @@ func reportBytes(t *testing.T, cfg *config.Config) ([]byte, *Result) {
 	return out.Bytes(), res
 }
 
+// sameReport runs the pipeline and fails the test when its report is not
+// want; what names the difference the run made.
+func sameReport(t *testing.T, cfg *config.Config, want []byte, what string) *Result {
+	t.Helper()
+	got, res := reportBytes(t, cfg)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s changed the report:\n%s", what, firstDifference(got, want))
+	}
+	return res
+}
+
 // withCache returns the configuration with the persistent cache in dir
 // ("" for none).
 func withCache(cfg *config.Config, dir string) *config.Config {
@@ -90,14 +101,8 @@ func TestWarmCacheGivesTheColdReport(t *testing.T) {
 			cfg := testConfig(t, dir, nil, repo.args...)
 			want, _ := reportBytes(t, withCache(cfg, ""))
 			cacheDir := t.TempDir()
-			cold, coldRes := reportBytes(t, withCache(cfg, cacheDir))
-			if !bytes.Equal(cold, want) {
-				t.Fatalf("filling the cache changed the report:\n%s", firstDifference(cold, want))
-			}
-			warm, warmRes := reportBytes(t, withCache(cfg, cacheDir))
-			if !bytes.Equal(warm, want) {
-				t.Fatalf("the warm cache changed the report:\n%s", firstDifference(warm, want))
-			}
+			coldRes := sameReport(t, withCache(cfg, cacheDir), want, "filling the cache")
+			warmRes := sameReport(t, withCache(cfg, cacheDir), want, "the warm cache")
 			if coldRes.CacheStats.Writes != warmRes.CacheStats.Hits || warmRes.CacheStats.Writes != 0 || warmRes.CacheStats.Misses != 0 {
 				t.Errorf("cold run %+v, warm run %+v: want every entry written cold found warm", coldRes.CacheStats, warmRes.CacheStats)
 			}
@@ -119,20 +124,14 @@ func TestWarmCacheInPullRequestMode(t *testing.T) {
 		r.Git("show", "HEAD:overlays/prod/patch.yaml")+"\n", "nginx:1.25.3", "nginx:latest", 1)})
 	cfg := testConfig(t, r.Dir, nil, "--base-ref", base)
 	want, _ := reportBytes(t, withCache(cfg, ""))
-	got, res := reportBytes(t, withCache(cfg, cacheDir))
-	if !bytes.Equal(got, want) {
-		t.Fatalf("the base branch's cache changed the report:\n%s", firstDifference(got, want))
-	}
+	res := sameReport(t, withCache(cfg, cacheDir), want, "the base branch's cache")
 	// The base's three overlays are found, built and checked; at the
 	// head, prod is built and checked (the other two builds are shared
 	// with the base, their checks found).
 	if st := res.CacheStats; st.Hits != 8 || st.Misses != 2 || st.Writes != 2 {
 		t.Errorf("pull request run %+v, want 8 hits, and prod built and checked", st)
 	}
-	got, res = reportBytes(t, withCache(cfg, cacheDir))
-	if !bytes.Equal(got, want) {
-		t.Fatalf("the warm cache changed the report:\n%s", firstDifference(got, want))
-	}
+	res = sameReport(t, withCache(cfg, cacheDir), want, "the warm cache")
 	if st := res.CacheStats; st.Writes != 0 || st.Misses != 0 {
 		t.Errorf("warm pull request run %+v, want everything found", st)
 	}
@@ -182,10 +181,7 @@ func TestAnalysisCacheFollowsItsInputs(t *testing.T) {
 			}
 			cfg := testConfig(t, repo.dir, file, append(repo.args, c.args...)...)
 			want, _ := reportBytes(t, withCache(cfg, ""))
-			got, res := reportBytes(t, withCache(cfg, cacheDir))
-			if !bytes.Equal(got, want) {
-				t.Fatalf("the cache changed the report:\n%s", firstDifference(got, want))
-			}
+			res := sameReport(t, withCache(cfg, cacheDir), want, "the cache")
 			if res.CacheStats.Hits != c.hits {
 				t.Errorf("%+v, want %d hits", res.CacheStats, c.hits)
 			}
