@@ -123,4 +123,7 @@ func printRunErrors(stderr io.Writer, res *pipeline.Result, outs []report.Output
 	for _, err := range res.Errors {
 		fmt.Fprintf(stderr, "plumb: %s\n", report.InertLine(err.Error()))
 	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "plumb: warning: %s\n", report.InertLine(w))
+	}
 }

@@ -29,7 +29,15 @@ var builtBinary struct {
 }
 
 func TestMain(m *testing.M) {
+	// The persistent cache is on by default; the tests' runs keep theirs
+	// in a directory of their own, not the user's cache, and leave none.
+	cacheHome, err := os.MkdirTemp("", "plumb-test-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", cacheHome)
 	code := m.Run()
+	os.RemoveAll(cacheHome)
 	if builtBinary.dir != "" {
 		os.RemoveAll(builtBinary.dir)
 	}

@@ -47,6 +47,9 @@ be read or rendered as written, 0 otherwise.`,
 			if err != nil {
 				return err
 			}
+			for _, w := range rendered.Warnings {
+				fmt.Fprintf(stderr, "plumb: warning: %s\n", w)
+			}
 			code := pipeline.ExitOK
 			for i := range rendered.Findings {
 				f := &rendered.Findings[i]

@@ -38,6 +38,7 @@ var checkInputs = []checkInput{
 	{Input: "release-name", Flag: "release-name"},
 	{Input: "namespace", Flag: "namespace"},
 	{Input: "kubernetes-version", Flag: "kubernetes-version"},
+	{Input: "cache-dir", Flag: "cache-dir"},
 }
 
 // bindCheckInputs builds `plumb check`'s flags from the inputs (every

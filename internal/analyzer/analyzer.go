@@ -26,6 +26,29 @@ type Input struct {
 	// (--shard): findings that compare targets with each other cannot be
 	// decided by one shard and are left to plumb merge.
 	Sharded bool
+	// Cache, when set, keeps analyzers' results per render target between
+	// runs (nil: no cache).
+	Cache TargetCache
+}
+
+// TargetCache keeps what an analyzer found in one render target, between
+// runs. An entry is found only when the target is made from exactly the
+// same files, the run's configuration (catalogs, rules, reference,
+// settings, plumb's own build) is the same, and the target's environment
+// is the same, so an analyzer whose result for a target depends on nothing
+// else — not on other targets, not on the clock — can take it instead of
+// analysing the target again. Results that compare targets with each other
+// are the analyzer's to recompute from what it keeps per target.
+//
+// Payloads are the analyzer's own encoding (package cache); a payload that
+// does not decode must be treated as a miss.
+type TargetCache interface {
+	// Load returns what engine stored for the target; false when nothing
+	// is stored or the target cannot be cached.
+	Load(engine, target string) ([]byte, bool)
+	// Store keeps engine's payload for the target (a no-op when the
+	// target cannot be cached).
+	Store(engine, target string, payload []byte)
 }
 
 // EnvFor returns the environment of one render target: Env with the

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -71,11 +72,15 @@ func TestMain(m *testing.M) {
 
 // checkConfig is the configuration `plumb check` builds in the corpus
 // root with the reference and the rules: the default checks catalog (40
-// checks), the KubeVirt validations, the comparison and the rules, all on.
+// checks), the KubeVirt validations, the comparison and the rules, all on;
+// without the persistent cache (a cold run) unless args name one.
 func checkConfig(tb testing.TB, c *bench.Corpus, args ...string) *config.Config {
 	tb.Helper()
 	fset := pflag.NewFlagSet("check", pflag.ContinueOnError)
 	fl := config.BindCheckFlags(fset)
+	if !slices.Contains(args, "--cache-dir") {
+		args = append(args, "--no-cache")
+	}
 	args = append([]string{"--reference", c.Reference, "--rules", c.RulesFile}, args...)
 	if err := fset.Parse(args); err != nil {
 		tb.Fatal(err)

@@ -93,6 +93,12 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 	}
 
 	x := &Execution{Custom: a.custom}
+	fb := &findingBuilder{same: map[*Check]map[string]*sameTarget{}, sharded: in.Sharded}
+	var tc *targetCacher
+	if in.Cache != nil {
+		tc = &targetCacher{c: in.Cache, fb: fb, parts: map[*Target][]byte{}, owner: map[*Target]*ownedTargets{}}
+		x.onTarget = tc.record
+	}
 	var names []string
 	var indexes []*targetIndex
 	envs := []map[string]any{in.Env}
@@ -102,6 +108,7 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 		indexes = append(indexes, idx)
 		envs = append(envs, in.TargetEnv[rt.Name])
 		base := in.EnvFor(rt.Name)
+		first := len(x.Targets)
 		if len(objectChecks) > 0 {
 			for _, o := range rt.Objects {
 				e := envFor(envKey{target: rt.Name, kind: o.ID.Kind}, base, objectChecks)
@@ -122,6 +129,9 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 					Checks: e.checks, subject: &subject{target: idx},
 				})
 			}
+		}
+		if tc != nil {
+			tc.attach(rt.Name, x.Targets[first:])
 		}
 	}
 	hosts := make([]map[string]any, len(x.Targets))
@@ -144,11 +154,17 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 		return facts, true
 	}
 	x.DropPassingFacts = true
-	fb := &findingBuilder{same: map[*Check]map[string]*sameTarget{}, sharded: in.Sharded}
 	x.OnRecord = fb.record
 	res, err := x.Run(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if tc != nil {
+		for _, t := range x.Targets {
+			if t.cached != nil {
+				fb.restoreSames(t, t.cached.sames)
+			}
+		}
 	}
 	// Findings come in target order (then check order for expect_same), so
 	// they are deterministic; the report sorts them by location.

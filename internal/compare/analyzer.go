@@ -64,8 +64,14 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				name := targets[i].Name
+				if fs, rep, ok := a.loadCached(in.Cache, name); ok {
+					results[i] = targetResult{findings: fs, report: rep}
+					continue
+				}
 				res := a.Ref.Compare(ctx, targets[i].Objects, perTarget)
-				results[i] = targetResult{findings: a.findings(targets[i].Name, res), report: res.Report(ReportOptions{AllResources: true})}
+				results[i] = targetResult{findings: a.findings(name, res), report: res.Report(ReportOptions{AllResources: true})}
+				a.storeCached(in.Cache, name, res, results[i].findings, results[i].report)
 			}
 		}()
 	}

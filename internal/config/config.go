@@ -52,6 +52,8 @@ type File struct {
 	Schema SchemaFile `yaml:"schema"`
 	// Helm configures chart rendering (helm.go).
 	Helm HelmFile `yaml:"helm"`
+	// Cache configures the persistent cache (cache.go).
+	Cache CacheFile `yaml:"cache"`
 
 	// src locates values for messages (position.go).
 	src source
@@ -128,6 +130,8 @@ type Config struct {
 	// every target is checked.
 	ChangedOnly bool
 	Changed     []string
+	// Cache is the persistent cache (cache.go).
+	Cache CacheSettings
 }
 
 // FailOn is the exit-code threshold.
@@ -272,6 +276,9 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 		errs = append(errs, err)
 	}
 	cfg.Exclude = append(cfg.Exclude, cfg.Reference.Exclude...)
+	if err := resolveCache(cfg, file, fl, root, cwd); err != nil {
+		errs = append(errs, err)
+	}
 	errs = append(errs, resolvePRMode(cfg, file, fl)...)
 	if cfg.Checks, err = resolveChecks(file.Checks, fl, root, cwd, fl.ConfigFile); err != nil {
 		errs = append(errs, err)

@@ -43,6 +43,7 @@ type Flags struct {
 	prFlags
 	ChecksFlags
 	helmFlags
+	cacheFlags
 }
 
 // BindInputFlags registers the flags that say what to read: configuration,
@@ -61,6 +62,7 @@ func BindInputFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringArrayVar(&fl.Params, "param", nil, "OpenShift Template parameter value NAME=VALUE, for every template that declares NAME (repeatable)")
 	fs.BoolVar(&fl.AllowRemote, "allow-remote", false, "let kustomize fetch remote bases and resources (refused by default)")
 	bindHelmFlags(fs, fl)
+	bindCacheFlags(fs, fl)
 	fs.StringVar(&fl.KubernetesVersion, "kubernetes-version", DefaultKubernetesVersion.MinorString(), "Kubernetes version to check for, e.g. 1.30 or v1.30.2 (Helm's .Capabilities.KubeVersion, schemas, removed APIs)")
 	return fl
 }

@@ -62,11 +62,17 @@ func resolveRender(file *File, fl *Flags) (RenderConfig, []error) {
 	for k, v := range file.Params {
 		rc.Params[k] = v
 	}
-	if file.src.name != "" {
-		rc.ParamLocations, rc.TemplateParamLocations = map[string]manifest.Location{}, map[string]manifest.Location{}
+	// The locations are nil, not empty, when the file sets none: the
+	// analysis cache's key encodes the configuration, and a file without
+	// params must key as no file does.
+	if file.src.name != "" && len(file.Params) > 0 {
+		rc.ParamLocations = map[string]manifest.Location{}
 		for k := range file.Params {
 			rc.ParamLocations[k] = file.src.location(manifest.Path{manifest.Key("params"), manifest.Key(k)})
 		}
+	}
+	if file.src.name != "" && len(file.TemplateParams) > 0 {
+		rc.TemplateParamLocations = map[string]manifest.Location{}
 		for k := range file.TemplateParams {
 			rc.TemplateParamLocations[k] = file.src.location(manifest.Path{manifest.Key("template_params"), manifest.Key(k)})
 		}

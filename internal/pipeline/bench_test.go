@@ -113,8 +113,8 @@ func benchRepo(b *testing.B, n, changeEvery int) (*gittest.Repo, string) {
 func BenchmarkPullRequestMode(b *testing.B) {
 	const n = 10000
 	r, base := benchRepo(b, n, 10)
-	single := testConfig(b, r.Dir, nil)
-	pr := testConfig(b, r.Dir, nil, "--base-ref", base)
+	single := testConfig(b, r.Dir, nil, "--no-cache")
+	pr := testConfig(b, r.Dir, nil, "--no-cache", "--base-ref", base)
 	ctx := context.Background()
 	run := func(cfg *config.Config) time.Duration {
 		start := time.Now()
@@ -203,8 +203,8 @@ func benchKustomizeRepo(b *testing.B) (*gittest.Repo, string) {
 // objects rendered by kustomize (200 overlays of 10 bases).
 func BenchmarkPullRequestModeKustomize(b *testing.B) {
 	r, base := benchKustomizeRepo(b)
-	single := testConfig(b, r.Dir, nil)
-	pr := testConfig(b, r.Dir, nil, "--base-ref", base)
+	single := testConfig(b, r.Dir, nil, "--no-cache")
+	pr := testConfig(b, r.Dir, nil, "--no-cache", "--base-ref", base)
 	ctx := context.Background()
 	run := func(cfg *config.Config) time.Duration {
 		start := time.Now()

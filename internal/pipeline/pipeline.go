@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/plumb-ci/plumb/internal/analyzer"
+	"github.com/plumb-ci/plumb/internal/cache"
 	"github.com/plumb-ci/plumb/internal/checks"
 	"github.com/plumb-ci/plumb/internal/compare"
 	"github.com/plumb-ci/plumb/internal/config"
@@ -48,6 +49,12 @@ type Rendered struct {
 	Findings []finding.Finding
 	// Rules is the inspection-rules run: early and preprocess are done.
 	Rules *rules.Run
+	// Warnings are problems of plumb's own that did not stop the run (a
+	// cache directory that cannot be used).
+	Warnings []string
+	// store is the persistent cache the revision was rendered with (nil
+	// when off); its analyses use it too.
+	store *cache.Store
 }
 
 // Skipped lists what the load and render stages did not read as objects.
@@ -60,6 +67,17 @@ func (r *Rendered) Skipped() []manifest.Skipped {
 // Load reads and renders the configured inputs from the working tree.
 func Load(ctx context.Context, cfg *config.Config) (*Rendered, error) {
 	defer runGC(1)()
+	store, warning := openCache(cfg)
+	out, err := load(ctx, cfg, store)
+	if err != nil {
+		return nil, err
+	}
+	out.Warnings = appendWarning(appendWarning(out.Warnings, warning), closeCache(store))
+	return out, nil
+}
+
+// load reads and renders the working tree with the given cache.
+func load(ctx context.Context, cfg *config.Config, store *cache.Store) (*Rendered, error) {
 	fsys, err := repoFS(cfg.Root)
 	if err != nil {
 		return nil, err
@@ -68,17 +86,27 @@ func Load(ctx context.Context, cfg *config.Config) (*Rendered, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := loadFS(ctx, cfg, fsys, shared{}, engine)
+	out := loadFS(ctx, cfg, fsys, shared{store: store}, engine)
 	out.Findings = append(out.Findings, ruleProblems...)
 	return out, nil
 }
 
+// appendWarning adds a warning when there is one.
+func appendWarning(ws []string, w string) []string {
+	if w == "" {
+		return ws
+	}
+	return append(ws, w)
+}
+
 // shared is the work two revisions' loads share in pull-request mode:
 // files the pull request does not change are parsed once, and targets
-// whose build reads only such files are built once. Empty otherwise.
+// whose build reads only such files are built once. Empty otherwise, but
+// for the persistent cache (every run's).
 type shared struct {
 	parses *manifest.ParseCache
 	builds *render.BuildCache
+	store  *cache.Store
 }
 
 // loadFS reads and renders the configured inputs from fsys (the working
@@ -93,6 +121,7 @@ func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, share shared, e
 	opts := renderOptions(cfg)
 	opts.Select = cfg.Shard.Owns
 	opts.Builds = share.builds
+	opts.Cache = share.store
 	if cfg.ChangedOnly {
 		opts.Changed = map[string]bool{}
 		for _, f := range cfg.Changed {
@@ -104,7 +133,7 @@ func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, share shared, e
 		res.Targets = slices.DeleteFunc(res.Targets, func(t *render.Target) bool { return !cfg.Shard.Owns(t.Name) })
 	}
 	run.Preprocess(res.Targets)
-	out := &Rendered{FS: fsys, Set: set, Render: res, Rules: run}
+	out := &Rendered{FS: fsys, Set: set, Render: res, Rules: run, store: share.store}
 	for _, p := range set.Problems {
 		if f := p.Location.File; res.Reads != nil && f != "" && !res.Reads[f] && !opts.Changed[f] {
 			continue // --changed: a file neither changed nor read by an affected target
@@ -226,6 +255,11 @@ type Result struct {
 	// reusedBuilds is how many kustomize targets pull-request mode built
 	// once for both revisions.
 	reusedBuilds int
+	// Warnings are problems of plumb's own that did not stop the run.
+	Warnings []string
+	// CacheStats count the persistent cache's hits and writes (zero when
+	// the cache is off).
+	CacheStats cache.Stats
 }
 
 // Check runs the whole pipeline: on the working tree, and in pull-request
@@ -244,19 +278,25 @@ func check(ctx context.Context, cfg *config.Config, engines engineFactory) (*Res
 	}
 	defer runGC(revisions)()
 	start := time.Now()
+	store, warning := openCache(cfg)
 	var res *Result
 	if cfg.BaseRef != "" {
 		var err error
-		if res, err = checkPR(ctx, cfg, engines); err != nil {
+		if res, err = checkPR(ctx, cfg, engines, store); err != nil {
 			return nil, err
 		}
 	} else {
-		rendered, err := Load(ctx, cfg)
+		rendered, err := load(ctx, cfg, store)
 		if err != nil {
 			return nil, err
 		}
 		res = checkRevision(ctx, cfg, rendered, rendered.FS, engines)
 		resolveFixes(cfg, res.Report, rendered)
+		res.Warnings = append(res.Warnings, rendered.Warnings...)
+	}
+	res.Warnings = appendWarning(appendWarning(res.Warnings, warning), closeCache(store))
+	if store != nil {
+		res.CacheStats = store.Stats()
 	}
 	if cfg.Shard.Enabled() {
 		shardSections(res)
@@ -284,6 +324,7 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 	rep.Findings = append(rep.Findings, setup...)
 	in := analyzerInput(rendered, cfg.Checks.Env)
 	in.Sharded = cfg.Shard.Enabled()
+	in.Cache = newTargetCache(rendered.store, cfg, in)
 	outs, errs := analyze(ctx, engines, in)
 	for _, o := range outs {
 		rep.Findings = append(rep.Findings, o.out.Findings...)
@@ -305,7 +346,13 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 	rep.Skipped = rendered.Skipped()
 	applySuppressions(cfg, rep, rendered.Render.Targets)
 	errs = append(errs, settlePending(cfg, rep, rendered)...)
-	return &Result{Report: rep, Errors: errs, Rules: rendered.Rules}
+	res := &Result{Report: rep, Errors: errs}
+	if cfg.Rules.Explain {
+		// The run holds every rendered object; keep it only when it is
+		// asked for, so that they can go before the report is written.
+		res.Rules = rendered.Rules
+	}
+	return res
 }
 
 // resolveFixes turns the fixes the findings declare into edits of the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/plumb-ci/plumb/internal/cache"
 	"github.com/plumb-ci/plumb/internal/checks"
 	"github.com/plumb-ci/plumb/internal/compare"
 	"github.com/plumb-ci/plumb/internal/config"
@@ -30,7 +31,7 @@ import (
 // findings are then classified new or unchanged against the base's by
 // fingerprint, base findings the head no longer has are added as fixed,
 // and the rendered objects of both are diffed per target.
-func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory) (*Result, error) {
+func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory, store *cache.Store) (*Result, error) {
 	headFS, err := repoFS(cfg.Root)
 	if err != nil {
 		return nil, err
@@ -58,7 +59,7 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory) (*R
 	)
 	// Files the pull request does not change are parsed once for both, and
 	// targets it does not change are built once.
-	share := shared{parses: manifest.NewParseCache(), builds: render.NewBuildCache()}
+	share := shared{parses: manifest.NewParseCache(), builds: render.NewBuildCache(), store: store}
 	wg.Add(2)
 	go func() {
 		defer wg.Done()

@@ -93,6 +93,9 @@ func (g *buildGuard) overBudget() string {
 	return g.over
 }
 
+// stopped reports whether the build ran past its time budget.
+func (g *buildGuard) stopped() bool { return g != nil && g.cancelled.Load() }
+
 // budgetHelp says how to raise the size budget.
 const budgetHelp = "raise the budget with --max-target-size or limits.max_target_size in .plumb.yaml, or split the target"
 

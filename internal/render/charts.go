@@ -46,6 +46,10 @@ type HelmTarget struct {
 	Inline       map[string]any
 	InlineLocate func(manifest.Path) (manifest.Location, bool)
 	At           manifest.Location
+	// Holder is the render target of the GitOps definition that asks for
+	// this render (nil for the repository's own charts and .plumb.yaml
+	// entries): the inline values and At come from one of its objects.
+	Holder *Target
 }
 
 func (o HelmOptions) hasFlags() bool {
@@ -54,9 +58,10 @@ func (o HelmOptions) hasFlags() bool {
 
 // chartRender is one chart target to render.
 type chartRender struct {
-	chart *helm.Chart
-	name  string
-	req   helm.Request
+	chart  *helm.Chart
+	name   string
+	req    helm.Request
+	holder *Target
 }
 
 // chartTargets renders the charts among the inputs and the renders
@@ -105,7 +110,7 @@ func (r *renderer) chartTargets(ctx context.Context, extra []HelmTarget, change 
 				Message: "helm.targets: " + t.Chart + " is not a Helm chart directory (no Chart.yaml)"})
 			return
 		}
-		jobs = append(jobs, chartRender{chart: c, name: t.Name, req: r.request(t)})
+		jobs = append(jobs, chartRender{chart: c, name: t.Name, req: r.request(t), holder: t.Holder})
 	}
 	for _, t := range h.Targets {
 		configured[t.Chart] = true
@@ -190,7 +195,7 @@ func (r *renderer) renderCharts(ctx context.Context, jobs []chartRender, problem
 				}
 				res := hr.Render(jobs[i].chart, jobs[i].req)
 				perJob[i] = res.Problems
-				t := &Target{Name: jobs[i].name, Kind: KindHelm}
+				t := &Target{Name: jobs[i].name, Kind: KindHelm, Inputs: r.chartInputs(jobs[i])}
 				for _, o := range res.Objects {
 					r.addObject(t, o, problems)
 				}

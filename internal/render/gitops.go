@@ -107,7 +107,7 @@ func helmRelease(fsys fs.FS, t *Target, o *manifest.Object) (*HelmTarget, *manif
 			release = tn + "-" + o.ID.Name
 		}
 	}
-	ht := &HelmTarget{Chart: dir, ReleaseName: release, Namespace: ns,
+	ht := &HelmTarget{Chart: dir, ReleaseName: release, Namespace: ns, Holder: t,
 		Name: fmt.Sprintf("%s[HelmRelease %s in %s]", dir, o.ID.Name, t.Name)}
 	ht.At, _ = o.Locate(spec.Child(manifest.Key("chart")))
 	for _, vf := range listOf(c, "spec", "chart", "spec", "valuesFiles") {
@@ -164,7 +164,7 @@ func argoApplication(fsys fs.FS, t *Target, o *manifest.Object) ([]HelmTarget, [
 		if rn, _ := helmSpec["releaseName"].(string); rn != "" {
 			release = rn
 		}
-		ht := HelmTarget{Chart: dir, ReleaseName: release, Namespace: str(c, "spec", "destination", "namespace"),
+		ht := HelmTarget{Chart: dir, ReleaseName: release, Namespace: str(c, "spec", "destination", "namespace"), Holder: t,
 			Name: fmt.Sprintf("%s[Application %s in %s]", dir, o.ID.Name, t.Name)}
 		ht.At, _ = o.Locate(sp.Child(manifest.Key("path")))
 		for _, vf := range listAt(helmSpec, "valueFiles") {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/plumb-ci/plumb/internal/cache"
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
@@ -31,7 +32,8 @@ func (r *renderer) buildKustomize(c *closure, log *accessLog, guard *buildGuard)
 			return nil, helmProblems
 		}
 	}
-	built, err := runKrusty(r.files, k, r.opts.AllowRemote, false, log, over, guard)
+	built, err, inputs := r.cachedKrusty(c, false, log, over, guard)
+	builds := []cache.Key{inputs}
 	tr := &tracer{g: r.graph, docs: r.docs}
 	if exceeded := guard.overBudget(); exceeded != "" {
 		return nil, []manifest.Problem{readProblem(k, exceeded)}
@@ -69,7 +71,9 @@ func (r *renderer) buildKustomize(c *closure, log *accessLog, guard *buildGuard)
 		// Something the trace does not model made or renamed an object:
 		// build again with krusty's origin annotations, which name at
 		// least the file each object came from.
-		if again, aerr := runKrusty(r.files, k, r.opts.AllowRemote, true, log, over, guard); aerr == nil {
+		again, aerr, inputs := r.cachedKrusty(c, true, log, over, guard)
+		builds = append(builds, inputs)
+		if aerr == nil {
 			objs, _, err = r.builtObjects(k, again, indexRecords(tr.trace(root)))
 		}
 	}
@@ -86,6 +90,7 @@ func (r *renderer) buildKustomize(c *closure, log *accessLog, guard *buildGuard)
 	for _, obj := range objs {
 		r.addObject(t, obj, problems)
 	}
+	t.Inputs = r.kustomizeInputs(c, builds, over)
 	return t, problems.sorted()
 }
 

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/plumb-ci/plumb/internal/cache"
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
@@ -49,6 +50,11 @@ type Target struct {
 	// Templates are the OpenShift Template objects found in the target,
 	// kept whole (annotations, parameters) for the engines that read them.
 	Templates []*Template
+	// Inputs, when not zero, is the digest of everything the target was
+	// made from (every file its render read; the render options are the
+	// caller's to add): what the analyses of the target are cached under
+	// (set only with Options.Cache).
+	Inputs cache.Key
 }
 
 // Template is an OpenShift Template and what processing it produced.
@@ -121,6 +127,9 @@ type Options struct {
 	// repository files (plumb check --changed: a pre-commit hook's files),
 	// and reports only the problems of what those targets read.
 	Changed map[string]bool
+	// Cache, when set, is the persistent cache krusty's builds are kept in
+	// between runs (cache.go).
+	Cache *cache.Store
 }
 
 // Render groups the loaded documents into targets and builds them. fsys is
@@ -143,6 +152,8 @@ type renderer struct {
 	helmOnce sync.Once
 	// closures are the kustomize targets' closures, by directory.
 	closures map[string]*closure
+	// answers checks cached builds against the repository (cache.go).
+	answers *answers
 }
 
 func newRenderer(fsys fs.FS, set *manifest.Set, opts Options) *renderer {
@@ -154,12 +165,13 @@ func newRenderer(fsys fs.FS, set *manifest.Set, opts Options) *renderer {
 	kc := newKustomizationCache(files, set, opts.Limits)
 	docs := newDocCache(files, kc.known, opts.Limits)
 	return &renderer{
-		set:   set,
-		opts:  opts,
-		files: files,
-		kc:    kc,
-		graph: newGraph(kc, docs, opts.AllowRemote),
-		docs:  docs,
+		set:     set,
+		opts:    opts,
+		files:   files,
+		kc:      kc,
+		graph:   newGraph(kc, docs, opts.AllowRemote),
+		docs:    docs,
+		answers: newAnswers(files),
 	}
 }
 
@@ -404,6 +416,7 @@ func (r *renderer) plainTargets(consumed map[string]bool, kustomizeTargets []str
 	}
 	notObjects := map[string]manifest.SkipReason{}
 	hasObject := map[string]bool{}
+	targetFiles := map[*Target][]string{}
 	for _, f := range r.set.Files {
 		if !consumed[f] && !manifest.IsKustomizationFile(f) {
 			notObjects[f] = manifest.SkipNotObject // until a document says otherwise
@@ -442,6 +455,7 @@ func (r *renderer) plainTargets(consumed map[string]bool, kustomizeTargets []str
 			byDir[dir] = t
 			out = append(out, t)
 		}
+		targetFiles[t] = append(targetFiles[t], doc.File)
 		objs, p := doc.Objects(t.Name)
 		problems.add(p...)
 		for _, o := range objs {
@@ -450,6 +464,9 @@ func (r *renderer) plainTargets(consumed map[string]bool, kustomizeTargets []str
 	}
 	for _, p := range r.set.Problems {
 		delete(notObjects, p.Location.File) // a file that does not parse is reported, not skipped
+	}
+	for _, t := range out {
+		t.Inputs = r.plainInputs(t, targetFiles[t])
 	}
 	return out, notObjects
 }

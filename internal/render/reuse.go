@@ -97,7 +97,7 @@ func (e *cachedBuild) reuse(files *fileCache) (*Target, []manifest.Problem, bool
 // provenance over the copied content. It fails for objects whose origin it
 // does not know how to copy.
 func copyTarget(t *Target) (*Target, bool) {
-	out := &Target{Name: t.Name, Kind: t.Kind, Objects: make([]*manifest.Object, len(t.Objects))}
+	out := &Target{Name: t.Name, Kind: t.Kind, Objects: make([]*manifest.Object, len(t.Objects)), Inputs: t.Inputs}
 	for i, o := range t.Objects {
 		ro, ok := o.Origin.(*renderedOrigin)
 		if !ok || o.Doc != nil || o.Node != nil {

@@ -13,6 +13,7 @@ import (
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	"helm.sh/helm/v4/pkg/ignore"
 
+	"github.com/plumb-ci/plumb/internal/cache"
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
@@ -186,4 +187,16 @@ func (c *Chart) archiveFor(name string) string {
 		}
 	}
 	return path.Join(c.Dir, "Chart.yaml")
+}
+
+// Digest is the digest of what the chart was read from: its directory and
+// every file loaded (after .helmignore), by name and content. Two charts
+// with the same digest render the same objects, at the same positions,
+// for the same request.
+func (c *Chart) Digest() cache.Key {
+	h := cache.NewHasher("helm/chart").String(c.Dir).Int(len(c.files))
+	for _, f := range c.files {
+		h.String(f.Name).Key(cache.Digest(f.Data))
+	}
+	return h.Sum()
 }

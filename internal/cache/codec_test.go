@@ -1,0 +1,170 @@
+package cache
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"testing"
+)
+
+func sampleTree() map[string]any {
+	return map[string]any{
+		"apiVersion": "apps/v1",
+		"kind":       "Deployment",
+		"metadata":   map[string]any{"name": "web", "labels": map[string]any{"app": "web"}, "annotations": map[string]any{}},
+		"spec": map[string]any{
+			"replicas":  int64(3),
+			"ratio":     0.25,
+			"paused":    false,
+			"ready":     true,
+			"nothing":   nil,
+			"big":       int64(-1 << 62),
+			"list":      []any{"a", int64(1), map[string]any{"x": []any{}}, nil},
+			"empty":     "",
+			"unicode":   "héllo ✓",
+			"goint":     7,
+			"strings":   []string{"a", "b"},
+			"nostrings": []string(nil),
+			"nomap":     map[string]string(nil),
+			"smap":      map[string]string{"k": "v", "a": "b"},
+			"emptys":    []string{},
+		},
+	}
+}
+
+func TestValueRoundTrip(t *testing.T) {
+	in := sampleTree()
+	e := &Encoder{}
+	if err := e.Value(in); err != nil {
+		t.Fatal(err)
+	}
+	e.String("after")
+	d := NewDecoder(e.Bytes())
+	out := d.Map()
+	if s := d.String(); s != "after" {
+		t.Errorf("read %q after the value, want %q", s, "after")
+	}
+	if err := d.Done(); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(in, out) {
+		t.Errorf("round trip changed the value:\n in: %#v\nout: %#v", in, out)
+	}
+}
+
+func TestValueEncodingIsDeterministic(t *testing.T) {
+	var first []byte
+	for i := 0; i < 20; i++ {
+		e := &Encoder{}
+		if err := e.Value(sampleTree()); err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = e.Bytes()
+		} else if !bytes.Equal(first, e.Bytes()) {
+			t.Fatal("one value encoded to different bytes")
+		}
+	}
+}
+
+func TestValueRefusesOtherTypes(t *testing.T) {
+	for _, v := range []any{int32(1), float32(1), map[string]int{}, []int{}, json.Number("1")} {
+		if err := (&Encoder{}).Value(map[string]any{"x": v}); err == nil {
+			t.Errorf("%T encoded; want an error (it would not read back as the same type)", v)
+		}
+	}
+}
+
+// Every truncation and every single-byte change of an entry decodes to an
+// error or a value, never a panic, and a truncation is always an error.
+func TestDecoderCorruption(t *testing.T) {
+	e := &Encoder{}
+	if err := e.Value(sampleTree()); err != nil {
+		t.Fatal(err)
+	}
+	e.Strings([]string{"a", "b"})
+	good := e.Bytes()
+	for n := 0; n < len(good); n++ {
+		d := NewDecoder(good[:n])
+		d.Value()
+		d.Strings()
+		if err := d.Done(); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("truncated to %d of %d bytes: err %v, want ErrCorrupt", n, len(good), err)
+		}
+	}
+	for i := range good {
+		bad := bytes.Clone(good)
+		bad[i] ^= 0xff
+		d := NewDecoder(bad)
+		d.Value()
+		d.Strings()
+		_ = d.Done()
+	}
+}
+
+func TestDecoderRefusesHugeCounts(t *testing.T) {
+	e := &Encoder{}
+	e.buf = append(e.buf, tagList)
+	e.Uint(1 << 60)
+	d := NewDecoder(e.Bytes())
+	d.Value()
+	if !errors.Is(d.Err(), ErrCorrupt) {
+		t.Fatalf("err %v, want ErrCorrupt", d.Err())
+	}
+}
+
+func TestDecoderInternsStrings(t *testing.T) {
+	e := &Encoder{}
+	e.String("metadata")
+	e.String("metadata")
+	d := NewDecoder(e.Bytes())
+	a, b := d.String(), d.String()
+	if a != "metadata" || b != "metadata" {
+		t.Fatalf("read %q, %q", a, b)
+	}
+	if unsafeData(a) != unsafeData(b) {
+		t.Error("the same string read twice is held twice")
+	}
+}
+
+func BenchmarkCodec(b *testing.B) {
+	objs := make([]any, 50)
+	for i := range objs {
+		objs[i] = sampleTree()
+	}
+	e := &Encoder{}
+	if err := e.Value(objs); err != nil {
+		b.Fatal(err)
+	}
+	data := e.Bytes()
+	b.Run("encode", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for i := 0; i < b.N; i++ {
+			e := &Encoder{}
+			if err := e.Value(objs); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("decode", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for i := 0; i < b.N; i++ {
+			d := NewDecoder(data)
+			d.Value()
+			if err := d.Done(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	js, _ := json.Marshal(objs)
+	b.Run("json-decode", func(b *testing.B) {
+		b.SetBytes(int64(len(js)))
+		for i := 0; i < b.N; i++ {
+			var v any
+			if err := json.Unmarshal(js, &v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

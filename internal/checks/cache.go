@@ -1,0 +1,383 @@
+package checks
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/plumb-ci/plumb/internal/analyzer"
+	"github.com/plumb-ci/plumb/internal/cache"
+	"github.com/plumb-ci/plumb/internal/finding"
+)
+
+// The checks of one render target — every object check on its objects and
+// every group check on the target itself — depend on the target's objects,
+// its environment and the catalog alone, so their outcome is kept in the
+// run's target cache: for each of the target's execution targets, the
+// result of each check (the AgentResult, facts included, as the execution
+// made it), the findings, and where each expect_same value came from.
+// What compares targets with each other — every check's aggregated result,
+// and the expect_same verdicts across render targets — is recomputed from
+// those on every run, as for the targets evaluated afresh (and as plumb
+// merge recomputes it from shards).
+
+// cachedTarget is one execution target's outcome read from the cache.
+type cachedTarget struct {
+	id       string
+	pairs    []cachedPair
+	findings []finding.Finding
+	sames    []cachedSame
+}
+
+type cachedPair struct {
+	checkID  string
+	excluded bool
+	agent    *AgentResult
+}
+
+// cachedSame is where an expect_same value of a check came from.
+type cachedSame struct {
+	checkID, expectation string
+	place                place
+}
+
+// targetCacher collects, while the execution runs, the encoded outcome of
+// every execution target of the render targets that were not found in the
+// cache, and stores each render target's as soon as all of its are in (so
+// that the encoded parts do not pile up until the execution ends).
+type targetCacher struct {
+	c     analyzer.TargetCache
+	fb    *findingBuilder
+	mu    sync.Mutex
+	parts map[*Target][]byte
+	// owner is the render target of each execution target to store.
+	owner map[*Target]*ownedTargets
+}
+
+// attach gives the execution targets of a render target their cached
+// outcome when the cache has one for each of them, in order (and for no
+// other), or marks them to be stored.
+func (tc *targetCacher) attach(name string, targets []*Target) {
+	if len(targets) == 0 {
+		return
+	}
+	if cached, ok := loadTarget(tc.c, name); ok && len(cached) == len(targets) {
+		all := true
+		for i, t := range targets {
+			all = all && cached[i].id == t.ID
+		}
+		if all {
+			for i, t := range targets {
+				t.cached = cached[i]
+			}
+			return
+		}
+	}
+	o := &ownedTargets{name: name, targets: slices.Clone(targets), left: len(targets)}
+	for _, t := range targets {
+		tc.owner[t] = o
+	}
+}
+
+// ownedTargets are a render target's execution targets, in the order the
+// analyzer made them, and how many are not recorded yet.
+type ownedTargets struct {
+	name    string
+	targets []*Target
+	left    int
+}
+
+// loadTarget reads a render target's outcome: its execution targets'
+// outcomes in order. false when it is not cached or does not decode.
+func loadTarget(c analyzer.TargetCache, name string) ([]*cachedTarget, bool) {
+	if c == nil {
+		return nil, false
+	}
+	payload, ok := c.Load((*Analyzer)(nil).Name(), name)
+	if !ok {
+		return nil, false
+	}
+	d := cache.NewDecoder(payload)
+	n := d.Len(4)
+	out := make([]*cachedTarget, n)
+	for i := range out {
+		id := d.String()
+		out[i] = decodeCachedTarget(d)
+		out[i].id = id
+	}
+	if d.Done() != nil {
+		return nil, false
+	}
+	return out, true
+}
+
+// record encodes an execution target's outcome (called by the execution,
+// concurrently, once the target is evaluated), and stores its render
+// target's once it is the last of them.
+func (tc *targetCacher) record(t *Target, pairs []pairResult, findings []finding.Finding) {
+	o, ok := tc.owner[t]
+	if !ok {
+		return
+	}
+	e := &cache.Encoder{}
+	e.String(t.ID)
+	if !encodeCachedTarget(e, t, pairs, findings, tc.fb.samesOf(t)) {
+		e = nil
+	}
+	tc.mu.Lock()
+	if e == nil {
+		tc.parts[t] = nil
+	} else {
+		tc.parts[t] = e.Bytes()
+	}
+	o.left--
+	var payload []byte
+	if o.left == 0 {
+		payload = tc.assemble(o)
+	}
+	tc.mu.Unlock()
+	if payload != nil {
+		tc.c.Store((*Analyzer)(nil).Name(), o.name, payload)
+	}
+}
+
+// assemble joins a render target's parts, in order, and lets them go; nil
+// when one did not encode. Called with tc.mu held.
+func (tc *targetCacher) assemble(o *ownedTargets) []byte {
+	e := &cache.Encoder{}
+	e.Uint(uint64(len(o.targets)))
+	buf := e.Bytes()
+	complete := true
+	for _, t := range o.targets {
+		part := tc.parts[t]
+		complete = complete && part != nil
+		if complete {
+			buf = append(buf, part...)
+		}
+		delete(tc.parts, t)
+	}
+	if !complete {
+		return nil
+	}
+	return buf
+}
+
+// samesOf returns where the target's expect_same values came from.
+func (fb *findingBuilder) samesOf(t *Target) []cachedSame {
+	fb.mu.Lock()
+	defer fb.mu.Unlock()
+	var out []cachedSame
+	for _, c := range t.Checks {
+		st := fb.same[c][t.ID]
+		if st == nil {
+			continue
+		}
+		for _, e := range c.Expectations {
+			if p, ok := st.places[e.Name]; ok {
+				out = append(out, cachedSame{c.ID, e.Name, p})
+			}
+		}
+	}
+	return out
+}
+
+// restoreSames gives the finding builder the expect_same origins of a
+// target taken from the cache.
+func (fb *findingBuilder) restoreSames(t *Target, sames []cachedSame) {
+	for _, s := range sames {
+		i := slices.IndexFunc(t.Checks, func(c *Check) bool { return c.ID == s.checkID })
+		if i < 0 {
+			continue
+		}
+		c := t.Checks[i]
+		fb.mu.Lock()
+		byTarget := fb.same[c]
+		if byTarget == nil {
+			byTarget = map[string]*sameTarget{}
+			fb.same[c] = byTarget
+		}
+		st := byTarget[t.ID]
+		if st == nil {
+			st = &sameTarget{rec: &Record{Check: c, Target: t}, places: map[string]place{}}
+			byTarget[t.ID] = st
+		}
+		st.places[s.expectation] = s.place
+		fb.mu.Unlock()
+	}
+}
+
+// replay is the outcome of a target taken from the cache, as runTarget
+// would have made it; false when a check it names is not the target's.
+func (t *Target) replay() (targetResult, bool) {
+	out := targetResult{findings: t.cached.findings}
+	for _, p := range t.cached.pairs {
+		i := slices.IndexFunc(t.Checks, func(c *Check) bool { return c.ID == p.checkID })
+		if i < 0 {
+			return targetResult{}, false
+		}
+		out.pairs = append(out.pairs, pairResult{check: t.Checks[i], agent: p.agent, excluded: p.excluded})
+	}
+	return out, true
+}
+
+func encodeCachedTarget(e *cache.Encoder, t *Target, pairs []pairResult, findings []finding.Finding, sames []cachedSame) bool {
+	e.Uint(uint64(len(pairs)))
+	for _, p := range pairs {
+		e.String(p.check.ID)
+		e.Bool(p.excluded)
+		if !encodeAgent(e, p.agent) {
+			return false
+		}
+	}
+	if finding.EncodeFindings(e, findings) != nil {
+		return false
+	}
+	e.Uint(uint64(len(sames)))
+	for _, s := range sames {
+		e.String(s.checkID)
+		e.String(s.expectation)
+		finding.EncodeLocation(e, s.place.loc)
+		finding.EncodePath(e, s.place.path)
+		e.Bool(s.place.related != nil)
+		e.Uint(uint64(len(s.place.related)))
+		for _, r := range s.place.related {
+			finding.EncodeLocation(e, r.Location)
+			e.String(r.Message)
+		}
+	}
+	return true
+}
+
+func decodeCachedTarget(d *cache.Decoder) *cachedTarget {
+	ct := &cachedTarget{}
+	n := d.Len(3)
+	for range n {
+		p := cachedPair{checkID: d.String(), excluded: d.Bool()}
+		p.agent = decodeAgent(d)
+		ct.pairs = append(ct.pairs, p)
+	}
+	ct.findings = finding.DecodeFindings(d)
+	n = d.Len(4)
+	for range n {
+		s := cachedSame{checkID: d.String(), expectation: d.String()}
+		s.place.loc = finding.DecodeLocation(d)
+		s.place.path = finding.DecodePath(d)
+		hasRelated := d.Bool()
+		if m := d.Len(2); m > 0 || hasRelated {
+			s.place.related = make([]finding.Related, m)
+			for i := range s.place.related {
+				s.place.related[i] = finding.Related{Location: finding.DecodeLocation(d), Message: d.String()}
+			}
+		}
+		ct.sames = append(ct.sames, s)
+	}
+	return ct
+}
+
+// optString writes a string pointer.
+func optString(e *cache.Encoder, s *string) {
+	e.Bool(s != nil)
+	if s != nil {
+		e.String(*s)
+	}
+}
+
+func readOptString(d *cache.Decoder) *string {
+	if !d.Bool() {
+		return nil
+	}
+	s := d.String()
+	return &s
+}
+
+func encodeAgent(e *cache.Encoder, a *AgentResult) bool {
+	e.Strings([]string{a.AgentID, a.Status, a.ErrorType, a.Message, a.application})
+	optString(e, a.ExcludeExpression)
+	e.Bool(a.Facts != nil)
+	e.Uint(uint64(len(a.Facts)))
+	for _, f := range a.Facts {
+		e.String(f.CheckID)
+		e.String(f.Name)
+		if e.Value(f.Value) != nil {
+			return false
+		}
+		e.Bool(f.Error != nil)
+		if f.Error != nil {
+			e.String(f.Error.Type)
+			e.String(f.Error.Message)
+		}
+	}
+	e.Bool(a.Values != nil)
+	e.Uint(uint64(len(a.Values)))
+	for _, v := range a.Values {
+		e.String(v.Name)
+		if e.Value(v.Value) != nil {
+			return false
+		}
+		e.Bool(v.Customized)
+	}
+	e.Bool(a.Evaluations != nil)
+	e.Uint(uint64(len(a.Evaluations)))
+	for _, ev := range a.Evaluations {
+		e.String(ev.Name)
+		e.String(string(ev.Type))
+		if e.Value(ev.ReturnValue) != nil {
+			return false
+		}
+		optString(e, ev.FailureMessage)
+		e.Bool(ev.Error != nil)
+		if ev.Error != nil {
+			e.String(ev.Error.Type)
+			e.String(ev.Error.Message)
+		}
+		e.String(ev.key)
+	}
+	return true
+}
+
+func decodeAgent(d *cache.Decoder) *AgentResult {
+	s := d.Strings()
+	if len(s) != 5 {
+		d.Fail("an agent result without its five strings")
+		return &AgentResult{}
+	}
+	a := &AgentResult{AgentID: s[0], Status: s[1], ErrorType: s[2], Message: s[3], application: s[4]}
+	a.ExcludeExpression = readOptString(d)
+	present := d.Bool()
+	if n := d.Len(3); n > 0 || present {
+		a.Facts = make([]FactResult, n)
+		for i := range a.Facts {
+			f := &a.Facts[i]
+			f.CheckID, f.Name = d.String(), d.String()
+			f.Value = d.Value()
+			if d.Bool() {
+				f.Error = &FactError{Type: d.String(), Message: d.String()}
+			}
+		}
+	}
+	present = d.Bool()
+	if n := d.Len(3); n > 0 || present {
+		a.Values = make([]ResolvedValue, n)
+		for i := range a.Values {
+			v := &a.Values[i]
+			v.Name = d.String()
+			v.Value = d.Value()
+			v.Customized = d.Bool()
+		}
+	}
+	present = d.Bool()
+	if n := d.Len(4); n > 0 || present {
+		a.Evaluations = make([]Evaluation, n)
+		for i := range a.Evaluations {
+			ev := &a.Evaluations[i]
+			ev.Name = d.String()
+			ev.Type = ExpectationType(d.String())
+			ev.ReturnValue = d.Value()
+			ev.FailureMessage = readOptString(d)
+			if d.Bool() {
+				ev.Error = &EvalError{Type: d.String(), Message: d.String()}
+			}
+			ev.key = d.String()
+		}
+	}
+	return a
+}
