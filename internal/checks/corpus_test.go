@@ -13,31 +13,8 @@ import (
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
+	"github.com/plumb-ci/plumb/internal/testcorpus"
 )
-
-// corpusDir finds ../shared/corpus beside the repository root.
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test")
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "corpus")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("corpus absent (%s): %v", c, err)
-	}
-	return c
-}
 
 // inTemplate locates fields of an object held in a Template's objects[].
 type inTemplate struct {
@@ -53,7 +30,7 @@ func (p inTemplate) Locate(path manifest.Path) (manifest.Location, bool) {
 // default catalog over the 172 VirtualMachines of the KubeVirt common
 // templates and compares their outcomes with what the manifests say.
 func TestKubeVirtChecksOnTheCommonTemplates(t *testing.T) {
-	file := filepath.Join(corpusDir(t), "kubevirt-common-templates", "common-templates-v0.35.0.yaml")
+	file := filepath.Join(testcorpus.Dir(t), "kubevirt-common-templates", "common-templates-v0.35.0.yaml")
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)

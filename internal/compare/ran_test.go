@@ -17,6 +17,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/testcorpus"
 )
 
 // The telco RAN DU reference (kube-compare metadata v2, 98 templates) from
@@ -27,11 +28,7 @@ import (
 
 func ranDir(tb testing.TB) string {
 	tb.Helper()
-	dir := filepath.Join(repoRoot(tb), "..", "shared", "corpus", "telco-ran-reference")
-	if _, err := os.Stat(filepath.Join(dir, "metadata.yaml")); err != nil {
-		tb.Skipf("the telco RAN reference corpus is not available (%v)", err)
-	}
-	return dir
+	return testcorpus.Dir(tb, "telco-ran-reference")
 }
 
 func repoRoot(tb testing.TB) string {

@@ -2,7 +2,6 @@ package fix_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -13,15 +12,13 @@ import (
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/fix"
 	"github.com/plumb-ci/plumb/internal/pipeline"
+	"github.com/plumb-ci/plumb/internal/testcorpus"
 )
 
 // BenchmarkResolve times the fix stage on the real-world corpus: the
 // default catalog's fixes of every repository resolved to source edits.
 func BenchmarkResolve(b *testing.B) {
-	corpus := filepath.Join("..", "..", "..", "shared", "corpus", "realworld")
-	if _, err := os.Stat(corpus); err != nil {
-		b.Skip("the real-world corpus (../shared/corpus/realworld) is absent")
-	}
+	corpus := testcorpus.Dir(b, "realworld")
 	for _, repo := range []string{"podinfo", "microservices-demo", "examples", "library"} {
 		b.Run(repo, func(b *testing.B) {
 			dir, _ := filepath.Abs(filepath.Join(corpus, repo))

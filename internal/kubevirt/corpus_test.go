@@ -8,6 +8,7 @@ import (
 
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/testcorpus"
 )
 
 const corpusTemplates = "kubevirt-common-templates/common-templates-v0.35.0.yaml"
@@ -15,7 +16,7 @@ const corpusTemplates = "kubevirt-common-templates/common-templates-v0.35.0.yaml
 // readCorpus returns the common-templates bundle's text.
 func readCorpus(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile(corpusFile(t, corpusTemplates))
+	data, err := os.ReadFile(testcorpus.Dir(t, corpusTemplates))
 	if err != nil {
 		t.Fatal(err)
 	}

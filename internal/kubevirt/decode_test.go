@@ -7,12 +7,13 @@ import (
 
 	v1 "github.com/plumb-ci/plumb/internal/kubevirt/api/v1"
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/testcorpus"
 )
 
 // The direct decoder gives what encoding/json gives, or defers to it.
 func TestDecodeContentMatchesEncodingJSON(t *testing.T) {
 	var objs []*manifest.Object
-	if data, err := os.ReadFile(corpusFile(t, corpusTemplates)); err == nil {
+	if data, err := os.ReadFile(testcorpus.Dir(t, corpusTemplates)); err == nil {
 		for _, o := range parseObjects(t, "c.yaml", string(data), ".") {
 			tm := processTemplate(t, o)
 			objs = append(objs, tm.Objects...)

@@ -3,7 +3,6 @@ package kubevirt
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -165,29 +164,4 @@ func lineOf(t testing.TB, text, after, s string) int {
 	}
 	t.Fatalf("%q not found after %q", s, after)
 	return 0
-}
-
-// corpusFile finds a file of the shared corpus (../shared/corpus next to
-// the repository root), or skips the test.
-func corpusFile(t testing.TB, rel string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", "corpus", rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("corpus file %s is absent (%v): skipping", p, err)
-	}
-	return p
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/testcorpus"
 )
 
 var updateRealWorld = flag.Bool("update", false, "rewrite testdata/realworld/*.errors from the current findings")
@@ -20,30 +21,6 @@ var updateRealWorld = flag.Bool("update", false, "rewrite testdata/realworld/*.e
 // realWorldRepos are the public repositories of ../shared/corpus/realworld
 // (see its README for what each holds and its known problems).
 var realWorldRepos = []string{"podinfo", "microservices-demo", "examples", "library", "flux2-kustomize-helm-example"}
-
-// corpusDir finds ../shared/corpus beside the module root, or skips.
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test")
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "corpus")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("the shared corpus is absent (%s): %v", c, err)
-	}
-	return c
-}
 
 // TestRealWorldRepositories runs plumb as a new user would on each public
 // repository of the corpus: no panic; with --fail-on never, exit 0; no
@@ -54,7 +31,7 @@ func corpusDir(t *testing.T) string {
 // testdata/realworld/REPO.errors (go test -run RealWorld -update rewrites
 // them; review the diff).
 func TestRealWorldRepositories(t *testing.T) {
-	base := filepath.Join(corpusDir(t), "realworld")
+	base := filepath.Join(testcorpus.Dir(t), "realworld")
 	for _, repo := range realWorldRepos {
 		t.Run(repo, func(t *testing.T) {
 			root := filepath.Join(base, repo)

@@ -1,28 +1,19 @@
 package render
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/plumb-ci/plumb/internal/render/helm"
+	"github.com/plumb-ci/plumb/internal/testcorpus"
 )
-
-// realworld is ../shared/corpus/realworld beside the repository root.
-func realworld(t *testing.T) string {
-	dir, _ := filepath.Abs("../../../shared/corpus/realworld")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skip("../shared/corpus is absent")
-	}
-	return dir
-}
 
 // TestCorpusCharts: the real-world repositories' charts render with no
 // problem, as the targets their layout asks for, and their fields point at
 // the lines a person edits.
 func TestCorpusCharts(t *testing.T) {
-	base := realworld(t)
+	base := testcorpus.Dir(t, "realworld")
 	for _, c := range []struct {
 		repo    string
 		targets map[string]int

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/testcorpus"
 )
 
 func TestTemplateProcessing(t *testing.T) {
@@ -107,10 +108,9 @@ func TestGenerateValue(t *testing.T) {
 // every one processes cleanly, generated names follow their patterns, and
 // each VirtualMachine's fields locate into the template file.
 func TestKubevirtCommonTemplates(t *testing.T) {
-	file := filepath.Join(repoRoot(t), "..", "shared", "corpus", "kubevirt-common-templates", "common-templates-v0.35.0.yaml")
-	data, err := os.ReadFile(file)
+	data, err := os.ReadFile(testcorpus.Dir(t, "kubevirt-common-templates", "common-templates-v0.35.0.yaml"))
 	if err != nil {
-		t.Skipf("corpus not available: %v", err)
+		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	must(t, os.WriteFile(filepath.Join(dir, "templates.yaml"), data, 0o644))

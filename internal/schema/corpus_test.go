@@ -12,19 +12,8 @@ import (
 	"github.com/plumb-ci/plumb/internal/analyzer"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
+	"github.com/plumb-ci/plumb/internal/testcorpus"
 )
-
-// corpusDir finds ../shared/corpus from the module root.
-func corpusDir(t *testing.T) string {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("the real-world corpus is not at %s: skipping", dir)
-	}
-	return dir
-}
 
 // corpusFindings renders a corpus directory as plumb check does and returns
 // the schema findings as "file:line rule", one per finding, and the notes
@@ -61,7 +50,7 @@ func corpusFindings(t *testing.T, dir string) []string {
 // placeholder files and the scheduler Policy files are the loader's (not
 // objects); the schema analyzer never sees them.
 func TestCorpus(t *testing.T) {
-	corpus := corpusDir(t)
+	corpus := testcorpus.Dir(t)
 	want := map[string][]string{
 		"realworld/examples": {
 			// Notes: kinds without a CRD.

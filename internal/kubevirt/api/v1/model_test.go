@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/plumb-ci/plumb/internal/testcorpus"
 )
 
 // Every field the common templates set under a VM's spec.template is in
@@ -109,20 +110,9 @@ func TestModelDecodesAFullVM(t *testing.T) {
 
 func readCorpus(t *testing.T, rel string) []byte {
 	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "..", "shared", "corpus", rel))
+	data, err := os.ReadFile(testcorpus.Dir(t, rel))
 	if err != nil {
-		t.Skipf("corpus file absent (%v): skipping", err)
+		t.Fatal(err)
 	}
 	return data
 }
