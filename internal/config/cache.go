@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/pflag"
 )
@@ -86,7 +85,8 @@ func resolveCache(cfg *Config, file *File, fl *Flags, root, cwd string) error {
 	if s.Dir == "" {
 		return nil
 	}
-	if rel, err := filepath.Rel(root, s.Dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if InRepository(root, s.Dir) {
+		rel, _ := filepath.Rel(root, s.Dir)
 		if rel == "." {
 			return fmt.Errorf("the cache directory %s is the repository root: give it a directory of its own", s.Dir)
 		}

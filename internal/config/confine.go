@@ -21,8 +21,8 @@ import (
 // errInGit refuses a path into the repository's .git directory.
 var errInGit = errors.New("it leads into .git, which plumb never reads or writes for the repository's configuration")
 
-// inRepository reports whether path (absolute) lies lexically inside root.
-func inRepository(root, path string) bool {
+// InRepository reports whether path (absolute) lies lexically inside root.
+func InRepository(root, path string) bool {
 	rel, err := filepath.Rel(root, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
@@ -40,7 +40,7 @@ func confinePath(root, base, p string) (string, error) {
 	}
 	abs := filepath.Clean(filepath.Join(base, p))
 	rel, err := filepath.Rel(root, abs)
-	if err != nil || !inRepository(root, abs) {
+	if err != nil || !InRepository(root, abs) {
 		return "", errors.New("it leads outside the repository; a path in the repository's own configuration must stay inside it (a path given on the command line or as an action input may name anything)")
 	}
 	if inGitDir(rel) {
@@ -55,7 +55,7 @@ func confinePath(root, base, p string) (string, error) {
 		return "", err
 	}
 	realRel, err := filepath.Rel(realRoot, real)
-	if err != nil || !inRepository(realRoot, real) {
+	if err != nil || !InRepository(realRoot, real) {
 		return "", errors.New("it leads outside the repository through a symbolic link; a path in the repository's own configuration must stay inside it")
 	}
 	if inGitDir(realRel) {
@@ -96,7 +96,7 @@ func resolveExisting(abs string) (string, error) {
 // configuration file sets and the command line does not override. It sets
 // cfg.OutputRoot when report files come from the file.
 func confineFileValues(cfg *Config, file *File, fl *Flags, cwd string) []error {
-	if file.path == "" || !inRepository(cfg.Root, file.path) {
+	if file.path == "" || !InRepository(cfg.Root, file.path) {
 		return nil
 	}
 	root := cfg.Root
@@ -157,7 +157,7 @@ func confineFileValues(cfg *Config, file *File, fl *Flags, cwd string) []error {
 // another file's, which an error message could quote.
 func confineConfigFile(fl *Flags, cwd, name, display string) error {
 	root, err := resolveRoot(fl, cwd)
-	if err != nil || !inRepository(root, name) {
+	if err != nil || !InRepository(root, name) {
 		return nil
 	}
 	rel, err := filepath.Rel(root, name)

@@ -47,7 +47,7 @@ func committedCache(root, dir string) bool {
 	if err != nil {
 		return false
 	}
-	if rel, err := filepath.Rel(realRoot, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if !config.InRepository(realRoot, real) {
 		return false
 	}
 	t, err := gitrev.Open(context.Background(), real, "HEAD", gitrev.Options{})

@@ -33,6 +33,10 @@ const (
 	KindKustomize Kind = "kustomize"
 )
 
+// LeftoverSuffix ends the name of the target of plain files left in a
+// kustomization's directory ("DIR (plain)").
+const LeftoverSuffix = " (plain)"
+
 // Target is one unit of deployment: a directory of plain files or a
 // kustomization. Analyzers that reason across objects (a Service and the
 // Deployment it selects) look only inside one target.
@@ -444,7 +448,7 @@ func (r *renderer) plainTargets(consumed map[string]bool, kustomizeTargets []str
 		}
 		name := dir
 		if slices.Contains(kustomizeTargets, dir) {
-			name += " (plain)"
+			name += LeftoverSuffix
 		}
 		if r.opts.Select != nil && !r.opts.Select(name) {
 			continue
