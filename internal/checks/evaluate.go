@@ -2,17 +2,16 @@ package checks
 
 import (
 	"context"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/google/cel-go/common/types/ref"
 
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/parallel"
 )
 
 // Target is one target of an execution: an object, a render target, or a
@@ -143,7 +142,7 @@ func (x *Execution) Run(ctx context.Context) (*Result, error) {
 		x.plan = newCostPlan(checks, *x.Bound, x.ObjectBound)
 	}
 	perTarget := make([]targetResult, len(x.Targets))
-	forEach(len(x.Targets), func(i int) {
+	parallel.ForEach(0, len(x.Targets), func(i int) {
 		if ctx.Err() != nil {
 			return
 		}
@@ -200,7 +199,7 @@ func (x *Execution) Run(ctx context.Context) (*Result, error) {
 	res := &Result{ExecutionID: x.ID, GroupID: x.GroupID, Result: Passing, CheckResults: []CheckResult{}, Timeout: []string{}}
 	// Aggregation is independent per check: spread it over the cores.
 	crs := make([]CheckResult, len(order))
-	forEach(len(order), func(i int) {
+	parallel.ForEach(0, len(order), func(i int) {
 		c := order[i]
 		b := buckets[c]
 		if len(b.agents) == 0 {
@@ -592,31 +591,4 @@ func writeCanonical(b *strings.Builder, v any) {
 	default:
 		b.WriteString("?" + strconv.Quote(display(t)))
 	}
-}
-
-// forEach calls fn(0..n-1) on as many goroutines as there are cores.
-func forEach(n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			fn(i)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	var next atomic.Int64
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
 }

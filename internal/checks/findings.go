@@ -7,6 +7,7 @@ import (
 
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/parallel"
 )
 
 // maxRefine bounds how many elements of a list fact are re-evaluated one by
@@ -354,7 +355,7 @@ func (fb *findingBuilder) expectSame(res *Result) ([]finding.Finding, []pendingS
 	}
 	out := make([][]finding.Finding, len(jobs))
 	pend := make([][]pendingSame, len(jobs))
-	forEach(len(jobs), func(i int) {
+	parallel.ForEach(0, len(jobs), func(i int) {
 		j := jobs[i]
 		for _, e := range j.check.Expectations {
 			switch {

@@ -7,13 +7,13 @@ import (
 	"path"
 	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/plumb-ci/plumb/internal/analyzer"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/parallel"
 	"github.com/plumb-ci/plumb/internal/render"
 )
 
@@ -57,29 +57,16 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 	} else {
 		workers = 1
 	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				name := targets[i].Name
-				if fs, rep, ok := a.loadCached(in.Cache, name); ok {
-					results[i] = targetResult{findings: fs, report: rep}
-					continue
-				}
-				res := a.Ref.Compare(ctx, targets[i].Objects, perTarget)
-				results[i] = targetResult{findings: a.findings(name, res), report: res.Report(ReportOptions{AllResources: true})}
-				a.storeCached(in.Cache, name, res, results[i].findings, results[i].report)
-			}
-		}()
-	}
-	for i := range targets {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.ForEach(workers, len(targets), func(i int) {
+		name := targets[i].Name
+		if fs, rep, ok := a.loadCached(in.Cache, name); ok {
+			results[i] = targetResult{findings: fs, report: rep}
+			return
+		}
+		res := a.Ref.Compare(ctx, targets[i].Objects, perTarget)
+		results[i] = targetResult{findings: a.findings(name, res), report: res.Report(ReportOptions{AllResources: true})}
+		a.storeCached(in.Cache, name, res, results[i].findings, results[i].report)
+	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

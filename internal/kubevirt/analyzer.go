@@ -8,7 +8,6 @@ package kubevirt
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"sync"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/kubevirt/validation"
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/parallel"
 )
 
 // Analyzer is the KubeVirt validations engine.
@@ -246,39 +246,17 @@ func collectVMs(in *analyzer.Input) []*vmItem {
 // checkAll checks the VMs on all cores; outcomes keep the input order.
 func (a *Analyzer) checkAll(ctx context.Context, items []*vmItem, cache *annotationCache, helps *helpCache) ([]vmOutcome, error) {
 	outcomes := make([]vmOutcome, len(items))
-	workers := a.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, len(items))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				it := items[i]
-				if it.src.Text != "" {
-					it.parsed = cache.get(it.src.Text)
-				}
-				outcomes[i] = checkVM(it, helps)
-			}
-		}()
-	}
-	var err error
-feed:
-	for i := range items {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			err = ctx.Err()
-			break feed
+	parallel.ForEach(a.Workers, len(items), func(i int) {
+		if ctx.Err() != nil {
+			return
 		}
-	}
-	close(next)
-	wg.Wait()
-	return outcomes, err
+		it := items[i]
+		if it.src.Text != "" {
+			it.parsed = cache.get(it.src.Text)
+		}
+		outcomes[i] = checkVM(it, helps)
+	})
+	return outcomes, ctx.Err()
 }
 
 // checkVM applies the validator to one VM.

@@ -5,12 +5,11 @@ import (
 	"errors"
 	"io/fs"
 	"path"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/parallel"
 	"github.com/plumb-ci/plumb/internal/render/helm"
 )
 
@@ -179,35 +178,18 @@ func (r *renderer) renderCharts(ctx context.Context, jobs []chartRender, problem
 	hr := helm.NewRenderer(r.files.fsys, r.opts.Limits)
 	out := make([]*Target, len(jobs))
 	perJob := make([][]manifest.Problem, len(jobs))
-	workers := r.opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if ctx.Err() != nil {
-					continue
-				}
-				res := hr.Render(jobs[i].chart, jobs[i].req)
-				perJob[i] = res.Problems
-				t := &Target{Name: jobs[i].name, Kind: KindHelm, Inputs: r.chartInputs(jobs[i])}
-				for _, o := range res.Objects {
-					r.addObject(t, o, problems)
-				}
-				out[i] = t
-			}
-		}()
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.ForEach(r.opts.Workers, len(jobs), func(i int) {
+		if ctx.Err() != nil {
+			return
+		}
+		res := hr.Render(jobs[i].chart, jobs[i].req)
+		perJob[i] = res.Problems
+		t := &Target{Name: jobs[i].name, Kind: KindHelm, Inputs: r.chartInputs(jobs[i])}
+		for _, o := range res.Objects {
+			r.addObject(t, o, problems)
+		}
+		out[i] = t
+	})
 	var targets []*Target
 	seen := map[string]bool{}
 	for i, t := range out {

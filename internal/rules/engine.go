@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/parallel"
 	"github.com/plumb-ci/plumb/internal/render"
 )
 
@@ -326,31 +326,7 @@ func (r *Run) replaceChanged() {
 }
 
 // parallel runs fn(0..n-1) on the engine's workers.
-func (r *Run) parallel(n int, fn func(i int)) {
-	workers := min(r.e.opts.Workers, n)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			fn(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
-}
+func (r *Run) parallel(n int, fn func(i int)) { parallel.ForEach(r.e.opts.Workers, n, fn) }
 
 // runPhase runs a phase's rules on one subject, in order, until a fail or a
 // rule error stops the subject.

@@ -12,7 +12,6 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -20,6 +19,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/analyzer"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/parallel"
 )
 
 // Analyzer is the schema engine.
@@ -174,33 +174,11 @@ func leftToKubeVirt(id manifest.ObjectID) bool {
 // the input order.
 func (a *Analyzer) validateAll(ctx context.Context, verdicts []objectVerdict) [][]finding.Finding {
 	results := make([][]finding.Finding, len(verdicts))
-	workers := a.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = max(1, min(workers, len(verdicts)))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i] = validateObject(ctx, &verdicts[i])
-			}
-		}()
-	}
-	for i := range verdicts {
-		if verdicts[i].builtin == nil && verdicts[i].crd == nil {
-			continue
+	parallel.ForEach(a.Workers, len(verdicts), func(i int) {
+		if (verdicts[i].builtin != nil || verdicts[i].crd != nil) && ctx.Err() == nil {
+			results[i] = validateObject(ctx, &verdicts[i])
 		}
-		if ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	})
 	return results
 }
 
