@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/parallel"
 )
 
 // Source is one catalog directory: the check files <id>.yaml directly in
@@ -72,24 +71,11 @@ func Load(sources ...Source) *Catalog {
 	}
 	// Compiling CEL dominates loading; spread it over the cores.
 	checks := make([]*Check, len(jobs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < min(runtime.GOMAXPROCS(0), len(jobs)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				c := parseCheck(jobs[i].name, jobs[i].data)
-				c.lint()
-				checks[i] = c
-			}
-		}()
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.ForEach(0, len(jobs), func(i int) {
+		c := parseCheck(jobs[i].name, jobs[i].data)
+		c.lint()
+		checks[i] = c
+	})
 
 	for _, c := range checks {
 		if c.ID != "" {

@@ -6,12 +6,12 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/plumb-ci/plumb/internal/parallel"
 )
 
 // LoadOptions configures Load.
@@ -61,27 +61,10 @@ func Load(fsys fs.FS, paths []string, opts LoadOptions) *Set {
 		problems []Problem
 	}
 	results := make([]result, len(files))
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				docs, p := loadFile(fsys, files[i], opts.Limits, opts.Cache)
-				results[i] = result{docs, p}
-			}
-		}()
-	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.ForEach(opts.Workers, len(files), func(i int) {
+		docs, p := loadFile(fsys, files[i], opts.Limits, opts.Cache)
+		results[i] = result{docs, p}
+	})
 	for _, r := range results {
 		set.Documents = append(set.Documents, r.docs...)
 		set.Problems = append(set.Problems, r.problems...)
