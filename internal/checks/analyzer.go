@@ -198,17 +198,26 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 // Whether an expect_same value passed depends on the check's result over
 // every target, which a shard does not know: a sharded run keeps the facts
 // of checks with expect_same, and plumb merge drops them once it knows.
+//
+// The execution drops the facts of a target as soon as it passed; only
+// expect_same values wait for the check's result, so only the checks with
+// expect_same are gone through again here.
 func dropPassingFacts(res *Result, sharded bool) {
+	if sharded {
+		return
+	}
 	for i := range res.CheckResults {
 		cr := &res.CheckResults[i]
-		decided := cr
-		if sharded && hasSame(cr.ExpectationResults) {
-			decided = nil
+		if !hasSame(cr.ExpectationResults) {
+			continue
 		}
-		for _, a := range cr.AgentsCheckResults {
-			if agentPassed(a, decided) {
+		i := 0
+		for a := range cr.AgentsCheckResults.All() {
+			if a.Facts != nil && agentPassed(a, cr) {
 				a.Facts = nil
+				cr.AgentsCheckResults.set(i, a)
 			}
+			i++
 		}
 	}
 }

@@ -380,7 +380,7 @@ func (fb *findingBuilder) expectSame(res *Result) ([]finding.Finding, []pendingS
 
 func sameFindings(c *Check, e *Expectation, cr *CheckResult, byTarget map[string]*sameTarget) []finding.Finding {
 	var values []sameValue
-	for _, a := range cr.AgentsCheckResults {
+	for a := range cr.AgentsCheckResults.All() {
 		if a.IsError() || a.Status != StatusExecuted {
 			continue
 		}
