@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/google/cel-go/common/types/ref"
+
 	"github.com/plumb-ci/plumb/internal/analyzer"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -48,8 +50,10 @@ type envKey struct {
 
 // envInfo is one environment with the checks that apply in it.
 type envInfo struct {
-	key    int
-	env    map[string]any
+	key int
+	env map[string]any
+	// val is env as CEL sees it, shared by the targets of the environment.
+	val    ref.Val
 	checks []*Check
 }
 
@@ -81,10 +85,9 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 			env["target_type"] = string(TargetObject)
 			env["kind"] = k.kind
 		}
-		e := &envInfo{key: len(envInfos), env: env}
-		ev := celMap(env)
+		e := &envInfo{key: len(envInfos), env: env, val: celMap(env)}
 		for _, c := range checks {
-			if c.Applicable(env, ev) {
+			if c.Applicable(env, e.val) {
 				e.checks = append(e.checks, c)
 			}
 		}
@@ -117,7 +120,7 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 				}
 				x.Targets = append(x.Targets, &Target{
 					ID: ObjectTargetID(o.ID), Env: e.env, EnvKey: e.key, Host: objectAttributes(o, idx),
-					Checks: e.checks, subject: &subject{obj: o, target: idx},
+					Checks: e.checks, subject: &subject{obj: o, target: idx}, object: o.ID, envVal: e.val,
 				})
 			}
 		}
@@ -126,7 +129,7 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 			if len(e.checks) > 0 {
 				x.Targets = append(x.Targets, &Target{
 					ID: rt.Name, Env: e.env, EnvKey: e.key, Host: groupAttributes(idx),
-					Checks: e.checks, subject: &subject{target: idx},
+					Checks: e.checks, subject: &subject{target: idx}, object: manifest.ObjectID{Target: rt.Name}, envVal: e.val,
 				})
 			}
 		}

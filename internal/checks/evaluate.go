@@ -12,6 +12,7 @@ import (
 
 	"github.com/plumb-ci/plumb/internal/cache"
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/parallel"
 )
 
@@ -35,6 +36,9 @@ type Target struct {
 
 	envVal, hostVal ref.Val
 	subject         *subject
+	// object is what the target's findings are about: its object, or
+	// for a render target an id with only the target set.
+	object manifest.ObjectID
 	// cached, when set, is the target's outcome taken from the cache
 	// (cache.go): runTarget replays it instead of evaluating.
 	cached *cachedTarget
@@ -151,6 +155,7 @@ func (x *Execution) Run(ctx context.Context) (*Result, error) {
 		if t.cached != nil {
 			if r, ok := t.replay(); ok {
 				perTarget[i] = r
+				t.release()
 				return
 			}
 			t.cached = nil
@@ -294,13 +299,16 @@ func (x *Execution) runTarget(t *Target) targetResult {
 
 // release lets go of what only the target's own evaluation needed: the
 // facts gathered from it (those a result keeps are in the result), the
-// attributes exclude read and their CEL views. On 10,000 objects they are
+// attributes exclude read and their CEL views, and its subject, through
+// which the render target's index (masked views of its objects, the
+// selections group facts made) stays reachable. On 10,000 objects they are
 // about 100 MB, as much as everything else the analyzers hold, and they
 // would otherwise live until every target is evaluated.
 func (t *Target) release() {
 	t.Host, t.hostVal = nil, nil
 	if t.subject != nil {
 		t.subject.facts = nil
+		t.subject = nil
 	}
 }
 
