@@ -11,6 +11,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/analyzer"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/parallel"
 )
 
 // Analyzer runs a catalog's checks over the rendered objects.
@@ -103,12 +104,15 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 		x.onTarget = tc.record
 	}
 	var names []string
-	var indexes []*targetIndex
+	// The render targets' indexes (masked views of their objects) are
+	// built on every core: the analyzers run one after another, so what
+	// runs on one core here would leave the other idle.
+	indexes := make([]*targetIndex, len(in.Targets))
+	parallel.ForEach(0, len(in.Targets), func(i int) { indexes[i] = newTargetIndex(in.Targets[i]) })
 	envs := []map[string]any{in.Env}
-	for _, rt := range in.Targets {
+	for i, rt := range in.Targets {
 		names = append(names, rt.Name)
-		idx := newTargetIndex(rt)
-		indexes = append(indexes, idx)
+		idx := indexes[i]
 		envs = append(envs, in.TargetEnv[rt.Name])
 		base := in.EnvFor(rt.Name)
 		first := len(x.Targets)
@@ -118,8 +122,9 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 				if len(e.checks) == 0 {
 					continue
 				}
+				// Host is filled in below, on every core.
 				x.Targets = append(x.Targets, &Target{
-					ID: ObjectTargetID(o.ID), Env: e.env, EnvKey: e.key, Host: objectAttributes(o, idx),
+					ID: ObjectTargetID(o.ID), Env: e.env, EnvKey: e.key,
 					Checks: e.checks, subject: &subject{obj: o, target: idx}, object: o.ID, envVal: e.val,
 				})
 			}
@@ -138,9 +143,13 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 		}
 	}
 	hosts := make([]map[string]any, len(x.Targets))
-	for i, t := range x.Targets {
+	parallel.ForEach(0, len(x.Targets), func(i int) {
+		t := x.Targets[i]
+		if t.Host == nil {
+			t.Host = objectAttributes(t.subject.obj, t.subject.target)
+		}
 		hosts[i] = t.Host
-	}
+	})
 	bounds := boundsOfTargets(indexes, hosts, envs).finish(a.checks, a.custom)
 	x.Bound, x.ObjectBound = &bounds.target, &bounds.object
 	ids := make([]string, 0, len(a.checks))
