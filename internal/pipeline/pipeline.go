@@ -271,11 +271,7 @@ func Check(ctx context.Context, cfg *config.Config) (*Result, error) {
 type engineFactory func(context.Context, *config.Config, fs.FS) ([]analyzer.Analyzer, []finding.Finding)
 
 func check(ctx context.Context, cfg *config.Config, engines engineFactory) (*Result, error) {
-	revisions := 1
-	if cfg.BaseRef != "" {
-		revisions = 2
-	}
-	defer runGC(revisions)()
+	defer runGC(revisionsOf(cfg))()
 	start := time.Now()
 	store, warning := openCache(cfg)
 	var res *Result
