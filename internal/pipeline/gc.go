@@ -19,9 +19,11 @@ import (
 // soft memory limit instead. The peak RSS follows the limit (a run
 // allocates far more than it keeps), and each MiB the limit comes down
 // costs collections: the base limit is the lowest that kept the
-// 10,000-object benchmark corpus within 5% of its CPU time once the live
-// heap there had come down to about 170 MB (docs/performance.md, Memory):
-// a peak RSS near 420 MB, where 448 MiB gave 510–550 MB.
+// 10,000-object benchmark corpus within about 5% of the CPU time it took
+// under the former 448 MiB, once the live heap there had come down to
+// about 170 MB (docs/performance.md, Memory): a peak RSS of 455 MB instead
+// of 505–555 MB. 352 MiB (405 MB) cost 10–15% more CPU, 320 MiB (390 MB)
+// 10–14%.
 //
 // A fixed limit would make the collector run back to back on a repository
 // whose live data outgrows it, so the limit follows the live heap: it is
@@ -33,7 +35,7 @@ const (
 	runGCPercent = 400
 	// baseMemoryLimit is the heap and the runtime's own memory of a run
 	// over one revision; the binary's mapped code adds about 65 MB of RSS.
-	baseMemoryLimit = 352 << 20
+	baseMemoryLimit = 384 << 20
 	// The limit is at least limitHeadroomNum/limitHeadroomDen times the
 	// live heap: the collector then frees at least 3/7 of the limit each
 	// cycle.

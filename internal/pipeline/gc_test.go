@@ -8,15 +8,22 @@ import (
 	"github.com/plumb-ci/plumb/internal/config"
 )
 
-// Overlapping runs (pull-request mode, a load inside a check) restore the
-// collector's settings only when the last one ends, whatever the order.
-func TestRunGCNests(t *testing.T) {
+// defaultCollector starts a test from Go's default collector settings
+// (no GOGC or GOMEMLIMIT in the environment) and restores the previous ones
+// after it.
+func defaultCollector(t *testing.T) {
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
 	before := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(before)
+	t.Cleanup(func() { debug.SetGCPercent(before) })
 	beforeLimit := debug.SetMemoryLimit(math.MaxInt64)
-	defer debug.SetMemoryLimit(beforeLimit)
+	t.Cleanup(func() { debug.SetMemoryLimit(beforeLimit) })
+}
+
+// Overlapping runs (pull-request mode, a load inside a check) restore the
+// collector's settings only when the last one ends, whatever the order.
+func TestRunGCNests(t *testing.T) {
+	defaultCollector(t)
 	a := runGC(1)
 	b := runGC(2)
 	a()
@@ -73,12 +80,7 @@ func TestMemoryLimitFollowsTheLiveHeap(t *testing.T) {
 // Collector holds a run's settings for its caller (who writes the reports
 // under them), for as many revisions as the configuration compares.
 func TestCollectorHoldsTheRunsSettings(t *testing.T) {
-	t.Setenv("GOGC", "")
-	t.Setenv("GOMEMLIMIT", "")
-	before := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(before)
-	beforeLimit := debug.SetMemoryLimit(math.MaxInt64)
-	defer debug.SetMemoryLimit(beforeLimit)
+	defaultCollector(t)
 	release := Collector(&config.Config{BaseRef: "origin/main"})
 	if p := debug.SetGCPercent(runGCPercent); p != runGCPercent {
 		t.Errorf("GOGC %d while held, want %d", p, runGCPercent)
