@@ -90,7 +90,7 @@ type runBounds struct {
 // gatherers see it (Secret values masked), every target's attributes
 // (exclude's host), the env, and for target the number of objects of the
 // largest render target and of render targets.
-func boundsOfTargets(idx []*targetIndex, hosts []map[string]any, envs []map[string]any) runBounds {
+func boundsOfTargets(idx []*targetIndex, hosts []sizeBound, envs []map[string]any) runBounds {
 	var b runBounds
 	// Every object's content is walked: on every core, one bound per
 	// render target, then the widest of them.
@@ -106,7 +106,8 @@ func boundsOfTargets(idx []*targetIndex, hosts []map[string]any, envs []map[stri
 		b.object.strings = max(b.object.strings, perTarget[i].strings)
 	}
 	for _, h := range hosts {
-		b.object.observe(h)
+		b.object.lists = max(b.object.lists, h.lists)
+		b.object.strings = max(b.object.strings, h.strings)
 	}
 	for _, e := range envs {
 		b.object.observe(e)

@@ -240,6 +240,9 @@ func (x *Execution) runTarget(t *Target) targetResult {
 		t.envVal = celMap(t.Env)
 	}
 	if t.hostVal == nil {
+		if t.Host == nil && t.subject != nil && t.subject.obj != nil {
+			t.Host = objectAttributes(t.subject.obj, t.subject.target)
+		}
 		t.hostVal = celMap(t.Host)
 	}
 	var out targetResult
