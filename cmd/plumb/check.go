@@ -50,6 +50,7 @@ configuration, checks catalog, rules file or reference that does not load.`,
 			if err != nil {
 				return err
 			}
+			defer pipeline.Collector(cfg)()
 			res, err := pipeline.Check(cmd.Context(), cfg)
 			if err != nil {
 				return err

@@ -160,6 +160,8 @@ func (r *runner) analyze(ctx context.Context) int {
 			}
 		}
 	}
+	// The reports are written under the run's collector settings too.
+	defer pipeline.Collector(cfg)()
 	res, err := pipeline.Check(ctx, cfg)
 	if err != nil {
 		r.errorLines(err)

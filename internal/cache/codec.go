@@ -54,6 +54,16 @@ type Encoder struct {
 // Bytes returns what was encoded.
 func (e *Encoder) Bytes() []byte { return e.buf }
 
+// Reset empties the encoder, keeping its memory for what comes next.
+func (e *Encoder) Reset() { e.buf = e.buf[:0] }
+
+// Len is how many bytes were encoded.
+func (e *Encoder) Len() int { return len(e.buf) }
+
+// Truncate drops what was encoded past the first n bytes (a value that
+// failed to encode half way).
+func (e *Encoder) Truncate(n int) { e.buf = e.buf[:n] }
+
 // Uint writes an unsigned integer.
 func (e *Encoder) Uint(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }
 
@@ -178,6 +188,12 @@ func NewDecoder(buf []byte) *Decoder {
 	return &Decoder{buf: buf, intern: map[string]string{}}
 }
 
+// Reset makes d read buf from its start, keeping the strings it has met
+// (one decoder reads many small entries that share their strings).
+func (d *Decoder) Reset(buf []byte) {
+	d.buf, d.pos, d.err = buf, 0, nil
+}
+
 // Err is the first error met, ErrCorrupt wrapped.
 func (d *Decoder) Err() error { return d.err }
 
@@ -261,6 +277,10 @@ func (d *Decoder) raw() []byte {
 	d.pos += n
 	return b
 }
+
+// RawView reads a byte slice without copying it: it shares the decoder's
+// input, and is valid as long as that is.
+func (d *Decoder) RawView() []byte { return d.raw() }
 
 // Raw reads a byte slice (a copy).
 func (d *Decoder) Raw() []byte {

@@ -6,9 +6,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/google/cel-go/common/types/ref"
+
 	"github.com/plumb-ci/plumb/internal/analyzer"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/parallel"
 )
 
 // Analyzer runs a catalog's checks over the rendered objects.
@@ -48,8 +51,10 @@ type envKey struct {
 
 // envInfo is one environment with the checks that apply in it.
 type envInfo struct {
-	key    int
-	env    map[string]any
+	key int
+	env map[string]any
+	// val is env as CEL sees it, shared by the targets of the environment.
+	val    ref.Val
 	checks []*Check
 }
 
@@ -81,10 +86,9 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 			env["target_type"] = string(TargetObject)
 			env["kind"] = k.kind
 		}
-		e := &envInfo{key: len(envInfos), env: env}
-		ev := celMap(env)
+		e := &envInfo{key: len(envInfos), env: env, val: celMap(env)}
 		for _, c := range checks {
-			if c.Applicable(env, ev) {
+			if c.Applicable(env, e.val) {
 				e.checks = append(e.checks, c)
 			}
 		}
@@ -100,12 +104,15 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 		x.onTarget = tc.record
 	}
 	var names []string
-	var indexes []*targetIndex
+	// The render targets' indexes (masked views of their objects) are
+	// built on every core: the analyzers run one after another, so what
+	// runs on one core here would leave the other idle.
+	indexes := make([]*targetIndex, len(in.Targets))
+	parallel.ForEach(0, len(in.Targets), func(i int) { indexes[i] = newTargetIndex(in.Targets[i]) })
 	envs := []map[string]any{in.Env}
-	for _, rt := range in.Targets {
+	for i, rt := range in.Targets {
 		names = append(names, rt.Name)
-		idx := newTargetIndex(rt)
-		indexes = append(indexes, idx)
+		idx := indexes[i]
 		envs = append(envs, in.TargetEnv[rt.Name])
 		base := in.EnvFor(rt.Name)
 		first := len(x.Targets)
@@ -115,9 +122,10 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 				if len(e.checks) == 0 {
 					continue
 				}
+				// Host is filled in below, on every core.
 				x.Targets = append(x.Targets, &Target{
-					ID: ObjectTargetID(o.ID), Env: e.env, EnvKey: e.key, Host: objectAttributes(o, idx),
-					Checks: e.checks, subject: &subject{obj: o, target: idx},
+					ID: ObjectTargetID(o.ID), Env: e.env, EnvKey: e.key,
+					Checks: e.checks, subject: &subject{obj: o, target: idx}, object: o.ID, envVal: e.val,
 				})
 			}
 		}
@@ -126,7 +134,7 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 			if len(e.checks) > 0 {
 				x.Targets = append(x.Targets, &Target{
 					ID: rt.Name, Env: e.env, EnvKey: e.key, Host: groupAttributes(idx),
-					Checks: e.checks, subject: &subject{target: idx},
+					Checks: e.checks, subject: &subject{target: idx}, object: manifest.ObjectID{Target: rt.Name}, envVal: e.val,
 				})
 			}
 		}
@@ -134,10 +142,18 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 			tc.attach(rt.Name, x.Targets[first:])
 		}
 	}
-	hosts := make([]map[string]any, len(x.Targets))
-	for i, t := range x.Targets {
-		hosts[i] = t.Host
-	}
+	// An object target's attributes are made here to bound their sizes
+	// and again when the target is evaluated (runTarget): holding ten
+	// thousand of them in between cost 8 MB at the analyzers' peak.
+	hosts := make([]sizeBound, len(x.Targets))
+	parallel.ForEach(0, len(x.Targets), func(i int) {
+		t := x.Targets[i]
+		h := t.Host
+		if h == nil {
+			h = objectAttributes(t.subject.obj, t.subject.target)
+		}
+		hosts[i].observe(h)
+	})
 	bounds := boundsOfTargets(indexes, hosts, envs).finish(a.checks, a.custom)
 	x.Bound, x.ObjectBound = &bounds.target, &bounds.object
 	ids := make([]string, 0, len(a.checks))
@@ -198,17 +214,26 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 // Whether an expect_same value passed depends on the check's result over
 // every target, which a shard does not know: a sharded run keeps the facts
 // of checks with expect_same, and plumb merge drops them once it knows.
+//
+// The execution drops the facts of a target as soon as it passed; only
+// expect_same values wait for the check's result, so only the checks with
+// expect_same are gone through again here.
 func dropPassingFacts(res *Result, sharded bool) {
+	if sharded {
+		return
+	}
 	for i := range res.CheckResults {
 		cr := &res.CheckResults[i]
-		decided := cr
-		if sharded && hasSame(cr.ExpectationResults) {
-			decided = nil
+		if !hasSame(cr.ExpectationResults) {
+			continue
 		}
-		for _, a := range cr.AgentsCheckResults {
-			if agentPassed(a, decided) {
+		i := 0
+		for a := range cr.AgentsCheckResults.All() {
+			if a.Facts != nil && agentPassed(a, cr) {
 				a.Facts = nil
+				cr.AgentsCheckResults.set(i, a)
 			}
+			i++
 		}
 	}
 }

@@ -129,7 +129,7 @@ expectations:
 	// The Result keeps Wanda's per-target message (not narrowed).
 	for _, cr := range res.CheckResults {
 		if cr.CheckID == "P1" {
-			ev := cr.AgentsCheckResults[0].Evaluations[0]
+			ev := cr.AgentsCheckResults.At(0).Evaluations[0]
 			if *ev.FailureMessage != "b,c unpinned" {
 				t.Errorf("result message %q", *ev.FailureMessage)
 			}
@@ -187,7 +187,7 @@ func TestGroupExpectSameFindings(t *testing.T) {
 		"overlays/dev": {"environment": "dev"}, "overlays/staging": {"environment": "staging"}, "overlays/prod": {"environment": "prod"},
 	}
 	res, fs := analyze(t, []*Check{check}, nil, &analyzer.Input{Targets: renderFiles(t, files), TargetEnv: te})
-	if len(res.CheckResults) != 1 || len(res.CheckResults[0].AgentsCheckResults) != 3 {
+	if len(res.CheckResults) != 1 || res.CheckResults[0].AgentsCheckResults.Len() != 3 {
 		t.Fatalf("result: %+v", res.CheckResults)
 	}
 	if len(fs) != 1 {
@@ -257,11 +257,11 @@ func TestGroupExpectSameWithinApplications(t *testing.T) {
 		t.Fatalf("results: %+v", res.CheckResults)
 	}
 	cr := res.CheckResults[0]
-	if cr.Result != Warning || len(cr.ExpectationResults) != 1 || cr.ExpectationResults[0].Result != false || len(cr.AgentsCheckResults) != 7 {
-		t.Errorf("check result %s, expectations %+v, %d targets", cr.Result, cr.ExpectationResults, len(cr.AgentsCheckResults))
+	if cr.Result != Warning || len(cr.ExpectationResults) != 1 || cr.ExpectationResults[0].Result != false || cr.AgentsCheckResults.Len() != 7 {
+		t.Errorf("check result %s, expectations %+v, %d targets", cr.Result, cr.ExpectationResults, cr.AgentsCheckResults.Len())
 	}
 	var kept []string
-	for _, a := range cr.AgentsCheckResults {
+	for a := range cr.AgentsCheckResults.All() {
 		if len(a.Facts) > 0 {
 			kept = append(kept, a.AgentID)
 		}
@@ -340,7 +340,7 @@ func TestValuesFollowTheTargetEnv(t *testing.T) {
 		t.Fatalf("findings: %v", findingList(fs))
 	}
 	values := map[string]any{}
-	for _, a := range res.CheckResults[0].AgentsCheckResults {
+	for a := range res.CheckResults[0].AgentsCheckResults.All() {
 		values[a.AgentID] = a.Values[0].Value
 	}
 	if values["dev:apps/v1/Deployment//web"] != int64(1) || values["staging:apps/v1/Deployment//web"] != int64(2) || values["prod:apps/v1/Deployment//web"] != int64(3) {

@@ -39,7 +39,7 @@ func benchCatalog(b *testing.B, targets []*render.Target) {
 		}
 		pairs, findings = 0, len(out.Findings)
 		for _, cr := range out.Section.(*Result).CheckResults {
-			pairs += len(cr.AgentsCheckResults)
+			pairs += cr.AgentsCheckResults.Len()
 		}
 	}
 	b.StopTimer()

@@ -31,7 +31,7 @@ type cachedTarget struct {
 type cachedPair struct {
 	checkID  string
 	excluded bool
-	agent    *AgentResult
+	agent    packedAgent
 }
 
 // cachedSame is where an expect_same value of a check came from.
@@ -101,7 +101,7 @@ func loadTarget(c analyzer.TargetCache, name string) ([]*cachedTarget, bool) {
 	out := make([]*cachedTarget, n)
 	for i := range out {
 		id := d.String()
-		out[i] = decodeCachedTarget(d)
+		out[i] = decodeCachedTarget(d, id)
 		out[i].id = id
 	}
 	if d.Done() != nil {
@@ -224,9 +224,10 @@ func encodeCachedTarget(e *cache.Encoder, t *Target, pairs []pairResult, finding
 	for _, p := range pairs {
 		e.String(p.check.ID)
 		e.Bool(p.excluded)
-		if !encodeAgent(e, p.agent) {
-			return false
+		if p.agent.live != nil {
+			return false // a value the codec cannot write
 		}
+		e.Raw(p.agent.data)
 	}
 	if finding.EncodeFindings(e, findings) != nil {
 		return false
@@ -247,13 +248,30 @@ func encodeCachedTarget(e *cache.Encoder, t *Target, pairs []pairResult, finding
 	return true
 }
 
-func decodeCachedTarget(d *cache.Decoder) *cachedTarget {
+// decodeCachedTarget reads the outcome of the target id. Its results stay
+// packed, in one buffer of their own (the payload they are read from is
+// let go); each is decoded once here to check it.
+func decodeCachedTarget(d *cache.Decoder, id string) *cachedTarget {
 	ct := &cachedTarget{}
 	n := d.Len(3)
+	views := make([][]byte, 0, n)
+	check := cache.NewDecoder(nil)
 	for range n {
 		p := cachedPair{checkID: d.String(), excluded: d.Bool()}
-		p.agent = decodeAgent(d)
+		view := d.RawView()
+		check.Reset(view)
+		decodeAgentResult(check, id)
+		if err := check.Done(); err != nil {
+			d.Fail("a target result that does not decode")
+		}
+		views = append(views, view)
 		ct.pairs = append(ct.pairs, p)
+	}
+	buf := make([]byte, 0, sumLen(views))
+	for i, v := range views {
+		start := len(buf)
+		buf = append(buf, v...)
+		ct.pairs[i].agent = packedAgent{id: id, data: buf[start:len(buf):len(buf)]}
 	}
 	ct.findings = finding.DecodeFindings(d)
 	n = d.Len(4)
@@ -273,111 +291,11 @@ func decodeCachedTarget(d *cache.Decoder) *cachedTarget {
 	return ct
 }
 
-// optString writes a string pointer.
-func optString(e *cache.Encoder, s *string) {
-	e.Bool(s != nil)
-	if s != nil {
-		e.String(*s)
+// sumLen is the total length of byte slices.
+func sumLen(bs [][]byte) int {
+	n := 0
+	for _, b := range bs {
+		n += len(b)
 	}
-}
-
-func readOptString(d *cache.Decoder) *string {
-	if !d.Bool() {
-		return nil
-	}
-	s := d.String()
-	return &s
-}
-
-func encodeAgent(e *cache.Encoder, a *AgentResult) bool {
-	e.Strings([]string{a.AgentID, a.Status, a.ErrorType, a.Message, a.application})
-	optString(e, a.ExcludeExpression)
-	e.Bool(a.Facts != nil)
-	e.Uint(uint64(len(a.Facts)))
-	for _, f := range a.Facts {
-		e.String(f.CheckID)
-		e.String(f.Name)
-		if e.Value(f.Value) != nil {
-			return false
-		}
-		e.Bool(f.Error != nil)
-		if f.Error != nil {
-			e.String(f.Error.Type)
-			e.String(f.Error.Message)
-		}
-	}
-	e.Bool(a.Values != nil)
-	e.Uint(uint64(len(a.Values)))
-	for _, v := range a.Values {
-		e.String(v.Name)
-		if e.Value(v.Value) != nil {
-			return false
-		}
-		e.Bool(v.Customized)
-	}
-	e.Bool(a.Evaluations != nil)
-	e.Uint(uint64(len(a.Evaluations)))
-	for _, ev := range a.Evaluations {
-		e.String(ev.Name)
-		e.String(string(ev.Type))
-		if e.Value(ev.ReturnValue) != nil {
-			return false
-		}
-		optString(e, ev.FailureMessage)
-		e.Bool(ev.Error != nil)
-		if ev.Error != nil {
-			e.String(ev.Error.Type)
-			e.String(ev.Error.Message)
-		}
-		e.String(ev.key)
-	}
-	return true
-}
-
-func decodeAgent(d *cache.Decoder) *AgentResult {
-	s := d.Strings()
-	if len(s) != 5 {
-		d.Fail("an agent result without its five strings")
-		return &AgentResult{}
-	}
-	a := &AgentResult{AgentID: s[0], Status: s[1], ErrorType: s[2], Message: s[3], application: s[4]}
-	a.ExcludeExpression = readOptString(d)
-	present := d.Bool()
-	if n := d.Len(3); n > 0 || present {
-		a.Facts = make([]FactResult, n)
-		for i := range a.Facts {
-			f := &a.Facts[i]
-			f.CheckID, f.Name = d.String(), d.String()
-			f.Value = d.Value()
-			if d.Bool() {
-				f.Error = &FactError{Type: d.String(), Message: d.String()}
-			}
-		}
-	}
-	present = d.Bool()
-	if n := d.Len(3); n > 0 || present {
-		a.Values = make([]ResolvedValue, n)
-		for i := range a.Values {
-			v := &a.Values[i]
-			v.Name = d.String()
-			v.Value = d.Value()
-			v.Customized = d.Bool()
-		}
-	}
-	present = d.Bool()
-	if n := d.Len(4); n > 0 || present {
-		a.Evaluations = make([]Evaluation, n)
-		for i := range a.Evaluations {
-			ev := &a.Evaluations[i]
-			ev.Name = d.String()
-			ev.Type = ExpectationType(d.String())
-			ev.ReturnValue = d.Value()
-			ev.FailureMessage = readOptString(d)
-			if d.Bool() {
-				ev.Error = &EvalError{Type: d.String(), Message: d.String()}
-			}
-			ev.key = d.String()
-		}
-	}
-	return a
+	return n
 }

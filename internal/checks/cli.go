@@ -338,7 +338,7 @@ func WriteResultText(w io.Writer, r *Result) error {
 			b.WriteString("\n")
 			writeDiffering(&b, cr.same[er.Name])
 		}
-		for _, a := range cr.AgentsCheckResults {
+		for a := range cr.AgentsCheckResults.All() {
 			switch {
 			case a.IsError():
 				fmt.Fprintf(&b, "    %s: %s", a.AgentID, a.ErrorType)

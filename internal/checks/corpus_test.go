@@ -75,7 +75,7 @@ func TestKubeVirtChecksOnTheCommonTemplates(t *testing.T) {
 	}
 	res := out.Section.(*Result)
 	for _, cr := range res.CheckResults {
-		for _, a := range cr.AgentsCheckResults {
+		for a := range cr.AgentsCheckResults.All() {
 			if a.IsError() {
 				t.Errorf("%s %s: %s", cr.CheckID, a.AgentID, a.ErrorType)
 				continue

@@ -63,7 +63,7 @@ func TestCostLimitIsAnInputErrorAtTheExpression(t *testing.T) {
 		if cr.CheckID != "X1" {
 			continue
 		}
-		for _, a := range cr.AgentsCheckResults {
+		for a := range cr.AgentsCheckResults.All() {
 			if ev := a.Evaluations[0]; ev.Error == nil || ev.Error.Type != "too_many_operations" {
 				t.Errorf("%s: evaluation %+v", a.AgentID, ev)
 			}

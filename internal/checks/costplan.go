@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/types"
+
+	"github.com/plumb-ci/plumb/internal/parallel"
 )
 
 // sizeBound bounds the sizes of the data expressions read in one run: no
@@ -88,16 +90,24 @@ type runBounds struct {
 // gatherers see it (Secret values masked), every target's attributes
 // (exclude's host), the env, and for target the number of objects of the
 // largest render target and of render targets.
-func boundsOfTargets(idx []*targetIndex, hosts []map[string]any, envs []map[string]any) runBounds {
+func boundsOfTargets(idx []*targetIndex, hosts []sizeBound, envs []map[string]any) runBounds {
 	var b runBounds
-	for _, t := range idx {
-		b.target.lists = max(b.target.lists, uint64(len(t.objects)), uint64(len(idx)))
-		for _, o := range t.objects {
-			b.object.observe(t.content(o))
+	// Every object's content is walked: on every core, one bound per
+	// render target, then the widest of them.
+	perTarget := make([]sizeBound, len(idx))
+	parallel.ForEach(0, len(idx), func(i int) {
+		for _, o := range idx[i].objects {
+			perTarget[i].observe(idx[i].content(o))
 		}
+	})
+	for i, t := range idx {
+		b.target.lists = max(b.target.lists, uint64(len(t.objects)), uint64(len(idx)))
+		b.object.lists = max(b.object.lists, perTarget[i].lists)
+		b.object.strings = max(b.object.strings, perTarget[i].strings)
 	}
 	for _, h := range hosts {
-		b.object.observe(h)
+		b.object.lists = max(b.object.lists, h.lists)
+		b.object.strings = max(b.object.strings, h.strings)
 	}
 	for _, e := range envs {
 		b.object.observe(e)

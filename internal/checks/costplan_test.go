@@ -89,7 +89,7 @@ expectations:
 	}
 	res, _ := analyze(t, checks, nil, &analyzer.Input{Targets: renderFiles(t, files)})
 	got := map[string]string{}
-	for _, a := range res.CheckResults[0].AgentsCheckResults {
+	for a := range res.CheckResults[0].AgentsCheckResults.All() {
 		ev := a.Evaluations[0]
 		switch {
 		case ev.Error != nil:

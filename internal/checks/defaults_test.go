@@ -116,7 +116,7 @@ func runCheck(t *testing.T, c *Check, dir string, fe fixtureEnv) (*Result, []fin
 
 func executedTargets(cr *CheckResult) int {
 	n := 0
-	for _, a := range cr.AgentsCheckResults {
+	for a := range cr.AgentsCheckResults.All() {
 		if a.Status == StatusExecuted {
 			n++
 		}

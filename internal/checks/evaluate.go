@@ -10,7 +10,9 @@ import (
 
 	"github.com/google/cel-go/common/types/ref"
 
+	"github.com/plumb-ci/plumb/internal/cache"
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/parallel"
 )
 
@@ -34,6 +36,9 @@ type Target struct {
 
 	envVal, hostVal ref.Val
 	subject         *subject
+	// object is what the target's findings are about: its object, or
+	// for a render target an id with only the target set.
+	object manifest.ObjectID
 	// cached, when set, is the target's outcome taken from the cache
 	// (cache.go): runTarget replays it instead of evaluating.
 	cached *cachedTarget
@@ -115,7 +120,7 @@ type resolved struct {
 // pairResult is one (check, target) outcome before aggregation.
 type pairResult struct {
 	check    *Check
-	agent    *AgentResult
+	agent    packedAgent
 	excluded bool
 }
 
@@ -150,6 +155,7 @@ func (x *Execution) Run(ctx context.Context) (*Result, error) {
 		if t.cached != nil {
 			if r, ok := t.replay(); ok {
 				perTarget[i] = r
+				t.release()
 				return
 			}
 			t.cached = nil
@@ -165,7 +171,7 @@ func (x *Execution) Run(ctx context.Context) (*Result, error) {
 
 	// Bucket by check; targets are in id order, so each bucket is too.
 	type bucket struct {
-		agents, excluded []*AgentResult
+		agents, excluded []packedAgent
 	}
 	buckets := map[*Check]*bucket{}
 	var order []*Check
@@ -183,7 +189,7 @@ func (x *Execution) Run(ctx context.Context) (*Result, error) {
 		for _, pr := range tr.pairs {
 			b := buckets[pr.check]
 			if b == nil {
-				b = &bucket{agents: make([]*AgentResult, 0, counts[pr.check])}
+				b = &bucket{agents: make([]packedAgent, 0, counts[pr.check])}
 				buckets[pr.check] = b
 				order = append(order, pr.check)
 			}
@@ -203,11 +209,11 @@ func (x *Execution) Run(ctx context.Context) (*Result, error) {
 		c := order[i]
 		b := buckets[c]
 		if len(b.agents) == 0 {
-			crs[i] = CheckResult{CheckID: c.ID, Result: Passing, AgentsCheckResults: b.excluded, ExpectationResults: []ExpectationResult{}}
+			crs[i] = CheckResult{CheckID: c.ID, Result: Passing, ExpectationResults: []ExpectationResult{}}
 		} else {
-			crs[i] = aggregate(c, b.agents)
-			crs[i].AgentsCheckResults = append(crs[i].AgentsCheckResults, b.excluded...)
+			crs[i] = aggregate(c, unpackAll(b.agents))
 		}
+		crs[i].AgentsCheckResults = AgentList{agents: append(b.agents, b.excluded...)}
 		crs[i].Customized = len(x.Custom[c.ID]) > 0
 	})
 	var fullyExcluded []CheckResult
@@ -234,10 +240,15 @@ func (x *Execution) runTarget(t *Target) targetResult {
 		t.envVal = celMap(t.Env)
 	}
 	if t.hostVal == nil {
+		if t.Host == nil && t.subject != nil && t.subject.obj != nil {
+			t.Host = objectAttributes(t.subject.obj, t.subject.target)
+		}
 		t.hostVal = celMap(t.Host)
 	}
 	var out targetResult
 	out.pairs = make([]pairResult, 0, len(t.Checks))
+	// The results are packed together once the target is done (packAgents).
+	agents := make([]*AgentResult, 0, len(t.Checks))
 	app := applicationOf(t.Env)
 	// scratch holds the facts of one evaluation: the map is used only
 	// while the pair is evaluated and its findings built.
@@ -250,11 +261,13 @@ func (x *Execution) runTarget(t *Target) targetResult {
 	for _, c := range t.Checks {
 		if c.excludes(t, x.plan) {
 			src := c.Exclude.Source
-			out.pairs = append(out.pairs, pairResult{check: c, excluded: true, agent: &AgentResult{AgentID: t.ID, Status: StatusExcluded, ExcludeExpression: &src}})
+			out.pairs = append(out.pairs, pairResult{check: c, excluded: true})
+			agents = append(agents, &AgentResult{AgentID: t.ID, Status: StatusExcluded, ExcludeExpression: &src})
 			continue
 		}
 		if t.Timeout {
-			out.pairs = append(out.pairs, pairResult{check: c, agent: &AgentResult{AgentID: t.ID, ErrorType: ErrTimeout, Message: msgTimeout}})
+			out.pairs = append(out.pairs, pairResult{check: c})
+			agents = append(agents, &AgentResult{AgentID: t.ID, ErrorType: ErrTimeout, Message: msgTimeout})
 			continue
 		}
 		facts, present := x.Gather(t, c)
@@ -265,13 +278,17 @@ func (x *Execution) runTarget(t *Target) targetResult {
 		if c.comparedWithin() {
 			rec.Agent.application = app
 		}
-		out.pairs = append(out.pairs, pairResult{check: c, agent: rec.Agent})
+		out.pairs = append(out.pairs, pairResult{check: c})
+		agents = append(agents, rec.Agent)
 		if x.OnRecord != nil {
 			x.OnRecord(rec, &found)
 		}
 		if x.DropPassingFacts && agentPassed(rec.Agent, nil) {
 			rec.Agent.Facts = nil // see dropPassingFacts; freed as early as possible
 		}
+	}
+	for i, p := range packAgents(agents) {
+		out.pairs[i].agent = p
 	}
 	if len(found) > 0 {
 		out.findings = slices.Clone(found)
@@ -285,13 +302,16 @@ func (x *Execution) runTarget(t *Target) targetResult {
 
 // release lets go of what only the target's own evaluation needed: the
 // facts gathered from it (those a result keeps are in the result), the
-// attributes exclude read and their CEL views. On 10,000 objects they are
+// attributes exclude read and their CEL views, and its subject, through
+// which the render target's index (masked views of its objects, the
+// selections group facts made) stays reachable. On 10,000 objects they are
 // about 100 MB, as much as everything else the analyzers hold, and they
 // would otherwise live until every target is evaluated.
 func (t *Target) release() {
 	t.Host, t.hostVal = nil, nil
 	if t.subject != nil {
 		t.subject.facts = nil
+		t.subject = nil
 	}
 }
 
@@ -427,8 +447,19 @@ func messageFor(m *Message, act *activation) string {
 	return DefaultFailureMessage
 }
 
+// unpackAll decodes packed results.
+func unpackAll(packed []packedAgent) []*AgentResult {
+	out := make([]*AgentResult, len(packed))
+	d := cache.NewDecoder(nil)
+	for i, p := range packed {
+		out[i] = p.unpack(d)
+	}
+	return out
+}
+
 // aggregate is Wanda's add_expectation_results and aggregate_check_result
-// for one check over its (non-excluded) targets.
+// for one check over its (non-excluded) targets; the caller sets the
+// result's AgentsCheckResults.
 func aggregate(c *Check, agents []*AgentResult) CheckResult {
 	byName := make(map[string][]*Evaluation, len(c.Expectations))
 	for _, e := range c.Expectations {
@@ -468,7 +499,7 @@ func aggregate(c *Check, agents []*AgentResult) CheckResult {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	cr := CheckResult{CheckID: c.ID, AgentsCheckResults: agents, ExpectationResults: []ExpectationResult{}}
+	cr := CheckResult{CheckID: c.ID, ExpectationResults: []ExpectationResult{}}
 	for _, name := range names {
 		evs := byName[name]
 		exp := c.expectation(name)

@@ -26,6 +26,8 @@ type place struct {
 
 // sameTarget remembers where a target's expect_same values came from.
 type sameTarget struct {
+	// rec names the check and the target; it holds no facts nor result
+	// (they would stay alive to the end of the execution).
 	rec    *Record
 	places map[string]place
 }
@@ -294,10 +296,7 @@ func relatedObjects(rec *Record, refs []int, primary *manifest.Object) []finding
 // newFinding assembles a finding about one target.
 func newFinding(rec *Record, e *Expectation, p place, level finding.Level, key, msg string) finding.Finding {
 	c := rec.Check
-	obj := manifest.ObjectID{Target: rec.Target.subject.target.name}
-	if o := rec.Target.subject.obj; o != nil {
-		obj = o.ID
-	}
+	obj := rec.Target.object
 	f := finding.Finding{
 		Source:   finding.SourceCheck,
 		RuleID:   c.RuleID(),
@@ -328,7 +327,7 @@ func (fb *findingBuilder) rememberSame(rec *Record, e *Expectation) {
 	}
 	st := byTarget[rec.Target.ID]
 	if st == nil {
-		st = &sameTarget{rec: rec, places: map[string]place{}}
+		st = &sameTarget{rec: &Record{Check: rec.Check, Target: rec.Target}, places: map[string]place{}}
 		byTarget[rec.Target.ID] = st
 	}
 	st.places[e.Name] = p
@@ -380,7 +379,7 @@ func (fb *findingBuilder) expectSame(res *Result) ([]finding.Finding, []pendingS
 
 func sameFindings(c *Check, e *Expectation, cr *CheckResult, byTarget map[string]*sameTarget) []finding.Finding {
 	var values []sameValue
-	for _, a := range cr.AgentsCheckResults {
+	for a := range cr.AgentsCheckResults.All() {
 		if a.IsError() || a.Status != StatusExecuted {
 			continue
 		}

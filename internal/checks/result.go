@@ -25,7 +25,7 @@ type CheckResult struct {
 	CheckID            string              `json:"check_id"`
 	Result             string              `json:"result"`
 	Customized         bool                `json:"customized"`
-	AgentsCheckResults []*AgentResult      `json:"agents_check_results"`
+	AgentsCheckResults AgentList           `json:"agents_check_results"`
 	ExpectationResults []ExpectationResult `json:"expectation_results"`
 
 	// same is how each expect_same expectation came out per application

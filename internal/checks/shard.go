@@ -123,7 +123,7 @@ func (r *Result) sameValues() []SameValues {
 		byName := map[string]map[string]string{}
 		apps := map[string]map[string]string{}
 		var names []string
-		for _, a := range cr.AgentsCheckResults {
+		for a := range cr.AgentsCheckResults.All() {
 			if a.IsError() || a.Status != StatusExecuted {
 				continue
 			}

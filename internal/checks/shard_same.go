@@ -43,7 +43,7 @@ type pendingSame struct {
 // value for an expect_same expectation.
 func samePending(c *Check, e *Expectation, cr *CheckResult, byTarget map[string]*sameTarget) []pendingSame {
 	var out []pendingSame
-	for _, a := range cr.AgentsCheckResults {
+	for a := range cr.AgentsCheckResults.All() {
 		if a.IsError() || a.Status != StatusExecuted {
 			continue
 		}

@@ -18,8 +18,18 @@ type Streamer interface {
 	StreamJSON(w io.Writer, prefix, indent string) error
 }
 
+// List is a sequence a Stream field writes one element at a time without
+// it being a slice: a list kept encoded, decoded element by element. It is
+// written as [] when empty, never null.
+type List interface {
+	Len() int
+	// Each calls yield with every element in order and stops at the
+	// first error, which it returns.
+	Each(yield func(elem any) error) error
+}
+
 // Field is one key of an object, in output order. With Stream set, Value
-// must be a slice, written one element at a time.
+// must be a slice or a List, written one element at a time.
 type Field struct {
 	Key    string
 	Value  any
@@ -68,6 +78,9 @@ func WriteObject(w io.Writer, prefix, indent string, fields []Field) error {
 // writeSlice writes a slice one element at a time: null for a nil slice
 // and [] for an empty one, as MarshalIndent does.
 func writeSlice(w io.Writer, prefix, indent string, v any) error {
+	if l, ok := v.(List); ok {
+		return writeList(w, prefix, indent, l)
+	}
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Slice {
 		return fmt.Errorf("jsonstream: %T is not a slice", v)
@@ -107,6 +120,41 @@ func writeSlice(w io.Writer, prefix, indent string, v any) error {
 		}
 	}
 	_, err := io.WriteString(w, prefix+"]")
+	return err
+}
+
+// writeList writes a List one element at a time, as MarshalIndent writes
+// the slice of its elements.
+func writeList(w io.Writer, prefix, indent string, l List) error {
+	n := l.Len()
+	if n == 0 {
+		_, err := io.WriteString(w, "[]")
+		return err
+	}
+	inner := prefix + indent
+	if _, err := io.WriteString(w, "[\n"); err != nil {
+		return err
+	}
+	i := 0
+	err := l.Each(func(e any) error {
+		if _, err := io.WriteString(w, inner); err != nil {
+			return err
+		}
+		if err := writeValue(w, inner, indent, e); err != nil {
+			return fmt.Errorf("[%d]: %w", i, err)
+		}
+		i++
+		sep := ",\n"
+		if i == n {
+			sep = "\n"
+		}
+		_, err := io.WriteString(w, sep)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, prefix+"]")
 	return err
 }
 

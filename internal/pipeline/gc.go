@@ -8,31 +8,59 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/plumb-ci/plumb/internal/config"
 )
 
 // The garbage collector's settings for a run. Rendering (krusty above
 // all) allocates heavily and briefly, so with the default GOGC=100 garbage
 // collection, not parsing, dominates its CPU time (DESIGN.md, performance
 // notes). plumb raises the target to GOGC=400 and bounds the heap with a
-// soft memory limit instead: on the 10,000-object benchmark corpus that is
-// 12 CPU seconds instead of 14–16 and a peak of about 520 MB instead of
-// 650–800 MB (the peak comes from the analyzers, after rendering).
+// soft memory limit instead. The peak RSS follows the limit (a run
+// allocates far more than it keeps), and each MiB the limit comes down
+// costs collections: the base limit is the lowest that kept the
+// 10,000-object benchmark corpus within about 5% of the CPU time it took
+// under the former 448 MiB, once the live heap there had come down to
+// about 170 MB (docs/performance.md, Memory): a peak RSS of 455 MB instead
+// of 505–555 MB. 352 MiB (405 MB) cost 10–15% more CPU, 320 MiB (390 MB)
+// 10–14%.
 //
 // A fixed limit would make the collector run back to back on a repository
 // whose live data outgrows it, so the limit follows the live heap: it is
-// never below twice what the last collection kept. Pull-request mode holds
-// two revisions at once and gets twice the base limit. An explicit GOGC or
-// GOMEMLIMIT in the environment wins over all of this.
+// never below 7/4 of what the last collection kept (which counts what was
+// allocated while it marked). Pull-request mode holds two revisions at once
+// and gets twice the base limit. An explicit GOGC or GOMEMLIMIT in the
+// environment wins over all of this.
 const (
 	runGCPercent = 400
-	// baseMemoryLimit keeps the process under 600 MB (heap plus the
-	// runtime's own memory) while the live heap stays under half of it.
-	baseMemoryLimit = 448 << 20
-	// limitHeadroom is the limit's multiple of the live heap.
-	limitHeadroom = 2
+	// baseMemoryLimit is the heap and the runtime's own memory of a run
+	// over one revision; the binary's mapped code adds about 65 MB of RSS.
+	baseMemoryLimit = 384 << 20
+	// The limit is at least limitHeadroomNum/limitHeadroomDen times the
+	// live heap: the collector then frees at least 3/7 of the limit each
+	// cycle.
+	limitHeadroomNum = 7
+	limitHeadroomDen = 4
 	// gcPollInterval is how often the live heap is read to move the limit.
 	gcPollInterval = 50 * time.Millisecond
 )
+
+// Collector applies the collector settings of a check run with cfg until
+// the returned function is called: callers hold them while they write the
+// run's reports too, which allocate as much as an analyzer does (under the
+// default GOGC=100 a report over 10,000 objects cost as many collections
+// as the whole analysis).
+func Collector(cfg *config.Config) func() {
+	return runGC(revisionsOf(cfg))
+}
+
+// revisionsOf is how many revisions a run holds: two in pull-request mode.
+func revisionsOf(cfg *config.Config) int {
+	if cfg.BaseRef != "" {
+		return 2
+	}
+	return 1
+}
 
 // runGC applies the collector settings for a run over this many
 // revisions (2 in pull-request mode) and returns the function that
@@ -86,8 +114,8 @@ var gcState struct {
 	stop, done chan struct{}
 }
 
-// followLiveHeap keeps the memory limit at least limitHeadroom times the
-// live heap until stop is closed.
+// followLiveHeap keeps the memory limit at least limitHeadroomNum /
+// limitHeadroomDen times the live heap until stop is closed.
 func followLiveHeap(stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
@@ -115,8 +143,8 @@ func followLiveHeap(stop <-chan struct{}, done chan<- struct{}) {
 // memoryLimitFor is the limit for a live heap: floor, or more when the
 // live heap needs it.
 func memoryLimitFor(live uint64, floor int64) int64 {
-	if live > math.MaxInt64/limitHeadroom {
+	if live > math.MaxInt64/limitHeadroomNum {
 		return math.MaxInt64
 	}
-	return max(floor, int64(live)*limitHeadroom)
+	return max(floor, int64(live)*limitHeadroomNum/limitHeadroomDen)
 }

@@ -4,17 +4,26 @@ import (
 	"math"
 	"runtime/debug"
 	"testing"
+
+	"github.com/plumb-ci/plumb/internal/config"
 )
+
+// defaultCollector starts a test from Go's default collector settings
+// (no GOGC or GOMEMLIMIT in the environment) and restores the previous ones
+// after it.
+func defaultCollector(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	before := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(before) })
+	beforeLimit := debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() { debug.SetMemoryLimit(beforeLimit) })
+}
 
 // Overlapping runs (pull-request mode, a load inside a check) restore the
 // collector's settings only when the last one ends, whatever the order.
 func TestRunGCNests(t *testing.T) {
-	t.Setenv("GOGC", "")
-	t.Setenv("GOMEMLIMIT", "")
-	before := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(before)
-	beforeLimit := debug.SetMemoryLimit(math.MaxInt64)
-	defer debug.SetMemoryLimit(beforeLimit)
+	defaultCollector(t)
 	a := runGC(1)
 	b := runGC(2)
 	a()
@@ -57,12 +66,30 @@ func TestMemoryLimitFollowsTheLiveHeap(t *testing.T) {
 		{0, baseMemoryLimit, baseMemoryLimit},
 		{100 << 20, baseMemoryLimit, baseMemoryLimit},
 		{baseMemoryLimit / 2, baseMemoryLimit, baseMemoryLimit},
-		{1 << 30, baseMemoryLimit, 2 << 30},
+		{baseMemoryLimit * 4 / 7, baseMemoryLimit, baseMemoryLimit},
+		{1 << 30, baseMemoryLimit, 7 << 28},
 		{300 << 20, 2 * baseMemoryLimit, 2 * baseMemoryLimit},
 		{math.MaxUint64, baseMemoryLimit, math.MaxInt64},
 	} {
 		if got := memoryLimitFor(c.live, c.floor); got != c.want {
 			t.Errorf("live %d, floor %d: limit %d, want %d", c.live, c.floor, got, c.want)
 		}
+	}
+}
+
+// Collector holds a run's settings for its caller (who writes the reports
+// under them), for as many revisions as the configuration compares.
+func TestCollectorHoldsTheRunsSettings(t *testing.T) {
+	defaultCollector(t)
+	release := Collector(&config.Config{BaseRef: "origin/main"})
+	if p := debug.SetGCPercent(runGCPercent); p != runGCPercent {
+		t.Errorf("GOGC %d while held, want %d", p, runGCPercent)
+	}
+	if l := debug.SetMemoryLimit(-1); l < 2*baseMemoryLimit || l == math.MaxInt64 {
+		t.Errorf("memory limit %d for two revisions, want at least %d", l, 2*baseMemoryLimit)
+	}
+	release()
+	if p := debug.SetGCPercent(100); p != 100 {
+		t.Errorf("GOGC %d after release, want 100", p)
 	}
 }

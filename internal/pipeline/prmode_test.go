@@ -18,7 +18,6 @@ import (
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/renderdiff"
 	"github.com/plumb-ci/plumb/internal/report"
-	"github.com/plumb-ci/plumb/internal/rules"
 )
 
 // latestTag is a field-level engine for tests: every container image
@@ -408,9 +407,8 @@ func TestRulesFindingsClassifyInPullRequestMode(t *testing.T) {
 		t.Errorf("rule findings:\n got %v\nwant %v", got, want)
 	}
 	// The section is the head's: the rule matched b and c there.
-	sec := res.Report.Sections[rules.SectionName].(*rules.Section)
 	var matched []string
-	for _, e := range sec.Objects {
+	for _, e := range sectionObjects(t, res.Report) {
 		for _, a := range e.Rules {
 			if a.UUID == "no-debug" {
 				matched = append(matched, e.Object.Name)

@@ -11,6 +11,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/hygiene"
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/report"
 	"github.com/plumb-ci/plumb/internal/rules"
 )
 
@@ -101,9 +102,9 @@ func TestPreprocessRuleChangesAnalyzerResult(t *testing.T) {
 	if strings.Join(names, ",") != "a,a" {
 		t.Errorf("objects %v", names)
 	}
-	sec := with.Report.Sections[rules.SectionName].(*rules.Section)
-	if len(sec.Objects) != 1 || len(sec.Objects[0].Patch) != 1 || sec.Objects[0].Patch[0].Path != "/metadata/name" {
-		t.Errorf("section %+v", sec.Objects)
+	objs := sectionObjects(t, with.Report)
+	if len(objs) != 1 || len(objs[0].Patch) != 1 || objs[0].Patch[0].Path != "/metadata/name" {
+		t.Errorf("section %+v", objs)
 	}
 	if with.ExitCode(config.FailOnError) != ExitFindings {
 		t.Errorf("exit %d", with.ExitCode(config.FailOnError))
@@ -168,9 +169,8 @@ func TestMainRulesTraitsAndReport(t *testing.T) {
 			t.Errorf("descriptors lack %s: %v", want, ids)
 		}
 	}
-	sec := res.Report.Sections[rules.SectionName].(*rules.Section)
 	var traits []string
-	for _, o := range sec.Objects {
+	for _, o := range sectionObjects(t, res.Report) {
 		traits = append(traits, o.Object.Name+":"+strings.Join(o.Traits, "+"))
 	}
 	if strings.Join(traits, ",") != "a:duplicated,a:duplicated,s:public-endpoint" {
@@ -354,4 +354,18 @@ func TestRulesOnKustomizeOverlays(t *testing.T) {
 	if len(logs) != 1 || logs[0].Message != "prod-web from apps/web/base/deploy.yaml" || logs[0].Location.File != "rules.yaml" || logs[0].Location.Line != 7 {
 		t.Errorf("findings %+v", logs)
 	}
+}
+
+// sectionObjects decodes the object entries of a report's rules section.
+func sectionObjects(t *testing.T, rep *report.Report) []rules.SectionEntry {
+	t.Helper()
+	sec := rep.Sections[rules.SectionName].(*rules.Section)
+	out := make([]rules.SectionEntry, len(sec.Objects))
+	for i, e := range sec.Objects {
+		var err error
+		if out[i], err = e.Decode(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }

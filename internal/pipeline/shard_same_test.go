@@ -200,7 +200,7 @@ func TestComparedEnvironmentsFindings(t *testing.T) {
 			continue
 		}
 		var agents []string
-		for _, a := range cr.AgentsCheckResults {
+		for a := range cr.AgentsCheckResults.All() {
 			agents = append(agents, a.AgentID)
 		}
 		if !slices.Contains(agents, "apps/billing/overlays/dev") || !slices.Contains(agents, "apps/billing/overlays/prod") || len(agents) != 7 {

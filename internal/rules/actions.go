@@ -93,7 +93,14 @@ func (c *actionCall) attributeEdit(e *edit, verb string) error {
 	if s.content == nil {
 		return fmt.Errorf("there is no object to %s", verb)
 	}
-	if _, err := e.apply(s.own(), 0); err != nil {
+	// The object's content may be shared with other objects: the edit
+	// copies what it writes to (copyOnWrite), and what it changed stays
+	// even when it fails half way, as it would have in a private copy.
+	e.cow = &s.cow
+	root, err := e.apply(s.content, 0)
+	s.content, _ = root.(map[string]any)
+	s.owned = true
+	if err != nil {
 		return fmt.Errorf("cannot %s %s: %v", verb, pointer(e.segs), err)
 	}
 	s.refreshIdentity()

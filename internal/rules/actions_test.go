@@ -1,10 +1,12 @@
 package rules
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
 func findingsOf(s *subject) []finding.Finding {
@@ -133,5 +135,51 @@ func TestUnresolvedFieldInActionWarns(t *testing.T) {
 	if s.pluginData["team"] != "{node.metadata.labels[team]}" || len(fs) != 1 || fs[0].Level != finding.Warning ||
 		!strings.Contains(fs[0].Message, "with {node.metadata.labels[team]} unresolved, so the text was used as written") {
 		t.Errorf("%v\n%s", s.pluginData, messages(fs))
+	}
+}
+
+// An edit copies the mappings and lists it writes to, once each, and
+// leaves the rest shared: the object it came from (which other objects and
+// the analyzers read) never changes.
+func TestEditCopiesOnlyWhatItWrites(t *testing.T) {
+	containers := make([]any, 1, 4) // room to append in place: an edit must not
+	containers[0] = map[string]any{"name": "web"}
+	shared := map[string]any{
+		"metadata": map[string]any{"labels": map[string]any{"a": "1"}},
+		"spec":     map[string]any{"containers": containers, "replicas": int64(1)},
+	}
+	original := manifest.DeepCopy(shared)
+	set := func(v any) updateFunc { return func(any, bool) (any, bool, error) { return v, false, nil } }
+	var cow copyOnWrite
+	apply := func(root map[string]any, segs []string, fn updateFunc) map[string]any {
+		t.Helper()
+		e := &edit{cow: &cow, segs: segs, create: true, appendOK: true, created: -1, fn: fn}
+		out, err := e.apply(root, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.(map[string]any)
+	}
+	root := apply(shared, []string{"metadata", "labels", "b"}, set("2"))
+	if !sameNode(root["spec"], shared["spec"]) {
+		t.Error("a subtree the edit did not write to was copied")
+	}
+	again := apply(root, []string{"metadata", "labels", "c"}, set("3"))
+	if !sameNode(again, root) || !sameNode(again["metadata"], root["metadata"]) {
+		t.Error("a mapping the subject already owns was copied again")
+	}
+	root = apply(again, []string{"spec", "containers", "-"}, set(map[string]any{"name": "sidecar"}))
+	root = apply(root, []string{"spec", "containers", "0", "image"}, set("nginx"))
+	root = apply(root, []string{"spec", "selector", "app"}, set("web"))
+	if !reflect.DeepEqual(shared, original) || containers[:2][1] != nil {
+		t.Errorf("the shared object changed: %v", shared)
+	}
+	want := map[string]any{
+		"metadata": map[string]any{"labels": map[string]any{"a": "1", "b": "2", "c": "3"}},
+		"spec": map[string]any{"replicas": int64(1), "selector": map[string]any{"app": "web"},
+			"containers": []any{map[string]any{"name": "web", "image": "nginx"}, map[string]any{"name": "sidecar"}}},
+	}
+	if !reflect.DeepEqual(root, want) {
+		t.Errorf("edited:\n%v\nwant\n%v", root, want)
 	}
 }

@@ -302,7 +302,7 @@ func (r *Run) replaceChanged() {
 			nobj.SourceName = w
 		}
 		s.obj, s.id = nobj, nobj.ID
-		s.owned = false // later writes (main phase) copy again
+		s.disown() // later writes (main phase) copy again
 		replaced[old] = nobj
 		delete(r.objects, old)
 		r.objects[nobj] = s

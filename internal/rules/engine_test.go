@@ -171,10 +171,10 @@ func TestPreprocessReplacesChangedObjects(t *testing.T) {
 	if loc, _ := changed.Locate(manifest.MustParsePath("spec.template")); loc.File != "prod/objects.yaml" || loc.Line != 8 {
 		t.Errorf("provenance of a source field: %v", loc)
 	}
-	sec := run.Section()
-	if len(sec.Objects) != 1 || sec.Objects[0].Object.Name != "web-prod" || len(sec.Objects[0].Patch) != 2 ||
-		sec.Objects[0].Patch[0] != (PatchOp{Op: "replace", Path: "/metadata/name", Value: "web-prod", Rule: "rename"}) {
-		t.Errorf("section objects %+v", sec.Objects)
+	objs := entries(t, run.Section().Objects)
+	if len(objs) != 1 || objs[0].Object.Name != "web-prod" || len(objs[0].Patch) != 2 ||
+		objs[0].Patch[0] != (PatchOp{Op: "replace", Path: "/metadata/name", Value: "web-prod", Rule: "rename"}) {
+		t.Errorf("section objects %+v", objs)
 	}
 }
 
@@ -454,7 +454,7 @@ func TestSectionJSONRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
-	args := back.Objects[0].Rules[0].Actions[1].Args
+	args := entries(t, back.Objects)[0].Rules[0].Actions[1].Args
 	if v, ok := args.Get("value"); !ok || compactJSON(v) != `{"size":3,"team":"web"}` {
 		t.Errorf("value %v %v", v, ok)
 	}

@@ -63,6 +63,19 @@ func docsOf(targets ...*render.Target) []*manifest.Document {
 
 // runAll runs the three phases over targets (no analyzer findings) and
 // returns the run.
+// entries decodes section entries.
+func entries(t testing.TB, es []Entry) []SectionEntry {
+	t.Helper()
+	out := make([]SectionEntry, len(es))
+	for i, e := range es {
+		var err error
+		if out[i], err = e.Decode(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
 func runAll(t testing.TB, set *Set, opts Options, targets ...*render.Target) *Run {
 	t.Helper()
 	run := NewEngine(set, opts).NewRun()

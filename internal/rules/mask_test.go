@@ -175,13 +175,13 @@ func TestSensitiveRules(t *testing.T) {
 		t.Errorf("terse error:\n%s", messages(fs))
 	}
 	// The patch of a sensitive rule is listed without values.
-	sec := run.Section()
-	if len(sec.Objects) != 1 || len(sec.Objects[0].Patch) != 1 || sec.Objects[0].Patch[0].Value != nil {
-		t.Errorf("patch %+v", sec.Objects)
+	objs := entries(t, run.Section().Objects)
+	if len(objs) != 1 || len(objs[0].Patch) != 1 || objs[0].Patch[0].Value != nil {
+		t.Errorf("patch %+v", objs)
 	}
 	// Plugin data a sensitive rule wrote is listed without its value (the
 	// checks still get it).
-	if compactJSON(sec.Objects[0].PluginData) != `{"bmc":{"user":"***"}}` || run.TargetEnv()["app"]["bmc"].(map[string]any)["user"] != "pa55w0rd-literal" {
-		t.Errorf("plugin data %v / env %v", sec.Objects[0].PluginData, run.TargetEnv())
+	if compactJSON(objs[0].PluginData) != `{"bmc":{"user":"***"}}` || run.TargetEnv()["app"]["bmc"].(map[string]any)["user"] != "pa55w0rd-literal" {
+		t.Errorf("plugin data %v / env %v", objs[0].PluginData, run.TargetEnv())
 	}
 }

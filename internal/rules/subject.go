@@ -26,9 +26,11 @@ type subject struct {
 	rendered *renderedFacts
 	id       manifest.ObjectID
 	scope    string
-	// content is node; owned once the subject has its private copy.
+	// content is node; owned once a rule changed it (the subject then has
+	// private copies of the mappings and lists on the changed paths).
 	content map[string]any
 	owned   bool
+	cow     copyOnWrite
 	secret  bool
 
 	pluginData map[string]any
@@ -107,17 +109,11 @@ type setPath struct {
 	loc  manifest.Location
 }
 
-// own gives the subject its private copy of the content before the first
-// write: the object's content may be shared with other objects.
-func (s *subject) own() map[string]any {
-	if !s.owned {
-		s.content, _ = deepCopy(s.content).(map[string]any)
-		if s.content == nil {
-			s.content = map[string]any{}
-		}
-		s.owned = true
-	}
-	return s.content
+// disown forgets the subject's private copies: its content is now the
+// content of an object others read, so later writes copy again.
+func (s *subject) disown() {
+	s.owned = false
+	s.cow = copyOnWrite{}
 }
 
 // maskedContent is the content with every value at its SecretPaths read
