@@ -149,8 +149,14 @@ func parseYAMLObject(name, text string) (map[string]any, error) {
 }
 
 // parseYAMLValue parses the only YAML document of text (nil when empty)
-// with plumb's loader, so template output is typed like every input.
+// with plumb's loader, so template output is typed like every input. Text
+// in the plain block style templates mostly write is read without yaml.v3's
+// node tree (manifest.DecodeSimple: the same value, a fraction of the
+// cost; most of the comparison's time went to parsing).
 func parseYAMLValue(name, text string) (any, error) {
+	if v, ok := manifest.DecodeSimple(text); ok {
+		return v, nil
+	}
 	docs, problems := manifest.Parse(name, []byte(text), parseLimits)
 	for _, p := range problems {
 		if p.Rule == manifest.RuleDuplicateKey {
