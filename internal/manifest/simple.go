@@ -25,14 +25,15 @@ func DecodeSimple(text string) (v any, ok bool) {
 	if len(text) > simpleMaxBytes {
 		return nil, false
 	}
-	lines, ok := simpleLines(text)
+	raw := strings.Split(text, "\n")
+	lines, ok := simpleLines(text, raw)
 	if !ok {
 		return nil, false
 	}
 	if len(lines) == 0 {
 		return nil, true
 	}
-	p := simpleParser{lines: lines}
+	p := simpleParser{lines: lines, raw: raw}
 	first := lines[0]
 	if isSeqEntry(first.text) {
 		return nil, false // a list at the root: Parse says what is wrong with it
@@ -55,31 +56,26 @@ const simpleMaxDepth = 64
 // over 1024 characters).
 const simpleMaxKey = 512
 
-// simpleLine is a line holding content: its indentation and its text
-// without it and without trailing spaces.
+// simpleLine is a line holding content: its indentation, its text
+// without it and without trailing spaces, and its row in the text.
 type simpleLine struct {
 	indent int
 	text   string
+	row    int
 }
 
-// simpleLines cuts text into its content lines, dropping blank and
-// comment lines; ok is false for a byte outside printable ASCII and "\n"
-// (tabs, "\r", control characters, UTF-8, a byte-order mark) and for
-// document markers and directives.
-func simpleLines(text string) ([]simpleLine, bool) {
+// simpleLines lists the content lines of text (cut into raw), dropping
+// blank and comment lines; ok is false for a byte outside printable ASCII
+// and "\n" (tabs, "\r", control characters, UTF-8, a byte-order mark)
+// and for document markers and directives.
+func simpleLines(text string, raw []string) ([]simpleLine, bool) {
 	for i := 0; i < len(text); i++ {
 		if c := text[i]; (c < 0x20 || c > 0x7e) && c != '\n' {
 			return nil, false
 		}
 	}
-	lines := make([]simpleLine, 0, strings.Count(text, "\n")+1)
-	for len(text) > 0 {
-		line := text
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
-		} else {
-			text = ""
-		}
+	lines := make([]simpleLine, 0, len(raw))
+	for row, line := range raw {
 		indent := 0
 		for indent < len(line) && line[indent] == ' ' {
 			indent++
@@ -91,13 +87,14 @@ func simpleLines(text string) ([]simpleLine, bool) {
 		if indent == 0 && (strings.HasPrefix(rest, "---") || strings.HasPrefix(rest, "...") || rest[0] == '%') {
 			return nil, false
 		}
-		lines = append(lines, simpleLine{indent: indent, text: rest})
+		lines = append(lines, simpleLine{indent: indent, text: rest, row: row})
 	}
 	return lines, true
 }
 
 type simpleParser struct {
 	lines []simpleLine
+	raw   []string // every line of the text, for block scalars
 	pos   int
 }
 
@@ -142,6 +139,9 @@ func (p *simpleParser) mapping(indent, depth int) (map[string]any, bool) {
 // collection on the key's line, or a block node below it.
 func (p *simpleParser) value(after string, indent, depth int) (any, bool) {
 	s := strings.TrimLeft(after, " ")
+	if s == "|" || s == "|-" {
+		return p.literal(s == "|-", indent, p.lines[p.pos-1].row)
+	}
 	if s != "" && s[0] != '#' {
 		v, ok := inlineValue(s)
 		if !ok || p.next() > indent {
@@ -191,6 +191,8 @@ func (p *simpleParser) sequence(indent, depth int) ([]any, bool) {
 			}
 		case isSeqEntry(s):
 			return nil, false // "- - x"
+		case s == "|" || s == "|-":
+			v, ok = p.literal(s == "|-", indent, p.lines[p.pos].row)
 		default:
 			if _, _, isKey := splitKey(s); isKey {
 				// A mapping starting on the dash's line: its keys sit at
@@ -215,6 +217,57 @@ func (p *simpleParser) sequence(indent, depth int) ([]any, bool) {
 		return nil, false
 	}
 	return out, true
+}
+
+// literal reads a literal block scalar ("|", or "|-" with strip) whose
+// header ends row header, its lines indented deeper than parent. ok is
+// false for what this reader leaves to yaml.v3: a scalar with no line, a
+// blank line before its first or holding more spaces than its indentation,
+// and one that ends the text without a line break.
+func (p *simpleParser) literal(strip bool, parent, header int) (any, bool) {
+	indent, blanks, last := -1, 0, -1
+	var b strings.Builder
+	row := header + 1
+	for ; row < len(p.raw); row++ {
+		line := p.raw[row]
+		n := 0
+		for n < len(line) && line[n] == ' ' {
+			n++
+		}
+		if n == len(line) { // blank
+			if indent < 0 || n > indent {
+				return nil, false
+			}
+			blanks++
+			continue
+		}
+		if indent < 0 {
+			if n <= parent {
+				return nil, false
+			}
+			indent = n
+		}
+		if n < indent {
+			break
+		}
+		for ; blanks > 0; blanks-- {
+			b.WriteByte('\n')
+		}
+		b.WriteString(line[indent:])
+		b.WriteByte('\n')
+		last = row
+	}
+	if last < 0 || last == len(p.raw)-1 {
+		return nil, false
+	}
+	for p.pos < len(p.lines) && p.lines[p.pos].row < row {
+		p.pos++
+	}
+	v := b.String()
+	if strip {
+		v = v[:len(v)-1]
+	}
+	return v, true
 }
 
 // isSeqEntry reports whether a line's text starts a sequence entry.
@@ -327,10 +380,24 @@ func onlyComment(rest string) bool {
 	return t == "" || t[0] == '#' && len(t) < len(rest)
 }
 
-// flow reads a one-line flow sequence or mapping of scalars ("[ALL]",
-// "{cpu: 100m, memory: 128Mi}", "[]"), followed by nothing or a comment.
+// flow reads a one-line flow collection of scalars and flow collections
+// ("[ALL]", "{cpu: 100m, memory: 128Mi}", "{command: [a, b]}", "[]"),
+// followed by nothing or a comment.
 func flow(s string) (any, bool) {
-	open, closer := s[0], byte(']')
+	v, end, ok := flowCollection(s, 0, 0)
+	if !ok || !onlyComment(s[end:]) {
+		return nil, false
+	}
+	return v, true
+}
+
+// flowCollection reads the flow sequence or mapping starting at s[i] and
+// returns the index after it.
+func flowCollection(s string, i, depth int) (any, int, bool) {
+	if depth > simpleMaxDepth {
+		return nil, 0, false
+	}
+	open, closer := s[i], byte(']')
 	if open == '{' {
 		closer = '}'
 	}
@@ -341,11 +408,9 @@ func flow(s string) (any, bool) {
 	} else {
 		m = map[string]any{}
 	}
-	i := 1
+	i++
 	for first := true; ; first = false {
-		for i < len(s) && s[i] == ' ' {
-			i++
-		}
+		i = skipSpaces(s, i)
 		if i < len(s) && s[i] == closer && first {
 			i++
 			break
@@ -357,70 +422,65 @@ func flow(s string) (any, bool) {
 				j++
 			}
 			if j == i || s[i] == '-' || j+1 >= len(s) || s[j] != ':' || s[j+1] != ' ' {
-				return nil, false
+				return nil, 0, false
 			}
-			key, i = s[i:j], j+2
-			for i < len(s) && s[i] == ' ' {
-				i++
-			}
+			key, i = s[i:j], skipSpaces(s, j+2)
 		}
-		v, n, ok := flowScalar(s[i:], closer)
+		v, next, ok := flowNode(s, i, depth+1)
 		if !ok {
-			return nil, false
+			return nil, 0, false
 		}
-		i += n
 		if m != nil {
 			m[key] = v
 		} else {
 			list = append(list, v)
 		}
-		for i < len(s) && s[i] == ' ' {
-			i++
-		}
+		i = skipSpaces(s, next)
 		if i == len(s) {
-			return nil, false
+			return nil, 0, false
 		}
 		if s[i] == closer {
 			i++
 			break
 		}
 		if s[i] != ',' {
-			return nil, false
+			return nil, 0, false
 		}
 		i++
 	}
-	if !onlyComment(s[i:]) {
-		return nil, false
-	}
 	if m != nil {
-		return m, true
+		return m, i, true
 	}
-	return list, true
+	return list, i, true
 }
 
-// flowScalar reads one scalar of a flow collection at the start of s, up
-// to the next "," or the closing bracket, and returns how many bytes it
-// took. A plain one is letters, digits, spaces and "._/+-=~$^()<>;"
-// (no ":" or "#", which read differently there).
-func flowScalar(s string, closer byte) (any, int, bool) {
-	if s == "" {
+func skipSpaces(s string, i int) int {
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// flowNode reads one node of a flow collection at s[i]: a collection, a
+// quoted scalar, or a plain one of letters, digits, spaces and
+// "._/+-=~$^()<>;" (no ":" or "#", which read differently there); it
+// returns the index after it.
+func flowNode(s string, i, depth int) (any, int, bool) {
+	if i >= len(s) {
 		return nil, 0, false
 	}
-	if s[0] == '\'' || s[0] == '"' {
-		v, rest, ok := quoted(s)
-		if !ok {
-			return nil, 0, false
-		}
-		return v, len(s) - len(rest), true
+	switch s[i] {
+	case '[', '{':
+		return flowCollection(s, i, depth)
+	case '\'', '"':
+		v, rest, ok := quoted(s[i:])
+		return v, len(s) - len(rest), ok
 	}
-	j := 0
-	for j < len(s) && s[j] != ',' && s[j] != closer {
-		if !isFlowPlainByte(s[j]) {
-			return nil, 0, false
-		}
+	j := i
+	for j < len(s) && isFlowPlainByte(s[j]) {
 		j++
 	}
-	text := strings.TrimRight(s[:j], " ")
+	text := strings.TrimRight(s[i:j], " ")
 	if text == "" || !plainStart(text) {
 		return nil, 0, false
 	}

@@ -68,6 +68,11 @@ func TestDecodeSimpleTakes(t *testing.T) {
 			"items": []any{map[string]any{"name": "a", "value": "b"}, map[string]any{"name": "c"}}}},
 		"empty values":  {"a:\nb: \nc:\n# x\nd: 1\n", map[string]any{"a": nil, "b": nil, "c": nil, "d": int64(1)}},
 		"duplicate key": {"a: 1\na: 2\n", map[string]any{"a": int64(2)}},
+		"literal block scalars": {"a: |\n  x: 1 # not a comment\n\n  # nor this\n    deeper  \n\n\nb: |-\n  y\n  z\nc:\n- |\n  w\n- |-\n   v\nd: 1\n", map[string]any{
+			"a": "x: 1 # not a comment\n\n# nor this\n  deeper  \n", "b": "y\nz", "c": []any{"w\n", "v"}, "d": int64(1)}},
+		"nested flow": {"a: {command: [/bin/sh, -c, 'x']}\nb: [[1, 2], {c: {}}, []]\n", map[string]any{
+			"a": map[string]any{"command": []any{"/bin/sh", "-c", "x"}},
+			"b": []any{[]any{int64(1), int64(2)}, map[string]any{"c": map[string]any{}}, []any{}}}},
 		"indented root": {"  a: 1\n  b: 2\n", map[string]any{"a": int64(1), "b": int64(2)}},
 		"empty":         {"", nil},
 		"only comments": {"# a\n\n   # b\n", nil},
@@ -102,8 +107,15 @@ func TestDecodeSimpleLeavesToParse(t *testing.T) {
 		"a: &x 1\nb: *x\n",                 // anchor, alias
 		"<<: {a: 1}\n",                     // merge key
 		"a: !!str 1\n",                     // tag
-		"a: |\n  x\n",                      // block scalars
-		"a: >-\n  x\n",                     //
+		"a: >-\n  x\n",                     // folded, keep and indented block scalars
+		"a: |+\n  x\n",                     //
+		"a: |2\n  x\n",                     //
+		"a: | # c\n  x\n",                  //
+		"a: |\n  x",                        // a block scalar ending the text without a line break
+		"a: |\nb: 1\n",                     // an empty block scalar
+		"a: |\n\n  x\n",                    // a blank line before the first
+		"a: |\n  x\n     \n",               // a blank line with more spaces than the indentation
+		"a: |\n    x\n  y\n",               // a line between the levels after it
 		"a: b\n  c\n",                      // a multi-line plain scalar
 		"a:\n  b\n",                        // a scalar on the line below its key
 		"- a\n  b\n",                       //
@@ -114,7 +126,6 @@ func TestDecodeSimpleLeavesToParse(t *testing.T) {
 		"a:b\n",                            // no space after the colon
 		"a: b: c\n",                        // a mapping where a value is
 		"a: b:\n",                          //
-		"a: [x, [y]]\n",                    // nested flow
 		"a: [x,]\n",                        // an empty flow item
 		"a: {b}\n",                         // a flow key without a value
 		"a: [x #y]\n",                      //
@@ -240,9 +251,10 @@ func TestDecodeSimpleRandom(t *testing.T) {
 	values := []string{
 		"", "x", "1", "-1", "0x1F", "1.5", "true", "null", "~", "yes", "2001-12-14", "1e999", "a b", "http://x:1",
 		"'q'", "'it''s'", "''", "\"d\"", "[a, 1]", "[]", "{a: 1, b: x}", "{}", "a#c", "'a' #c", "[a] #c", "-x",
+		"|", "|-", "[a, [b, {c: d}]]", "{a: {b: [c]}}",
 	}
 	badValues := []string{
-		".inf", "-.Inf", "\"a\\n\"", "[a, [b]]", "{a}", "[a,]", "|", ">-", "&x 1", "*x", "!!str 1", "a: b", "a:", "- x", "-", "?", "@x",
+		".inf", "-.Inf", "\"a\\n\"", "{a}", "[a,]", "|+", ">-", "| #c", "&x 1", "*x", "!!str 1", "a: b", "a:", "- x", "-", "?", "@x",
 		"'a'b", "\"a\" x", "'a", "[a",
 	}
 	var took int
@@ -272,12 +284,21 @@ func TestDecodeSimpleRandom(t *testing.T) {
 					}
 				}
 				b.WriteString(value)
-				opened = value == ""
+				opened = value == "" || strings.HasPrefix(value, "|")
 				if rng.IntN(6) == 0 {
 					b.WriteString(pick([]string{" # c", "   "}, []string{"#c", "\r"}))
 				}
 				b.WriteString("\n")
 			}
+		} else if i%4 == 1 { // a block scalar, its lines, what follows it
+			b.WriteString(pick([]string{"a:", "a:\n- ", "a:\n  - b: 1\n    c:"}, []string{"a: - "}))
+			b.WriteString(pick([]string{" |", " |-", " |\n", " |-\n"}, []string{" |+", " >", " |1", " | #c"}))
+			for n := rng.IntN(6); n > 0; n-- {
+				b.WriteString(strings.Repeat(" ", rng.IntN(7)))
+				b.WriteString(pick([]string{"x", "# c", "a: b", "- x", "'q", "", "y  "}, []string{"\t", "\r"}))
+				b.WriteString("\n")
+			}
+			b.WriteString(pick([]string{"", "d: 1\n", "  e: 2\n", "# c\n"}, []string{"d: 1", "x"}))
 		} else {
 			for n := 1 + rng.IntN(30); n > 0; n-- {
 				b.WriteString(pieces[rng.IntN(len(pieces))])
