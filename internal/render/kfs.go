@@ -48,6 +48,27 @@ type fileCache struct {
 	m      map[string]*cachedFile
 	// reals memoizes realPath: krusty asks for the same paths many times.
 	reals sync.Map // string → realResult
+	// stats memoizes fs.Stat: krusty asks whether the same paths exist and
+	// are directories many times in a build, and again in every build over
+	// the same bases (a stat is a system call).
+	stats sync.Map // string → statResult
+}
+
+type statResult struct {
+	info fs.FileInfo
+	err  error
+}
+
+// stat is fs.Stat over the cache's file system, memoized for the render
+// (as contents are: the repository does not change during a run).
+func (c *fileCache) stat(name string) (fs.FileInfo, error) {
+	if r, ok := c.stats.Load(name); ok {
+		sr := r.(statResult)
+		return sr.info, sr.err
+	}
+	info, err := fs.Stat(c.fsys, name)
+	c.stats.Store(name, statResult{info, err})
+	return info, err
 }
 
 type realResult struct {
@@ -153,7 +174,7 @@ func (k *kustomizeFS) stat(p string) (fs.FileInfo, error) {
 	if _, ok := k.overrides[r]; ok {
 		return fileInfo{name: path.Base(r)}, nil
 	}
-	st, err := fs.Stat(k.files.fsys, r)
+	st, err := k.files.stat(r)
 	k.log.stat(r, st, err)
 	return st, err
 }
