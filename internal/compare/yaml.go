@@ -203,6 +203,14 @@ type fieldSpan struct {
 }
 
 func mapLines(text string) *linePaths {
+	if lp, ok := quickLinePaths(text); ok {
+		return lp
+	}
+	return nodeLinePaths(text)
+}
+
+// nodeLinePaths is mapLines through yaml.v3's node tree, for any text.
+func nodeLinePaths(text string) *linePaths {
 	lines := strings.Count(text, "\n")
 	lp := &linePaths{line: make([]manifest.Path, lines+2), textLine: textLines(text)}
 	var doc yaml.Node
