@@ -185,13 +185,15 @@ func (s *Store) count(f func(*Stats)) {
 // slotDir is the directory of a slot's variants and the prefix of their
 // file names (a variant's file is the prefix and the variant's key). The
 // key is scoped by the store's identity and the namespace. Slots share
-// their directory (one of 256 per namespace, by the key's first byte):
-// a directory per slot cost a mkdir for every entry a cold run writes,
-// hundreds of them, and making a directory took most of writing an entry.
+// their directory, one of 16 per namespace (the key's first hex digit): a
+// directory per slot cost a mkdir for every entry a cold run writes,
+// hundreds of them, and making a directory took most of writing an entry
+// (with 256 per namespace, a cold run still made about 400). A lookup
+// lists its directory: a sixteenth of the namespace's entries.
 func (s *Store) slotDir(ns string, slot Key) (dir, prefix string, scoped Key) {
 	scoped = NewHasher("slot").String(s.identity).String(ns).Key(slot).Sum()
 	hx := scoped.String()
-	return filepath.Join(s.dir, ns, hx[:2]), hx + "-", scoped
+	return filepath.Join(s.dir, ns, hx[:1]), hx + "-", scoped
 }
 
 // entryFile is the file of a slot's variant.
