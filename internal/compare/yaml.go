@@ -47,6 +47,9 @@ func yamlText(v any) string {
 // kubectlYAML prints v as kubectl's differ does.
 func kubectlYAML(v any) string {
 	if tree, ok := jsonTyped(v); ok {
+		if text, ok := quickYAML(tree); ok {
+			return text
+		}
 		if data, err := yamlv2.Marshal(tree); err == nil {
 			return string(data)
 		}
