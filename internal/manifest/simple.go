@@ -335,10 +335,11 @@ func plainStart(s string) bool {
 // hold is Parse's to report.
 func plainScalar(s string) (any, bool) {
 	n := yaml.Node{Kind: yaml.ScalarNode, Value: s}
-	if n.ShortTag() == "!!float" && isNonFinite(s) {
+	tag := n.ShortTag()
+	if tag == "!!float" && isNonFinite(s) {
 		return nil, false
 	}
-	return scalarValue(&n), true
+	return typedScalar(s, tag), true
 }
 
 // quoted reads a quoted scalar at the start of s and returns what follows
