@@ -56,15 +56,14 @@ func TestQuickLinePathsOnGeneratedTrees(t *testing.T) {
 	}
 }
 
-// TestQuickLinePathsOnManifests prints every object of the test data and
-// of the shared corpus as the differ does and compares the two readings;
-// the quick one must take most of them.
-func TestQuickLinePathsOnManifests(t *testing.T) {
+// testObjects calls visit with every object (a non-empty mapping) of the
+// YAML files of the test data and, unless -short, of the shared corpus.
+func testObjects(t *testing.T, visit func(path string, m map[string]any)) {
+	t.Helper()
 	dirs := []string{"..", filepath.Join("..", "..", "fixtures")}
 	if !testing.Short() {
 		dirs = append(dirs, testcorpus.Dir(t))
 	}
-	objects, took := 0, 0
 	for _, dir := range dirs {
 		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") {
@@ -76,13 +75,8 @@ func TestQuickLinePathsOnManifests(t *testing.T) {
 			}
 			docs, _ := manifest.Parse(path, data, manifest.Limits{})
 			for _, doc := range docs {
-				m, ok := doc.Value.(map[string]any)
-				if !ok || len(m) == 0 {
-					continue
-				}
-				objects++
-				if sameLinePaths(t, path, kubectlYAML(m)) {
-					took++
+				if m, ok := doc.Value.(map[string]any); ok && len(m) > 0 {
+					visit(path, m)
 				}
 			}
 			return nil
@@ -91,6 +85,19 @@ func TestQuickLinePathsOnManifests(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestQuickLinePathsOnManifests prints every object of the test data and
+// of the shared corpus as the differ does and compares the two readings;
+// the quick one must take most of them.
+func TestQuickLinePathsOnManifests(t *testing.T) {
+	objects, took := 0, 0
+	testObjects(t, func(path string, m map[string]any) {
+		objects++
+		if sameLinePaths(t, path, kubectlYAML(m)) {
+			took++
+		}
+	})
 	t.Logf("the quick reading took %d of %d printed objects", took, objects)
 	if took*10 < objects*8 {
 		t.Errorf("the quick reading took only %d of %d printed objects", took, objects)

@@ -1,16 +1,10 @@
 package compare
 
 import (
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	yamlv2 "go.yaml.in/yaml/v2"
-
-	"github.com/plumb-ci/plumb/internal/manifest"
-	"github.com/plumb-ci/plumb/internal/testcorpus"
 )
 
 // sameAsV2 checks quickYAML against goyaml.v2 on a value tree; it returns
@@ -107,35 +101,13 @@ func TestQuickYAMLStrings(t *testing.T) {
 // TestQuickYAMLOnManifests prints every object of the test data and the
 // shared corpus both ways; quickYAML must take most.
 func TestQuickYAMLOnManifests(t *testing.T) {
-	dirs := []string{"..", filepath.Join("..", "..", "fixtures")}
-	if !testing.Short() {
-		dirs = append(dirs, testcorpus.Dir(t))
-	}
 	objects, took := 0, 0
-	for _, dir := range dirs {
-		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") {
-				return err
-			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			docs, _ := manifest.Parse(path, data, manifest.Limits{})
-			for _, doc := range docs {
-				if m, ok := doc.Value.(map[string]any); ok && len(m) > 0 {
-					objects++
-					if sameAsV2(t, path, m) {
-						took++
-					}
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
+	testObjects(t, func(path string, m map[string]any) {
+		objects++
+		if sameAsV2(t, path, m) {
+			took++
 		}
-	}
+	})
 	t.Logf("quickYAML took %d of %d objects", took, objects)
 	if took*2 < objects {
 		t.Errorf("quickYAML took only %d of %d objects", took, objects)
