@@ -182,20 +182,32 @@ func (s *Store) count(f func(*Stats)) {
 	s.mu.Unlock()
 }
 
-// slotDir is the directory of a slot. The key is scoped by the store's
-// identity and the namespace.
-func (s *Store) slotDir(ns string, slot Key) (string, Key) {
-	scoped := NewHasher("slot").String(s.identity).String(ns).Key(slot).Sum()
+// slotDir is the directory of a slot's variants and the prefix of their
+// file names (a variant's file is the prefix and the variant's key). The
+// key is scoped by the store's identity and the namespace. Slots share
+// their directory, one of 16 per namespace (the key's first hex digit): a
+// directory per slot cost a mkdir for every entry a cold run writes,
+// hundreds of them, and making a directory took most of writing an entry
+// (with 256 per namespace, a cold run still made about 400). A lookup
+// lists its directory: a sixteenth of the namespace's entries.
+func (s *Store) slotDir(ns string, slot Key) (dir, prefix string, scoped Key) {
+	scoped = NewHasher("slot").String(s.identity).String(ns).Key(slot).Sum()
 	hx := scoped.String()
-	return filepath.Join(s.dir, ns, hx[:2], hx), scoped
+	return filepath.Join(s.dir, ns, hx[:1]), hx + "-", scoped
+}
+
+// entryFile is the file of a slot's variant.
+func (s *Store) entryFile(ns string, slot, variant Key) string {
+	dir, prefix, _ := s.slotDir(ns, slot)
+	return filepath.Join(dir, prefix+variant.String())
 }
 
 // Lookup tries the variants of a slot, most recently used first, and
 // returns true at the first whose payload accept takes. A variant that
 // does not read back whole is removed.
 func (s *Store) Lookup(ns string, slot Key, accept func(payload []byte) bool) bool {
-	dir, scoped := s.slotDir(ns, slot)
-	for _, name := range variants(dir) {
+	dir, prefix, scoped := s.slotDir(ns, slot)
+	for _, name := range variants(dir, prefix) {
 		file := filepath.Join(dir, name)
 		data, err := os.ReadFile(file)
 		if err != nil {
@@ -221,8 +233,9 @@ func (s *Store) Lookup(ns string, slot Key, accept func(payload []byte) bool) bo
 	return false
 }
 
-// variants lists a slot's entry files, most recently used first.
-func variants(dir string) []string {
+// variants lists a slot's entry files (those of dir named with prefix),
+// most recently used first.
+func variants(dir, prefix string) []string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
@@ -233,7 +246,7 @@ func variants(dir string) []string {
 	}
 	var vs []variant
 	for _, e := range entries {
-		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), tempPrefix) {
+		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), prefix) {
 			continue
 		}
 		info, err := e.Info()
@@ -258,11 +271,11 @@ func variants(dir string) []string {
 // Put stores a variant of a slot. An error leaves the cache as it was (a
 // failed write is only a later miss).
 func (s *Store) Put(ns string, slot, variant Key, payload []byte) error {
-	dir, scoped := s.slotDir(ns, slot)
+	dir, prefix, scoped := s.slotDir(ns, slot)
 	if err := s.mkdir(dir); err != nil {
 		return err
 	}
-	final := filepath.Join(dir, variant.String())
+	final := filepath.Join(dir, prefix+variant.String())
 	f, err := os.CreateTemp(dir, tempPrefix+"*")
 	if err != nil {
 		return err
@@ -284,7 +297,7 @@ func (s *Store) Put(ns string, slot, variant Key, payload []byte) error {
 	s.used[final] = true
 	s.stats.Writes++
 	s.mu.Unlock()
-	if vs := variants(dir); len(vs) > maxVariants {
+	if vs := variants(dir, prefix); len(vs) > maxVariants {
 		for _, name := range vs[maxVariants:] {
 			if !s.isUsed(filepath.Join(dir, name)) {
 				_ = os.Remove(filepath.Join(dir, name))
@@ -395,7 +408,7 @@ func (s *Store) Finish() error {
 		if os.Remove(f.path) == nil {
 			total -= f.size
 			s.count(func(st *Stats) { st.Evicted++ })
-			_ = os.Remove(filepath.Dir(f.path)) // the slot, when now empty
+			_ = os.Remove(filepath.Dir(f.path)) // the directory, when now empty
 		}
 	}
 	return nil

@@ -160,13 +160,11 @@ func TestEntryInTheWrongSlot(t *testing.T) {
 	if err := s.Put("ns", key("b"), key("v"), []byte("b's")); err != nil {
 		t.Fatal(err)
 	}
-	aDir, _ := s.slotDir("ns", key("a"))
-	bDir, _ := s.slotDir("ns", key("b"))
-	data, err := os.ReadFile(filepath.Join(aDir, key("v").String()))
+	data, err := os.ReadFile(s.entryFile("ns", key("a"), key("v")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(bDir, key("v").String()), data, 0o600); err != nil {
+	if err := os.WriteFile(s.entryFile("ns", key("b"), key("v")), data, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if got := lookup(s, "ns", key("b"), ""); got != nil {
@@ -183,8 +181,7 @@ func TestVariantsPerSlotAreBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Entries of earlier runs: not protected as this run's.
-		d, _ := s.slotDir("ns", key("slot"))
-		f := filepath.Join(d, key(fmt.Sprint(i)).String())
+		f := s.entryFile("ns", key("slot"), key(fmt.Sprint(i)))
 		_ = os.Chtimes(f, old.Add(time.Duration(i)*time.Minute), old.Add(time.Duration(i)*time.Minute))
 		delete(s.used, f)
 	}
@@ -212,9 +209,8 @@ func TestEvictionKeepsRecentAndThisRun(t *testing.T) {
 	// Ages: slot i was last used i minutes after a start an hour ago.
 	start := time.Now().Add(-time.Hour)
 	for i := 0; i < 20; i++ {
-		d, _ := earlier.slotDir("ns", key(fmt.Sprint(i)))
 		at := start.Add(time.Duration(i) * time.Minute)
-		if err := os.Chtimes(filepath.Join(d, key("v").String()), at, at); err != nil {
+		if err := os.Chtimes(earlier.entryFile("ns", key(fmt.Sprint(i)), key("v")), at, at); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -258,7 +254,7 @@ func TestFinishRemovesAbandonedTemporaryFiles(t *testing.T) {
 	if err := s.Put("ns", key("slot"), key("v"), []byte("x")); err != nil {
 		t.Fatal(err)
 	}
-	d, _ := s.slotDir("ns", key("slot"))
+	d, _, _ := s.slotDir("ns", key("slot"))
 	stale, fresh := filepath.Join(d, tempPrefix+"stale"), filepath.Join(d, tempPrefix+"fresh")
 	for _, f := range []string{stale, fresh} {
 		if err := os.WriteFile(f, []byte("half an entry"), 0o600); err != nil {
@@ -310,4 +306,28 @@ func TestConcurrentWritersAndReaders(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestSlotsSharingADirectory puts more slots than there are directories
+// per namespace, so that some share one: each slot finds only its own
+// variants.
+func TestSlotsSharingADirectory(t *testing.T) {
+	s := open(t, t.TempDir(), Options{})
+	const slots = 100
+	for i := 0; i < slots; i++ {
+		if err := s.Put("ns", key(fmt.Sprint(i)), key("v"), []byte(fmt.Sprint(i, "/"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dirs := map[string]int{}
+	for i := 0; i < slots; i++ {
+		d, _, _ := s.slotDir("ns", key(fmt.Sprint(i)))
+		dirs[d]++
+		if got := lookup(s, "ns", key(fmt.Sprint(i)), ""); string(got) != fmt.Sprint(i, "/") {
+			t.Fatalf("slot %d: got %q", i, got)
+		}
+	}
+	if len(dirs) > 16 {
+		t.Errorf("%d slots in %d directories: want them shared among at most 16", slots, len(dirs))
+	}
 }

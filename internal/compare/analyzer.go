@@ -201,11 +201,15 @@ func ruleHelp(id string) string {
 // driftFindings reports each drifted field at the source line that supplied
 // it, with the hunks that show it.
 func (a *Analyzer) driftFindings(c *Compared) []finding.Finding {
+	fields := c.driftFields()
+	if len(fields) == 0 {
+		return nil // most objects: nothing below is needed
+	}
 	var out []finding.Finding
 	file, _ := c.Object.Locate(nil)
 	header := fmt.Sprintf("--- reference/%s\n+++ %s\n", c.Template.Path, file.File)
 	secret := append(secretPaths(c.Reference, c.Live), c.Secret...)
-	for _, f := range c.driftFields() {
+	for _, f := range fields {
 		l, _ := c.Object.Locate(f.path)
 		help := ruleHelp(RuleDrift)
 		if c.Template.Description != "" {

@@ -284,8 +284,7 @@ func (r *run) evaluate(obj *manifest.Object, t *Template, overrides []*Override)
 		return nil, redactInputSecrets(err, obj)
 	}
 	if t.Config.IgnoreUnspecifiedFields {
-		merged, _ := mergePatch(copyMap(live), rendered).(map[string]any)
-		rendered = merged
+		rendered = mergeOnto(live, rendered)
 	}
 	c := &candidate{t: t, live: live, secret: slices.Clone(obj.SecretFields)}
 	for _, ov := range overrides {

@@ -31,6 +31,34 @@ func mergePatch(target, patch any) any {
 	return t
 }
 
+// mergeOnto is mergePatch(copyMap(live), rendered) for a rendered tree
+// the caller owns: rendered's maps and values become the result's (they
+// are not copied), and only what live alone holds is copied from it. With
+// ignore-unspecified-fields the template covers most of the input, whose
+// copy mergePatch mostly overwrote. live is not modified, and the result
+// shares nothing with it.
+func mergeOnto(live, rendered map[string]any) map[string]any {
+	var only []string // live's keys rendered lacks
+	for k := range live {
+		if _, ok := rendered[k]; !ok {
+			only = append(only, k)
+		}
+	}
+	for k, v := range rendered {
+		switch x := v.(type) {
+		case nil:
+			delete(rendered, k)
+		case map[string]any:
+			lm, _ := live[k].(map[string]any)
+			rendered[k] = mergeOnto(lm, x)
+		}
+	}
+	for _, k := range only {
+		rendered[k] = deepCopy(live[k])
+	}
+	return rendered
+}
+
 // createMergePatch returns the RFC 7386 merge patch that turns from into to.
 func createMergePatch(from, to map[string]any) map[string]any {
 	patch := map[string]any{}

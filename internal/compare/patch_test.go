@@ -1,6 +1,9 @@
 package compare
 
 import (
+	"maps"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -178,5 +181,49 @@ func TestGeneratedOverrideShape(t *testing.T) {
 	}
 	if !strings.Contains(text, "gone\":null") {
 		t.Error("removed fields are null in a merge patch")
+	}
+}
+
+// TestMergeOntoIsMergePatch checks mergeOnto against mergePatch over a
+// copy of the input, on generated trees: the same result, the input left
+// as it was, and nothing of the input shared with the result.
+func TestMergeOntoIsMergePatch(t *testing.T) {
+	for seed := 1; seed < 400; seed++ {
+		live, _ := genTree(0, seed).(map[string]any)
+		rendered, _ := genTree(0, seed*7+3).(map[string]any)
+		if live == nil || rendered == nil {
+			continue
+		}
+		// Overlapping keys, nulls that delete, a mapping over a scalar.
+		live["shared"] = map[string]any{"a": int64(1), "b": map[string]any{"c": "x", "n": nil}, "l": []any{"p", map[string]any{"q": "r"}}}
+		rendered["shared"] = map[string]any{"a": nil, "b": map[string]any{"d": "y"}, "l": []any{"s"}, "new": map[string]any{"z": nil, "w": "v"}}
+		live["scalar"] = "s"
+		rendered["scalar"] = map[string]any{"now": "a map", "gone": nil}
+		want := mergePatch(copyMap(live), deepCopy(rendered))
+		before := deepCopy(live)
+		got := mergeOnto(live, deepCopy(rendered).(map[string]any))
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("seed %d: mergeOnto gave\n%v\nmergePatch gives\n%v", seed, got, want)
+		}
+		scramble(got)
+		if !reflect.DeepEqual(live, before) {
+			t.Fatalf("seed %d: the input changed with the result", seed)
+		}
+	}
+}
+
+// scramble changes every mapping and list of a tree in place.
+func scramble(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range slices.Collect(maps.Keys(x)) {
+			scramble(x[k])
+			x[k+"~"] = "scrambled"
+		}
+	case []any:
+		for i, e := range x {
+			scramble(e)
+			x[i] = "scrambled"
+		}
 	}
 }

@@ -47,6 +47,9 @@ func yamlText(v any) string {
 // kubectlYAML prints v as kubectl's differ does.
 func kubectlYAML(v any) string {
 	if tree, ok := jsonTyped(v); ok {
+		if text, ok := quickYAML(tree); ok {
+			return text
+		}
 		if data, err := yamlv2.Marshal(tree); err == nil {
 			return string(data)
 		}
@@ -149,8 +152,14 @@ func parseYAMLObject(name, text string) (map[string]any, error) {
 }
 
 // parseYAMLValue parses the only YAML document of text (nil when empty)
-// with plumb's loader, so template output is typed like every input.
+// with plumb's loader, so template output is typed like every input. Text
+// in the plain block style templates mostly write is read without yaml.v3's
+// node tree (manifest.DecodeSimple: the same value, a fraction of the
+// cost; most of the comparison's time went to parsing).
 func parseYAMLValue(name, text string) (any, error) {
+	if v, ok := manifest.DecodeSimple(text); ok {
+		return v, nil
+	}
 	docs, problems := manifest.Parse(name, []byte(text), parseLimits)
 	for _, p := range problems {
 		if p.Rule == manifest.RuleDuplicateKey {
@@ -197,6 +206,14 @@ type fieldSpan struct {
 }
 
 func mapLines(text string) *linePaths {
+	if lp, ok := quickLinePaths(text); ok {
+		return lp
+	}
+	return nodeLinePaths(text)
+}
+
+// nodeLinePaths is mapLines through yaml.v3's node tree, for any text.
+func nodeLinePaths(text string) *linePaths {
 	lines := strings.Count(text, "\n")
 	lp := &linePaths{line: make([]manifest.Path, lines+2), textLine: textLines(text)}
 	var doc yaml.Node

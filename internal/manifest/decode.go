@@ -189,8 +189,12 @@ func (d *valueDecoder) mapping(n *yaml.Node, depth int) (map[string]any, error) 
 // kyaml) does: whole numbers become int64, other numbers float64, true/false
 // booleans, null nil, everything else (timestamps included) a string.
 func scalarValue(n *yaml.Node) any {
-	s := n.Value
-	switch n.ShortTag() {
+	return typedScalar(n.Value, n.ShortTag())
+}
+
+// typedScalar is scalarValue for a scalar's text and its resolved tag.
+func typedScalar(s, tag string) any {
+	switch tag {
 	case "!!null":
 		return nil
 	case "!!bool":

@@ -85,7 +85,7 @@ func ask(files *fileCache, kind accessKind, path string) answer {
 		a.data, a.err = files.read(path)
 	case accessStat:
 		var st fs.FileInfo
-		st, a.err = fs.Stat(files.fsys, path)
+		st, a.err = files.stat(path)
 		a.isDir = a.err == nil && st.IsDir()
 	case accessReadDir:
 		a.names, a.err = readDirNames(files.fsys, path)

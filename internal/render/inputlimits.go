@@ -62,7 +62,7 @@ func (g *graph) unsafeInput(file, name string, st fs.FileInfo, data bool) string
 	files := g.kc.files
 	if st == nil {
 		var err error
-		if st, err = fs.Stat(files.fsys, file); err != nil {
+		if st, err = files.stat(file); err != nil {
 			return fmt.Sprintf("%q cannot be read: %v", name, cleanFSError(err))
 		}
 	}

@@ -48,6 +48,29 @@ type fileCache struct {
 	m      map[string]*cachedFile
 	// reals memoizes realPath: krusty asks for the same paths many times.
 	reals sync.Map // string → realResult
+	// stats memoizes fs.Stat: krusty asks whether the same paths exist and
+	// are directories many times in a build, and again in every build over
+	// the same bases (a stat is a system call).
+	stats sync.Map // string → statResult
+	// lstats memoizes fs.Lstat for realPath (lstatMemo).
+	lstats sync.Map // string → statResult
+}
+
+type statResult struct {
+	info fs.FileInfo
+	err  error
+}
+
+// stat is fs.Stat over the cache's file system, memoized for the render
+// (as contents are: the repository does not change during a run).
+func (c *fileCache) stat(name string) (fs.FileInfo, error) {
+	if r, ok := c.stats.Load(name); ok {
+		sr := r.(statResult)
+		return sr.info, sr.err
+	}
+	info, err := fs.Stat(c.fsys, name)
+	c.stats.Store(name, statResult{info, err})
+	return info, err
 }
 
 type realResult struct {
@@ -62,9 +85,28 @@ func (c *fileCache) realPath(name string) (string, bool, error) {
 		rr := r.(realResult)
 		return rr.real, rr.linked, rr.err
 	}
-	real, linked, err := realPath(c.fsys, name)
+	real, linked, err := realPath(lstatMemo{c}, name)
 	c.reals.Store(name, realResult{real, linked, err})
 	return real, linked, err
+}
+
+// lstatMemo is the cache's file system with fs.Lstat memoized: realPath
+// checks every leading part of a path for a link, and the paths krusty
+// asks about share most of them (over an os.Root, each check opens every
+// directory on the way).
+type lstatMemo struct{ c *fileCache }
+
+func (m lstatMemo) Open(name string) (fs.File, error)    { return m.c.fsys.Open(name) }
+func (m lstatMemo) ReadLink(name string) (string, error) { return fs.ReadLink(m.c.fsys, name) }
+
+func (m lstatMemo) Lstat(name string) (fs.FileInfo, error) {
+	if r, ok := m.c.lstats.Load(name); ok {
+		sr := r.(statResult)
+		return sr.info, sr.err
+	}
+	info, err := fs.Lstat(m.c.fsys, name)
+	m.c.lstats.Store(name, statResult{info, err})
+	return info, err
 }
 
 type cachedFile struct {
@@ -153,7 +195,7 @@ func (k *kustomizeFS) stat(p string) (fs.FileInfo, error) {
 	if _, ok := k.overrides[r]; ok {
 		return fileInfo{name: path.Base(r)}, nil
 	}
-	st, err := fs.Stat(k.files.fsys, r)
+	st, err := k.files.stat(r)
 	k.log.stat(r, st, err)
 	return st, err
 }

@@ -210,7 +210,7 @@ func (l *accessLog) sameIn(files *fileCache) bool {
 				return false
 			}
 		case accessStat:
-			st, err := fs.Stat(files.fsys, a.path)
+			st, err := files.stat(a.path)
 			if errorClass(err) != a.err || (err == nil && st.IsDir()) != a.isDir {
 				return false
 			}
