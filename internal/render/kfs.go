@@ -64,12 +64,18 @@ type statResult struct {
 // stat is fs.Stat over the cache's file system, memoized for the render
 // (as contents are: the repository does not change during a run).
 func (c *fileCache) stat(name string) (fs.FileInfo, error) {
-	if r, ok := c.stats.Load(name); ok {
+	return memoStat(&c.stats, name, func() (fs.FileInfo, error) { return fs.Stat(c.fsys, name) })
+}
+
+// memoStat answers name from memo, or from ask (once per name, but for
+// concurrent first asks) remembering the answer.
+func memoStat(memo *sync.Map, name string, ask func() (fs.FileInfo, error)) (fs.FileInfo, error) {
+	if r, ok := memo.Load(name); ok {
 		sr := r.(statResult)
 		return sr.info, sr.err
 	}
-	info, err := fs.Stat(c.fsys, name)
-	c.stats.Store(name, statResult{info, err})
+	info, err := ask()
+	memo.Store(name, statResult{info, err})
 	return info, err
 }
 
@@ -100,13 +106,7 @@ func (m lstatMemo) Open(name string) (fs.File, error)    { return m.c.fsys.Open(
 func (m lstatMemo) ReadLink(name string) (string, error) { return fs.ReadLink(m.c.fsys, name) }
 
 func (m lstatMemo) Lstat(name string) (fs.FileInfo, error) {
-	if r, ok := m.c.lstats.Load(name); ok {
-		sr := r.(statResult)
-		return sr.info, sr.err
-	}
-	info, err := fs.Lstat(m.c.fsys, name)
-	m.c.lstats.Store(name, statResult{info, err})
-	return info, err
+	return memoStat(&m.c.lstats, name, func() (fs.FileInfo, error) { return fs.Lstat(m.c.fsys, name) })
 }
 
 type cachedFile struct {
