@@ -1,8 +1,6 @@
 package compare
 
 import (
-	"io/fs"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -64,27 +62,14 @@ func testObjects(t *testing.T, visit func(path string, m map[string]any)) {
 	if !testing.Short() {
 		dirs = append(dirs, testcorpus.Dir(t))
 	}
-	for _, dir := range dirs {
-		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") {
-				return err
+	testcorpus.WalkYAML(t, dirs, func(path string, data []byte) {
+		docs, _ := manifest.Parse(path, data, manifest.Limits{})
+		for _, doc := range docs {
+			if m, ok := doc.Value.(map[string]any); ok && len(m) > 0 {
+				visit(path, m)
 			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			docs, _ := manifest.Parse(path, data, manifest.Limits{})
-			for _, doc := range docs {
-				if m, ok := doc.Value.(map[string]any); ok && len(m) > 0 {
-					visit(path, m)
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
 		}
-	}
+	})
 }
 
 // TestQuickLinePathsOnManifests prints every object of the test data and

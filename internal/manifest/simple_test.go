@@ -1,9 +1,7 @@
 package manifest
 
 import (
-	"io/fs"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -170,42 +168,26 @@ func TestDecodeSimpleFiles(t *testing.T) {
 		dirs = append(dirs, corpus)
 	}
 	var docs, taken, corpusDocs, corpusTaken int
-	for _, dir := range dirs {
-		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
+	testcorpus.WalkYAML(t, dirs, func(path string, data []byte) {
+		sameAsParse(t, path, string(data))
+		for i, c := range splitDocuments(data) {
+			text := string(c.data)
+			if i > 0 {
+				text = text[strings.IndexByte(text+"\n", '\n'):] // the "---" line
 			}
-			if d.IsDir() || !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") {
-				return nil
-			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			sameAsParse(t, path, string(data))
-			for i, c := range splitDocuments(data) {
-				text := string(c.data)
-				if i > 0 {
-					text = text[strings.IndexByte(text+"\n", '\n'):] // the "---" line
-				}
-				took := sameAsParse(t, path, text)
-				docs++
-				if corpus != "" && strings.HasPrefix(path, corpus) && strings.Contains(text, "apiVersion:") {
-					corpusDocs++
-					if took {
-						corpusTaken++
-					}
-				}
+			took := sameAsParse(t, path, text)
+			docs++
+			if corpus != "" && strings.HasPrefix(path, corpus) && strings.Contains(text, "apiVersion:") {
+				corpusDocs++
 				if took {
-					taken++
+					corpusTaken++
 				}
 			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
+			if took {
+				taken++
+			}
 		}
-	}
+	})
 	t.Logf("DecodeSimple took %d of %d documents; %d of %d manifests of the shared corpus", taken, docs, corpusTaken, corpusDocs)
 	if corpusDocs > 0 && corpusTaken*2 < corpusDocs {
 		t.Errorf("DecodeSimple took only %d of the shared corpus's %d manifests", corpusTaken, corpusDocs)

@@ -1,11 +1,14 @@
 // Package testcorpus finds the shared corpus for tests: ../shared/corpus
 // beside the module root, where CI puts it. Tests that need it skip, with
-// a message, when it is absent; only test files import this package.
+// a message, when it is absent; and walks the YAML files of it and of the
+// test data. Only test files import this package.
 package testcorpus
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -32,4 +35,26 @@ func Dir(tb testing.TB, elem ...string) string {
 		tb.Skipf("the shared corpus is absent (%s): skipping", p)
 	}
 	return p
+}
+
+// WalkYAML calls visit with the path and content of every .yaml and .yml
+// file below each of dirs, and fails the test on a walk or read error.
+func WalkYAML(tb testing.TB, dirs []string, visit func(path string, data []byte)) {
+	tb.Helper()
+	for _, dir := range dirs {
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			visit(path, data)
+			return nil
+		})
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
 }
