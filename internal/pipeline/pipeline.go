@@ -131,6 +131,9 @@ func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, share shared, e
 	if cfg.Shard.Enabled() {
 		res.Targets = slices.DeleteFunc(res.Targets, func(t *render.Target) bool { return !cfg.Shard.Owns(t.Name) })
 	}
+	if testHookRendered != nil {
+		testHookRendered(res)
+	}
 	run.Preprocess(res.Targets)
 	out := &Rendered{FS: fsys, Set: set, Render: res, Rules: run, store: share.store}
 	for _, p := range set.Problems {
@@ -147,6 +150,10 @@ func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, share shared, e
 	out.Findings = append(out.Findings, run.Findings(rules.PhaseEarly, rules.PhasePreprocess)...)
 	return out
 }
+
+// testHookRendered, when set (by tests), sees every render's result before
+// the preprocess rules run.
+var testHookRendered func(*render.Result)
 
 // renderOptions carries the rendering configuration to the render stage.
 func renderOptions(cfg *config.Config) render.Options {

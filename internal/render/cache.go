@@ -157,7 +157,7 @@ func (r *renderer) cachedKrusty(c *closure, withOrigin bool, log *accessLog, ove
 	k := c.nodes[0].k
 	store := r.opts.Cache
 	if store == nil || r.opts.AllowRemote || c.customOpenAPI {
-		built, buildErr = runKrusty(r.files, k, r.opts.AllowRemote, withOrigin, log, over, guard)
+		built, buildErr = runKrusty(r.files, r.interner, k, r.opts.AllowRemote, withOrigin, log, over, guard)
 		return built, buildErr, cache.Key{}
 	}
 	slot := krustySlot(k.Dir, withOrigin, over, r.opts.Limits)
@@ -170,7 +170,7 @@ func (r *renderer) cachedKrusty(c *closure, withOrigin bool, log *accessLog, ove
 		return built, buildErr, inputs
 	}
 	rec := newAccessLog()
-	built, buildErr = runKrusty(r.files, k, false, withOrigin, rec, over, guard)
+	built, buildErr = runKrusty(r.files, r.interner, k, false, withOrigin, rec, over, guard)
 	if log != nil {
 		for _, a := range rec.accesses {
 			log.add(a)

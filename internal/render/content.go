@@ -19,11 +19,14 @@ import (
 // not model exactly (aliases and merge keys, keys that are not strings,
 // a key defined twice, numbers JSON cannot hold): the caller then takes
 // krusty's own route, errors included.
-func contentOf(n *yaml.Node) (map[string]any, bool) {
+func contentOf(n *yaml.Node, in *interner) (map[string]any, bool) {
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil, false
 	}
-	v, ok := nodeValue(n, false)
+	if in == nil {
+		in = newInterner()
+	}
+	v, _, ok := in.nodeValue(n, false)
 	if !ok {
 		return nil, false
 	}
@@ -31,46 +34,60 @@ func contentOf(n *yaml.Node) (map[string]any, bool) {
 	return m, ok
 }
 
-// nodeValue converts a node; flow is set inside a flow-style collection.
-func nodeValue(n *yaml.Node, flow bool) (any, bool) {
+// nodeValue converts a node, interning what it builds, and returns the
+// value's hash (interner); flow is set inside a flow-style collection.
+func (in *interner) nodeValue(n *yaml.Node, flow bool) (any, uint64, bool) {
 	flow = flow || n.Style&yaml.FlowStyle != 0
 	switch n.Kind {
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
+		var sum uint64
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
 			if k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str" {
-				return nil, false // merge keys (<<) and non-string keys
+				return nil, 0, false // merge keys (<<) and non-string keys
 			}
 			if _, dup := m[k.Value]; dup {
-				return nil, false
+				return nil, 0, false
 			}
-			v, ok := nodeValue(n.Content[i+1], flow)
+			v, h, ok := in.nodeValue(n.Content[i+1], flow)
 			if !ok {
-				return nil, false
+				return nil, 0, false
 			}
-			m[k.Value] = v
+			key := in.key(k.Value)
+			m[key] = v
+			sum += in.entryHash(key, h)
 		}
-		return m, true
+		v, h := in.mapping(m, sum)
+		return v, h, true
 	case yaml.SequenceNode:
 		s := make([]any, len(n.Content))
+		var folded uint64
 		for i, c := range n.Content {
-			v, ok := nodeValue(c, flow)
+			v, h, ok := in.nodeValue(c, flow)
 			if !ok {
-				return nil, false
+				return nil, 0, false
 			}
 			s[i] = v
+			folded = mix(folded, h)
 		}
-		return s, true
+		v, h := in.list(s, folded)
+		return v, h, true
 	case yaml.ScalarNode:
 		if flow && n.Value == "" && n.ShortTag() == "!!null" {
 			// Printed inside a flow collection, an empty null must be
 			// quoted ('') and so reads back as an empty string.
-			return "", true
+			v, h := in.scalar("")
+			return v, h, true
 		}
-		return scalarValue(n)
+		v, ok := scalarValue(n)
+		if !ok {
+			return nil, 0, false
+		}
+		v, h := in.scalar(v)
+		return v, h, true
 	}
-	return nil, false // aliases, documents
+	return nil, 0, false // aliases, documents
 }
 
 // scalarValue gives a scalar the value a YAML decode into interface{}

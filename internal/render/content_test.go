@@ -51,7 +51,7 @@ func TestContentOfMatchesKrustysJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, ok := contentOf(rn.YNode())
+			got, ok := contentOf(rn.YNode(), nil)
 			if ok != c.direct {
 				t.Fatalf("contentOf handled it: %v, want %v", ok, c.direct)
 			}
@@ -89,7 +89,7 @@ func FuzzContentOf(f *testing.F) {
 		if err != nil || rn.YNode() == nil {
 			return
 		}
-		got, ok := contentOf(rn.YNode())
+		got, ok := contentOf(rn.YNode(), nil)
 		if !ok {
 			return
 		}

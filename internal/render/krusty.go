@@ -107,7 +107,7 @@ type builtResource struct {
 // log, when set, records what the build read (reuse.go); over replaces
 // files' content; guard, when set, holds the build to its budget
 // (budget.go).
-func runKrusty(files *fileCache, k *kustomization, allowRemote, withOrigin bool, log *accessLog, over map[string][]byte, guard *buildGuard) ([]builtResource, error) {
+func runKrusty(files *fileCache, in *interner, k *kustomization, allowRemote, withOrigin bool, log *accessLog, over map[string][]byte, guard *buildGuard) ([]builtResource, error) {
 	kfs := &kustomizeFS{files: files, allowRemote: allowRemote, log: log, overrides: over, guard: guard}
 	added := false
 	if withOrigin {
@@ -136,14 +136,14 @@ func runKrusty(files *fileCache, k *kustomization, allowRemote, withOrigin bool,
 	if err != nil {
 		return nil, err
 	}
-	return collect(m, added)
+	return collect(m, added, in)
 }
 
 // collect reads the origin of every resource, removes the annotation when
 // plumb injected it, and reads each resource's content as krusty's AsYaml
 // would give it (before its conversion to YAML, which only printing
 // needs).
-func collect(m resmap.ResMap, removeOrigin bool) ([]builtResource, error) {
+func collect(m resmap.ResMap, removeOrigin bool, in *interner) ([]builtResource, error) {
 	out := make([]builtResource, 0, m.Size())
 	for _, r := range m.Resources() {
 		b := builtResource{}
@@ -158,7 +158,7 @@ func collect(m resmap.ResMap, removeOrigin bool) ([]builtResource, error) {
 				}
 			}
 		}
-		if c, ok := contentOf(r.YNode()); ok {
+		if c, ok := contentOf(r.YNode(), in); ok {
 			b.content = c
 		} else {
 			j, err := r.MarshalJSON()

@@ -158,6 +158,8 @@ type renderer struct {
 	closures map[string]*closure
 	// answers checks cached builds against the repository (cache.go).
 	answers *answers
+	// interner shares identical parts of the rendered objects (intern.go).
+	interner *interner
 }
 
 func newRenderer(fsys fs.FS, set *manifest.Set, opts Options) *renderer {
@@ -169,13 +171,14 @@ func newRenderer(fsys fs.FS, set *manifest.Set, opts Options) *renderer {
 	kc := newKustomizationCache(files, set, opts.Limits)
 	docs := newDocCache(files, kc.known, opts.Limits)
 	return &renderer{
-		set:     set,
-		opts:    opts,
-		files:   files,
-		kc:      kc,
-		graph:   newGraph(kc, docs, opts.AllowRemote),
-		docs:    docs,
-		answers: newAnswers(files),
+		set:      set,
+		opts:     opts,
+		files:    files,
+		kc:       kc,
+		graph:    newGraph(kc, docs, opts.AllowRemote),
+		docs:     docs,
+		answers:  newAnswers(files),
+		interner: newInterner(),
 	}
 }
 

@@ -1,0 +1,110 @@
+package pipeline
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/plumb-ci/plumb/internal/bench"
+	"github.com/plumb-ci/plumb/internal/config"
+	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/render"
+	"github.com/plumb-ci/plumb/internal/report"
+	"github.com/plumb-ci/plumb/internal/testcorpus"
+)
+
+// TestRenderedContentIsNotModified holds every stage after rendering —
+// preprocess and main rules, every analyzer, suppressions, the fix stage,
+// the reports — to never change a rendered object's content in place. The
+// render shares identical parts between objects and targets (package
+// render, intern.go), so a change made in place to one object would change
+// others that merely look alike. It runs the whole check over repositories
+// that use every stage: the benchmark corpus (inspection rules that edit
+// objects, a reference), the demo with its reference, and the realworld
+// repositories when the shared corpus is present.
+func TestRenderedContentIsNotModified(t *testing.T) {
+	gen := t.TempDir()
+	c, err := bench.Generate(gen, bench.Spec{Seed: 7, Overlays: 8, Bases: 2, ObjectsPerBase: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type repo struct {
+		name, root string
+		args       []string
+	}
+	repos := []repo{
+		{"benchmark corpus", c.Dir, []string{"--reference", c.Reference, "--rules", c.RulesFile}},
+		{"demo", top, []string{"--reference", filepath.Join(top, "fixtures/reference"), filepath.Join(top, "fixtures/demo")}},
+	}
+	for _, name := range realWorldRepos {
+		repos = append(repos, repo{name: name})
+	}
+	for _, repo := range repos {
+		t.Run(repo.name, func(t *testing.T) {
+			if repo.root == "" {
+				repo.root = testcorpus.Dir(t, "realworld", repo.name)
+			}
+			cfg := checkConfigArgs(t, repo.root, append([]string{"--no-cache", "--fail-on", "never"}, repo.args...)...)
+			var seen []renderedContent
+			testHookRendered = func(res *render.Result) {
+				for _, tg := range res.Targets {
+					for _, o := range tg.Objects {
+						seen = append(seen, renderedContent{target: tg.Name, id: o.ID, content: o.Content,
+							copy: manifest.DeepCopy(o.Content)})
+					}
+				}
+			}
+			defer func() { testHookRendered = nil }()
+			res, err := Check(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range []report.Sink{report.Text{}, report.JSON{}, report.SARIF{}} {
+				if err := s.Write(io.Discard, res.Report); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if len(seen) == 0 {
+				t.Fatal("nothing was rendered")
+			}
+			for _, s := range seen {
+				if !reflect.DeepEqual(any(s.content), s.copy) {
+					t.Errorf("target %s, %s: its rendered content was changed in place", s.target, s.id)
+				}
+			}
+		})
+	}
+}
+
+// renderedContent is an object's content as rendered, and a copy of it.
+type renderedContent struct {
+	target  string
+	id      manifest.ObjectID
+	content map[string]any
+	copy    any
+}
+
+// checkConfigArgs resolves the configuration of `plumb check ARGS` in root.
+func checkConfigArgs(t *testing.T, root string, args ...string) *config.Config {
+	t.Helper()
+	fset := pflag.NewFlagSet("check", pflag.ContinueOnError)
+	fl := config.BindCheckFlags(fset)
+	if err := fset.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	fl.Paths = fset.Args()
+	fl.Root = root
+	cfg, err := config.Resolve(nil, fl, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
