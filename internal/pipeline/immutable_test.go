@@ -39,20 +39,29 @@ func TestRenderedContentIsNotModified(t *testing.T) {
 	type repo struct {
 		name, root string
 		args       []string
+		// warm runs the check once before, so that the objects come
+		// from the persistent cache.
+		warm bool
 	}
 	repos := []repo{
-		{"benchmark corpus", c.Dir, []string{"--reference", c.Reference, "--rules", c.RulesFile}},
-		{"demo", top, []string{"--reference", filepath.Join(top, "fixtures/reference"), filepath.Join(top, "fixtures/demo")}},
+		{"benchmark corpus", c.Dir, []string{"--no-cache", "--reference", c.Reference, "--rules", c.RulesFile}, false},
+		{"benchmark corpus, warm cache", c.Dir, []string{"--cache-dir", t.TempDir(), "--reference", c.Reference, "--rules", c.RulesFile}, true},
+		{"demo", top, []string{"--reference", filepath.Join(top, "fixtures/reference"), filepath.Join(top, "fixtures/demo"), "--no-cache"}, false},
 	}
 	for _, name := range realWorldRepos {
-		repos = append(repos, repo{name: name})
+		repos = append(repos, repo{name: name, args: []string{"--no-cache"}})
 	}
 	for _, repo := range repos {
 		t.Run(repo.name, func(t *testing.T) {
 			if repo.root == "" {
 				repo.root = testcorpus.Dir(t, "realworld", repo.name)
 			}
-			cfg := checkConfigArgs(t, repo.root, append([]string{"--no-cache", "--fail-on", "never"}, repo.args...)...)
+			cfg := checkConfigArgs(t, repo.root, append([]string{"--fail-on", "never"}, repo.args...)...)
+			if repo.warm {
+				if _, err := Check(context.Background(), cfg); err != nil {
+					t.Fatal(err)
+				}
+			}
 			var seen []renderedContent
 			testHookRendered = func(res *render.Result) {
 				for _, tg := range res.Targets {
@@ -66,6 +75,9 @@ func TestRenderedContentIsNotModified(t *testing.T) {
 			res, err := Check(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if repo.warm && (res.CacheStats.Hits == 0 || res.CacheStats.Misses > 0) {
+				t.Fatalf("the second run did not come from the cache: %+v", res.CacheStats)
 			}
 			for _, s := range []report.Sink{report.Text{}, report.JSON{}, report.SARIF{}} {
 				if err := s.Write(io.Discard, res.Report); err != nil {

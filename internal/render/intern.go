@@ -129,6 +129,37 @@ func (in *interner) list(l []any, folded uint64) (any, uint64) {
 	return in.share(l, h), h
 }
 
+// tree interns a tree that was built for this render and that nothing
+// else holds yet (decoded from the persistent cache or from JSON): its
+// mappings and lists are rewritten in place to hold interned values.
+func (in *interner) tree(v any) (any, uint64) {
+	switch x := v.(type) {
+	case map[string]any:
+		var sum uint64
+		for k, e := range x {
+			c, h := in.tree(e)
+			x[k] = c
+			sum += in.entryHash(k, h)
+		}
+		return in.mapping(x, sum)
+	case []any:
+		var folded uint64
+		for i, e := range x {
+			c, h := in.tree(e)
+			x[i] = c
+			folded = mix(folded, h)
+		}
+		return in.list(x, folded)
+	}
+	return in.scalar(v)
+}
+
+// content interns an object's content built for this render (tree).
+func (in *interner) content(m map[string]any) map[string]any {
+	c, _ := in.tree(m)
+	return c.(map[string]any)
+}
+
 // identical reports whether a and b are the same value, given that their
 // parts are interned: mappings and lists are then identical when their
 // entries are the very same values.

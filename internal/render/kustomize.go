@@ -116,6 +116,7 @@ func (r *renderer) builtObject(k *kustomization, b builtResource, idx *recordInd
 		if content, err = decodeJSON(b.json); err != nil {
 			return nil, false, err
 		}
+		content = r.interner.content(content)
 	}
 	id := manifest.IDOf(content, k.Dir)
 	l := &layered{content: content}
