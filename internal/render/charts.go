@@ -186,6 +186,7 @@ func (r *renderer) renderCharts(ctx context.Context, jobs []chartRender, problem
 		perJob[i] = res.Problems
 		t := &Target{Name: jobs[i].name, Kind: KindHelm, Inputs: r.chartInputs(jobs[i])}
 		for _, o := range res.Objects {
+			r.interner.within(o.Content) // parsed from this render's chart output
 			r.addObject(t, o, problems)
 		}
 		out[i] = t

@@ -160,6 +160,15 @@ func (in *interner) content(m map[string]any) map[string]any {
 	return c.(map[string]any)
 }
 
+// within interns the values of a mapping that was built for this render
+// and that nothing else holds yet, keeping the mapping itself (its
+// provenance may hold it).
+func (in *interner) within(m map[string]any) {
+	for k, e := range m {
+		m[k], _ = in.tree(e)
+	}
+}
+
 // identical reports whether a and b are the same value, given that their
 // parts are interned: mappings and lists are then identical when their
 // entries are the very same values.

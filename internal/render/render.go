@@ -487,6 +487,9 @@ func (r *renderer) addObject(t *Target, o *manifest.Object, problems *problemSet
 	}
 	tmpl, p := processTemplate(o, r.opts.Params, t.Name)
 	problems.add(p...)
+	for _, obj := range tmpl.Objects {
+		r.interner.within(obj.Content) // processing made it: this render's own
+	}
 	t.Templates = append(t.Templates, tmpl)
 	t.Objects = append(t.Objects, tmpl.Objects...)
 }
