@@ -211,7 +211,7 @@ func (x *Execution) Run(ctx context.Context) (*Result, error) {
 		if len(b.agents) == 0 {
 			crs[i] = CheckResult{CheckID: c.ID, Result: Passing, ExpectationResults: []ExpectationResult{}}
 		} else {
-			crs[i] = aggregate(c, unpackAll(b.agents))
+			crs[i] = aggregate(c, unpackForAggregate(b.agents))
 		}
 		crs[i].AgentsCheckResults = AgentList{agents: append(b.agents, b.excluded...)}
 		crs[i].Customized = len(x.Custom[c.ID]) > 0
@@ -447,12 +447,17 @@ func messageFor(m *Message, act *activation) string {
 	return DefaultFailureMessage
 }
 
-// unpackAll decodes packed results.
-func unpackAll(packed []packedAgent) []*AgentResult {
+// unpackForAggregate decodes packed results for aggregate, which reads
+// their evaluations, errors and applications only: the facts and values
+// (subtrees of the checked objects, 13 MB at once for a check over 10,000
+// objects) are let go as each result is decoded.
+func unpackForAggregate(packed []packedAgent) []*AgentResult {
 	out := make([]*AgentResult, len(packed))
 	d := cache.NewDecoder(nil)
 	for i, p := range packed {
-		out[i] = p.unpack(d)
+		a := p.unpack(d)
+		a.Facts, a.Values = nil, nil
+		out[i] = a
 	}
 	return out
 }
