@@ -9,6 +9,9 @@ ENV GOTOOLCHAIN=local \
     GOFLAGS=-mod=readonly \
     CGO_ENABLED=0
 COPY go.mod go.sum ./
+# A patched copy of a dependency, named by go.mod's replace line
+# (third_party/kyaml/PLUMB.md).
+COPY third_party ./third_party
 RUN go mod download && go mod verify
 COPY cmd ./cmd
 COPY internal ./internal

@@ -109,3 +109,5 @@ require (
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
 )
+
+replace sigs.k8s.io/kustomize/kyaml v0.21.2 => ./third_party/kyaml
