@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/parallel"
 	"github.com/plumb-ci/plumb/internal/render"
@@ -151,9 +152,8 @@ type Run struct {
 	// byFile finds the document an object without Doc (kustomize output)
 	// was read from.
 	byFile map[string][]*manifest.Document
-	// objects are the subjects of the rendered objects, by the object the
-	// analyzers see (the replacement when a rule changed it).
-	objects  map[*manifest.Object]*subject
+	// objOrder are the subjects of the rendered objects, target by
+	// target.
 	objOrder []*subject
 	targets  []*targetFacts
 	// conflicts are plugin-data conflicts found when building the checks'
@@ -165,12 +165,18 @@ type Run struct {
 	ranPhases map[Phase]bool
 	// budget counts what the run's actions write (budget.go).
 	budget runBudget
+	// mainFindings are the analyzers' findings while the main phase runs
+	// (inventory[findings]).
+	mainFindings []finding.Finding
+	// finished is the report section Finish built; the records it was
+	// built from are gone.
+	finished *Section
 }
 
 // NewRun starts a run.
 func (e *Engine) NewRun() *Run {
 	return &Run{e: e, docs: map[*manifest.Document]*subject{}, byFile: map[string][]*manifest.Document{},
-		objects: map[*manifest.Object]*subject{}, ranPhases: map[Phase]bool{}}
+		ranPhases: map[Phase]bool{}}
 }
 
 // Engine returns the run's engine.
@@ -236,7 +242,6 @@ func (r *Run) collectObjects(targets []*render.Target) {
 		for i, o := range t.Objects {
 			s := r.objectSubject(o, tf)
 			s.index = i
-			r.objects[o] = s
 			r.objOrder = append(r.objOrder, s)
 		}
 	}
@@ -304,8 +309,6 @@ func (r *Run) replaceChanged() {
 		s.obj, s.id = nobj, nobj.ID
 		s.disown() // later writes (main phase) copy again
 		replaced[old] = nobj
-		delete(r.objects, old)
-		r.objects[nobj] = s
 		s.target.t.Objects[s.index] = nobj
 	}
 	if len(replaced) == 0 {

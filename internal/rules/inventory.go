@@ -79,6 +79,9 @@ func (s *subject) inventoryField(key string) (any, bool) {
 			return s.target.index, true
 		}
 	case "findings":
+		if s.inMain && s.findingFacts == nil {
+			s.findingFacts = s.run.findingsOf(s)
+		}
 		if s.findingFacts != nil {
 			return s.findingFacts, true
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
@@ -105,32 +106,54 @@ type SectionApplied struct {
 	Actions   []ActionTaken `json:"actions"`
 }
 
-// Section builds the report section.
+// Section builds the report section (after Finish, the section it built).
 func (r *Run) Section() *Section {
+	if r.finished != nil {
+		return r.finished
+	}
+	counts := newMatchCounts(r.e.set)
+	return r.assembleSection(nil, counts, false)
+}
+
+// writtenEntry is an object's entry written before the section is
+// assembled (Finish): made once written, listed when the object has one.
+type writtenEntry struct {
+	Entry
+	made, listed bool
+}
+
+// assembleSection builds the section from the subjects' records, but for
+// the objects whose entry is already written. With release, each
+// subject's records go once its entry is written.
+func (r *Run) assembleSection(written []writtenEntry, counts matchCounts, release bool) *Section {
 	sec := &Section{Documents: []Entry{}, Objects: make([]Entry, 0, len(r.objOrder))}
-	matched := map[*Rule]int{}
 	for _, s := range r.docOrder {
-		if e, ok := r.entry(s, matched); ok {
-			idx := s.doc.Index
-			e.Document = &idx
-			if !s.id.IsZero() {
-				id := s.id
-				e.Object = &id
-			}
-			sec.Documents = append(sec.Documents, newEntry(e))
+		if e, ok := r.documentEntry(s, counts); ok {
+			sec.Documents = append(sec.Documents, e)
+		}
+		if release {
+			s.release()
 		}
 	}
-	for _, s := range r.objOrder {
-		if e, ok := r.entry(s, matched); ok {
-			id := s.id
-			e.Object = &id
-			sec.Objects = append(sec.Objects, newEntry(e))
+	for i, s := range r.objOrder {
+		var e Entry
+		var listed bool
+		if written != nil && written[i].made {
+			e, listed = written[i].Entry, written[i].listed
+		} else {
+			e, listed = r.objectEntry(s, counts)
+			if release {
+				s.release()
+			}
+		}
+		if listed {
+			sec.Objects = append(sec.Objects, e)
 		}
 	}
 	for _, p := range Phases {
 		for _, rule := range r.e.phases[p] {
 			sr := SectionRule{UUID: rule.UUID, Description: rule.Description, Phase: rule.Phase, Priority: rule.Priority,
-				Scope: r.e.ScopeOf(rule), Sensitive: rule.Sensitive, BuiltIn: rule.BuiltIn, Matched: matched[rule]}
+				Scope: r.e.ScopeOf(rule), Sensitive: rule.Sensitive, BuiltIn: rule.BuiltIn, Matched: counts.of(rule)}
 			if !rule.BuiltIn {
 				sr.Source = manifest.FormatLocation(rule.Source)
 			}
@@ -140,14 +163,68 @@ func (r *Run) Section() *Section {
 	return sec
 }
 
-func (r *Run) entry(s *subject, matched map[*Rule]int) (SectionEntry, bool) {
+// documentEntry writes a source document's entry, if it has one.
+func (r *Run) documentEntry(s *subject, counts matchCounts) (Entry, bool) {
+	e, ok := r.entry(s, counts)
+	if !ok {
+		return Entry{}, false
+	}
+	idx := s.doc.Index
+	e.Document = &idx
+	if !s.id.IsZero() {
+		id := s.id
+		e.Object = &id
+	}
+	return newEntry(e), true
+}
+
+// objectEntry writes a rendered object's entry, if it has one.
+func (r *Run) objectEntry(s *subject, counts matchCounts) (Entry, bool) {
+	e, ok := r.entry(s, counts)
+	if !ok {
+		return Entry{}, false
+	}
+	id := s.id
+	e.Object = &id
+	return newEntry(e), true
+}
+
+// matchCounts count, per rule, the subjects its conditions held on; the
+// objects' entries may be written on several workers at once.
+type matchCounts struct {
+	index map[*Rule]int
+	n     []atomic.Int64
+}
+
+func newMatchCounts(set *Set) matchCounts {
+	c := matchCounts{index: make(map[*Rule]int, len(set.Rules)), n: make([]atomic.Int64, len(set.Rules))}
+	for i, rule := range set.Rules {
+		c.index[rule] = i
+	}
+	return c
+}
+
+func (c matchCounts) add(rule *Rule) {
+	if i, ok := c.index[rule]; ok {
+		c.n[i].Add(1)
+	}
+}
+
+func (c matchCounts) of(rule *Rule) int {
+	if i, ok := c.index[rule]; ok {
+		return int(c.n[i].Load())
+	}
+	return 0
+}
+
+func (r *Run) entry(s *subject, counts matchCounts) (SectionEntry, bool) {
 	if len(s.applied) == 0 && len(s.pluginData) == 0 && len(s.traits) == 0 && !s.stopped && len(s.patch) == 0 {
 		return SectionEntry{}, false
 	}
 	loc := s.locate(nil)
 	e := SectionEntry{File: loc.File, Line: loc.Line, Scope: s.scope, Rules: make([]SectionApplied, 0, len(s.applied)), Traits: s.traits, Stopped: s.stoppedBy}
 	for _, a := range s.applied {
-		matched[a.rule]++
+		counts.add(a.rule)
 		sa := SectionApplied{UUID: a.rule.UUID, Phase: a.phase, Sensitive: a.rule.Sensitive}
 		if !a.rule.Sensitive {
 			sa.Actions = make([]ActionTaken, 0, len(a.actions))

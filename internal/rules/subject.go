@@ -54,12 +54,15 @@ type subject struct {
 	masked      map[string]any
 	maskedValid bool
 
-	// inventory is built when a rule reads it whole; findingFacts feed
-	// inventory[findings] in main. fixedInventory replaces the facts (the
-	// Ironic fixture in tests).
+	// inventory is built when a rule reads it whole; findingFacts are
+	// inventory[findings] in main, built from findingIndex (the object's
+	// findings in Run.mainFindings) when a rule first reads them.
+	// fixedInventory replaces the facts (the Ironic fixture in tests).
 	inventory      map[string]any
 	fixedInventory map[string]any
 	findingFacts   []any
+	findingIndex   []int32
+	inMain         bool
 }
 
 // appliedRule is a rule whose conditions held on the subject.
