@@ -168,6 +168,8 @@ type Run struct {
 	// mainFindings are the analyzers' findings while the main phase runs
 	// (inventory[findings]).
 	mainFindings []finding.Finding
+	// sealedMatches count the matches of the rules sealed (sealRules).
+	sealedMatches map[*Rule]int
 	// finished is the report section Finish built; the records it was
 	// built from are gone.
 	finished *Section
@@ -229,6 +231,7 @@ func (r *Run) Preprocess(targets []*render.Target) {
 	r.replaceChanged()
 	r.resetRedactor()
 	r.buildEnv()
+	r.sealRules()
 }
 
 // collectObjects creates the subjects of the rendered objects.

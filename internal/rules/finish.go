@@ -18,7 +18,7 @@ func (r *Run) Finish(targets []*render.Target, findings []finding.Finding) *Sect
 	if r.finished != nil {
 		return r.finished
 	}
-	counts := newMatchCounts(r.e.set)
+	counts := r.newMatchCounts()
 	var written []writtenEntry
 	var done func(i int)
 	r.collectObjects(targets)

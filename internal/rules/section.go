@@ -36,9 +36,13 @@ type Entry struct {
 	err error
 }
 
-// newEntry writes e.
-func newEntry(e SectionEntry) Entry {
+// newEntry writes e, whose list of rules begins with the rules sealed (as
+// JSON, sealRules) before it.
+func newEntry(e SectionEntry, sealed []byte) Entry {
 	raw, err := json.Marshal(e)
+	if err == nil && len(sealed) > 0 {
+		raw = spliceRules(raw, sealed)
+	}
 	return Entry{raw: raw, err: err}
 }
 
@@ -111,8 +115,7 @@ func (r *Run) Section() *Section {
 	if r.finished != nil {
 		return r.finished
 	}
-	counts := newMatchCounts(r.e.set)
-	return r.assembleSection(nil, counts, false)
+	return r.assembleSection(nil, r.newMatchCounts(), false)
 }
 
 // writtenEntry is an object's entry written before the section is
@@ -175,7 +178,7 @@ func (r *Run) documentEntry(s *subject, counts matchCounts) (Entry, bool) {
 		id := s.id
 		e.Object = &id
 	}
-	return newEntry(e), true
+	return newEntry(e, s.sealed), true
 }
 
 // objectEntry writes a rendered object's entry, if it has one.
@@ -186,7 +189,7 @@ func (r *Run) objectEntry(s *subject, counts matchCounts) (Entry, bool) {
 	}
 	id := s.id
 	e.Object = &id
-	return newEntry(e), true
+	return newEntry(e, s.sealed), true
 }
 
 // matchCounts count, per rule, the subjects its conditions held on; the
@@ -196,10 +199,14 @@ type matchCounts struct {
 	n     []atomic.Int64
 }
 
-func newMatchCounts(set *Set) matchCounts {
+// newMatchCounts starts the counts of a section from the matches sealed
+// with their rules (sealRules).
+func (r *Run) newMatchCounts() matchCounts {
+	set := r.e.set
 	c := matchCounts{index: make(map[*Rule]int, len(set.Rules)), n: make([]atomic.Int64, len(set.Rules))}
 	for i, rule := range set.Rules {
 		c.index[rule] = i
+		c.n[i].Store(int64(r.sealedMatches[rule]))
 	}
 	return c
 }
@@ -218,26 +225,11 @@ func (c matchCounts) of(rule *Rule) int {
 }
 
 func (r *Run) entry(s *subject, counts matchCounts) (SectionEntry, bool) {
-	if len(s.applied) == 0 && len(s.pluginData) == 0 && len(s.traits) == 0 && !s.stopped && len(s.patch) == 0 {
+	if len(s.applied) == 0 && len(s.sealed) == 0 && len(s.pluginData) == 0 && len(s.traits) == 0 && !s.stopped && len(s.patch) == 0 {
 		return SectionEntry{}, false
 	}
 	loc := s.locate(nil)
-	e := SectionEntry{File: loc.File, Line: loc.Line, Scope: s.scope, Rules: make([]SectionApplied, 0, len(s.applied)), Traits: s.traits, Stopped: s.stoppedBy}
-	for _, a := range s.applied {
-		counts.add(a.rule)
-		sa := SectionApplied{UUID: a.rule.UUID, Phase: a.phase, Sensitive: a.rule.Sensitive}
-		if !a.rule.Sensitive {
-			sa.Actions = make([]ActionTaken, 0, len(a.actions))
-			for _, act := range a.actions {
-				values := make([]any, len(act.args))
-				for i, v := range act.args {
-					values[i] = r.outputValue(v)
-				}
-				sa.Actions = append(sa.Actions, ActionTaken{Op: act.op, Args: ActionArgs{params: act.params, values: values}})
-			}
-		}
-		e.Rules = append(e.Rules, sa)
-	}
+	e := SectionEntry{File: loc.File, Line: loc.Line, Scope: s.scope, Rules: r.appliedOutput(s.applied, counts), Traits: s.traits, Stopped: s.stoppedBy}
 	if len(s.pluginData) > 0 {
 		data := s.pluginData
 		if len(s.hiddenData) > 0 {
@@ -255,6 +247,28 @@ func (r *Run) entry(s *subject, counts matchCounts) (SectionEntry, bool) {
 		e.Patch = append(e.Patch, p)
 	}
 	return e, true
+}
+
+// appliedOutput is the report's list of the rules applied, counted in
+// counts.
+func (r *Run) appliedOutput(applied []appliedRule, counts matchCounts) []SectionApplied {
+	out := make([]SectionApplied, 0, len(applied))
+	for _, a := range applied {
+		counts.add(a.rule)
+		sa := SectionApplied{UUID: a.rule.UUID, Phase: a.phase, Sensitive: a.rule.Sensitive}
+		if !a.rule.Sensitive {
+			sa.Actions = make([]ActionTaken, 0, len(a.actions))
+			for _, act := range a.actions {
+				values := make([]any, len(act.args))
+				for i, v := range act.args {
+					values[i] = r.outputValue(v)
+				}
+				sa.Actions = append(sa.Actions, ActionTaken{Op: act.op, Args: ActionArgs{params: act.params, values: values}})
+			}
+		}
+		out = append(out, sa)
+	}
+	return out
 }
 
 // outputValue prepares a value for the report: masked keys hidden, Secret

@@ -41,7 +41,9 @@ type subject struct {
 	stopped    bool
 	stoppedBy  string
 
-	// what the report shows
+	// what the report shows: sealed is the JSON of the rules applied in
+	// phases that are over (sealRules), applied the rules applied since
+	sealed   []byte
 	applied  []appliedRule
 	patch    []PatchOp
 	setPaths []setPath

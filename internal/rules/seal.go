@@ -1,0 +1,83 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// The rules applied in the preprocess phase are final once it ends, and
+// held until the report is written: on 10,000 objects their records (the
+// rules, each action's arguments copied) took about twice the memory of
+// their JSON, from rendering through the analyzers to the main rules,
+// where the run's memory peaks. So they are written as the JSON of the
+// report's entry when the phase ends, whenever the report's redaction
+// is already settled (the redactor built from every object's content).
+
+// rulesKey begins the list of rules in an entry's JSON.
+var rulesKey = []byte(`"rules":[`)
+
+// sealRules writes the rules applied to each object so far as JSON, once
+// the redactor is built: nothing can change what the entry shows of them.
+// An object whose rules cannot be written (a value JSON cannot hold) keeps
+// its records, and its entry fails as it would have.
+func (r *Run) sealRules() {
+	r.redactMu.Lock()
+	built := r.redact != nil
+	r.redactMu.Unlock()
+	if !built {
+		return
+	}
+	written := make([][]byte, len(r.objOrder))
+	r.parallel(len(r.objOrder), func(i int) {
+		s := r.objOrder[i]
+		if len(s.applied) == 0 || len(s.sealed) > 0 {
+			return
+		}
+		var uncounted matchCounts
+		raw, err := json.Marshal(r.appliedOutput(s.applied, uncounted))
+		if err == nil {
+			written[i] = raw[1 : len(raw)-1] // the list's elements
+		}
+	})
+	if r.sealedMatches == nil {
+		r.sealedMatches = map[*Rule]int{}
+	}
+	// Objects of one render target and kind are mostly given the same
+	// rules with the same arguments (the target's environment, say): their
+	// JSON is kept once.
+	distinct := map[string][]byte{}
+	for i, raw := range written {
+		if raw == nil {
+			continue
+		}
+		s := r.objOrder[i]
+		if kept, ok := distinct[string(raw)]; ok {
+			raw = kept
+		} else {
+			raw = bytes.Clone(raw)
+			distinct[string(raw)] = raw
+		}
+		for _, a := range s.applied {
+			r.sealedMatches[a.rule]++
+		}
+		s.sealed, s.applied = raw, nil
+	}
+}
+
+// spliceRules puts the sealed rules at the head of the list of rules in an
+// entry's JSON. The key is the first "rules":[ of the entry: the fields
+// before it are strings, in which a quote is escaped.
+func spliceRules(raw, sealed []byte) []byte {
+	i := bytes.Index(raw, rulesKey)
+	if i < 0 {
+		return raw
+	}
+	at := i + len(rulesKey)
+	out := make([]byte, 0, len(raw)+len(sealed)+1)
+	out = append(out, raw[:at]...)
+	out = append(out, sealed...)
+	if raw[at] != ']' {
+		out = append(out, ',')
+	}
+	return append(out, raw[at:]...)
+}
