@@ -13,9 +13,6 @@ import (
 // report's entry when the phase ends, whenever the report's redaction
 // is already settled (the redactor built from every object's content).
 
-// rulesKey begins the list of rules in an entry's JSON.
-var rulesKey = []byte(`"rules":[`)
-
 // sealRules writes the rules applied to each object so far as JSON, once
 // the redactor is built: nothing can change what the entry shows of them.
 // An object whose rules cannot be written (a value JSON cannot hold) keeps
@@ -62,22 +59,4 @@ func (r *Run) sealRules() {
 		}
 		s.sealed, s.applied = raw, nil
 	}
-}
-
-// spliceRules puts the sealed rules at the head of the list of rules in an
-// entry's JSON. The key is the first "rules":[ of the entry: the fields
-// before it are strings, in which a quote is escaped.
-func spliceRules(raw, sealed []byte) []byte {
-	i := bytes.Index(raw, rulesKey)
-	if i < 0 {
-		return raw
-	}
-	at := i + len(rulesKey)
-	out := make([]byte, 0, len(raw)+len(sealed)+1)
-	out = append(out, raw[:at]...)
-	out = append(out, sealed...)
-	if raw[at] != ']' {
-		out = append(out, ',')
-	}
-	return append(out, raw[at:]...)
 }

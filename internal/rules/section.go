@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -27,9 +28,15 @@ type Section struct {
 	Objects   []Entry       `json:"objects"`
 }
 
-// Entry is a SectionEntry as compact JSON.
+// Entry is a SectionEntry as compact JSON. The rules an object was given
+// in the preprocess phase are often the same, with the same arguments, for
+// every object of a render target: that part of the list of rules
+// (sealed, shared between entries) is put in at at when the entry is
+// written.
 type Entry struct {
-	raw []byte
+	raw    []byte
+	sealed []byte
+	at     int
 	// err is why the entry could not be written (a value JSON cannot
 	// hold); writing the report fails with it, as writing the entry
 	// itself would have.
@@ -40,28 +47,51 @@ type Entry struct {
 // JSON, sealRules) before it.
 func newEntry(e SectionEntry, sealed []byte) Entry {
 	raw, err := json.Marshal(e)
-	if err == nil && len(sealed) > 0 {
-		raw = spliceRules(raw, sealed)
+	if err != nil || len(sealed) == 0 {
+		return Entry{raw: raw, err: err}
 	}
-	return Entry{raw: raw, err: err}
+	// The list of rules is the entry's first "rules":[ — the fields
+	// before it are strings, in which a quote is escaped.
+	i := bytes.Index(raw, rulesKey)
+	if i < 0 {
+		return Entry{err: fmt.Errorf("the rules section's entry %.100s has no list of rules", raw)}
+	}
+	at := i + len(rulesKey)
+	if raw[at] != ']' {
+		// The rules applied since follow the sealed ones.
+		raw = slices.Insert(raw, at, ',')
+	}
+	return Entry{raw: raw, sealed: sealed, at: at}
 }
 
+// rulesKey begins the list of rules in an entry's JSON.
+var rulesKey = []byte(`"rules":[`)
+
 // MarshalJSON writes the entry as json.Marshal writes its SectionEntry.
-func (e Entry) MarshalJSON() ([]byte, error) { return e.raw, e.err }
+func (e Entry) MarshalJSON() ([]byte, error) {
+	if e.err != nil || e.sealed == nil {
+		return e.raw, e.err
+	}
+	out := make([]byte, 0, len(e.raw)+len(e.sealed))
+	out = append(out, e.raw[:e.at]...)
+	out = append(out, e.sealed...)
+	return append(out, e.raw[e.at:]...), nil
+}
 
 // UnmarshalJSON keeps an entry of a report read back.
 func (e *Entry) UnmarshalJSON(b []byte) error {
-	e.raw, e.err = bytes.Clone(b), nil
+	*e = Entry{raw: bytes.Clone(b)}
 	return nil
 }
 
 // Decode reads the entry back as a SectionEntry.
 func (e Entry) Decode() (SectionEntry, error) {
 	var out SectionEntry
-	if e.err != nil {
-		return out, e.err
+	raw, err := e.MarshalJSON()
+	if err != nil {
+		return out, err
 	}
-	err := json.Unmarshal(e.raw, &out)
+	err = json.Unmarshal(raw, &out)
 	return out, err
 }
 
