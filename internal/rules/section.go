@@ -29,13 +29,12 @@ type Section struct {
 }
 
 // Entry is a SectionEntry as compact JSON. The rules an object was given
-// in the preprocess phase are often the same, with the same arguments, for
-// every object of a render target: that part of the list of rules
-// (sealed, shared between entries) is put in at at when the entry is
-// written.
+// in the preprocess phase are mostly the same, with the same arguments, as
+// other objects': their JSON (sealed, each rule's shared between entries)
+// is put in at at when the entry is written.
 type Entry struct {
 	raw    []byte
-	sealed []byte
+	sealed [][]byte
 	at     int
 	// err is why the entry could not be written (a value JSON cannot
 	// hold); writing the report fails with it, as writing the entry
@@ -45,7 +44,7 @@ type Entry struct {
 
 // newEntry writes e, whose list of rules begins with the rules sealed (as
 // JSON, sealRules) before it.
-func newEntry(e SectionEntry, sealed []byte) Entry {
+func newEntry(e SectionEntry, sealed [][]byte) Entry {
 	raw, err := json.Marshal(e)
 	if err != nil || len(sealed) == 0 {
 		return Entry{raw: raw, err: err}
@@ -72,9 +71,18 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 	if e.err != nil || e.sealed == nil {
 		return e.raw, e.err
 	}
-	out := make([]byte, 0, len(e.raw)+len(e.sealed))
+	n := len(e.raw) + len(e.sealed)
+	for _, s := range e.sealed {
+		n += len(s)
+	}
+	out := make([]byte, 0, n)
 	out = append(out, e.raw[:e.at]...)
-	out = append(out, e.sealed...)
+	for i, s := range e.sealed {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s...)
+	}
 	return append(out, e.raw[e.at:]...), nil
 }
 

@@ -43,7 +43,7 @@ type subject struct {
 
 	// what the report shows: sealed is the JSON of the rules applied in
 	// phases that are over (sealRules), applied the rules applied since
-	sealed   []byte
+	sealed   [][]byte
 	applied  []appliedRule
 	patch    []PatchOp
 	setPaths []setPath
