@@ -343,6 +343,9 @@ func (e *Engine) runPhase(s *subject, phase Phase, rules []*Rule) {
 	x := evalCtxPool.Get().(*evalCtx)
 	x.e, x.s = e, s
 	defer func() {
+		if s.maskedCopy {
+			s.dropMasked()
+		}
 		// The scratch buffers stay with the context; nothing that refers
 		// to the subject does.
 		x.e, x.s, x.rule, x.item, x.lines = nil, nil, nil, nil, nil

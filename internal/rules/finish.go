@@ -70,7 +70,7 @@ func (s *subject) release() {
 	s.applied, s.patch, s.setPaths = nil, nil, nil
 	s.pluginData, s.hiddenData = nil, nil
 	s.content, s.owned, s.cow = nil, false, copyOnWrite{}
-	s.masked, s.maskedValid = nil, false
+	s.dropMasked()
 	s.inventory, s.findingFacts, s.findingIndex = nil, nil, nil
 	s.rendered = nil
 }

@@ -111,6 +111,26 @@ func (r *Run) Findings(phases ...Phase) []finding.Finding {
 	return out
 }
 
+// TakeFindings returns the findings of the given phases, as Findings
+// does, and forgets them: a caller that keeps them need not have the run
+// hold a second copy (Findings returns no more of them).
+func (r *Run) TakeFindings(phases ...Phase) []finding.Finding {
+	out := r.Findings(phases...)
+	want := func(p Phase) bool { return len(phases) == 0 || slices.Contains(phases, p) }
+	for _, subjects := range [][]*subject{r.docOrder, r.objOrder} {
+		for _, s := range subjects {
+			s.findings = slices.DeleteFunc(s.findings, func(f phaseFinding) bool { return want(f.phase) })
+			if len(s.findings) == 0 {
+				s.findings = nil
+			}
+		}
+	}
+	if want(PhasePreprocess) {
+		r.conflicts = nil
+	}
+	return out
+}
+
 // Traits returns each object's traits by ObjectID.Key(), for tagging every
 // finding on the object.
 func (r *Run) Traits() map[string][]string {

@@ -55,6 +55,9 @@ type subject struct {
 	// (maskedContent), valid until the content changes.
 	masked      map[string]any
 	maskedValid bool
+	// maskedCopy: masked is a copy (the content holds secrets), dropped
+	// when a phase ends rather than held through the analyzers.
+	maskedCopy bool
 
 	// inventory is built when a rule reads it whole; findingFacts are
 	// inventory[findings] in main, built from findingIndex (the object's
@@ -131,14 +134,19 @@ func (s *subject) maskedContent() map[string]any {
 			paths = append(paths, s.obj.SecretFields...)
 		}
 		s.masked = manifest.MaskPaths(s.content, paths, Masked)
-		s.maskedValid = true
+		s.maskedValid, s.maskedCopy = true, len(paths) > 0
 	}
 	return s.masked
 }
 
+// dropMasked forgets the masked content.
+func (s *subject) dropMasked() {
+	s.masked, s.maskedValid, s.maskedCopy = nil, false, false
+}
+
 // refreshIdentity re-reads what depends on the content after a write.
 func (s *subject) refreshIdentity() {
-	s.maskedValid, s.masked = false, nil
+	s.dropMasked()
 	s.secret = manifest.IsSecret(s.content)
 	s.id = manifest.IDOf(s.content, s.id.Target)
 }
