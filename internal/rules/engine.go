@@ -169,7 +169,7 @@ type Run struct {
 	// (inventory[findings]).
 	mainFindings []finding.Finding
 	// sealedMatches count the matches of the rules sealed (sealRules).
-	sealedMatches map[*Rule]int
+	sealedMatches matchCounts
 	// finished is the report section Finish built; the records it was
 	// built from are gone.
 	finished *Section

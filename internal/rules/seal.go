@@ -1,6 +1,10 @@
 package rules
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"sync"
+)
 
 // The rules applied in the preprocess phase are final once it ends, and
 // held until the report is written: on 10,000 objects their records (the
@@ -21,46 +25,56 @@ func (r *Run) sealRules() {
 	if !built {
 		return
 	}
-	written := make([][][]byte, len(r.objOrder))
-	r.parallel(len(r.objOrder), func(i int) {
-		s := r.objOrder[i]
-		if len(s.applied) == 0 || len(s.sealed) > 0 {
-			return
-		}
-		var uncounted matchCounts
-		elems := make([][]byte, 0, len(s.applied))
-		for _, sa := range r.appliedOutput(s.applied, uncounted) {
-			raw, err := json.Marshal(sa)
-			if err != nil {
-				return
-			}
-			elems = append(elems, raw)
-		}
-		written[i] = elems
-	})
-	if r.sealedMatches == nil {
-		r.sealedMatches = map[*Rule]int{}
+	if r.sealedMatches.index == nil {
+		r.sealedMatches = newMatchCounts(r.e.set)
 	}
 	// Objects of one render target and kind are mostly given the same
 	// rules with the same arguments (the target's environment, say): on
 	// 10,000 objects, 30,000 rules applied print as about 1,000 distinct
 	// ones, each kept once.
+	var mu sync.Mutex
 	distinct := map[string][]byte{}
-	for i, elems := range written {
-		if elems == nil {
-			continue
-		}
-		for k, raw := range elems {
-			if kept, ok := distinct[string(raw)]; ok {
-				elems[k] = kept
-			} else {
-				distinct[string(raw)] = raw
-			}
-		}
+	r.parallel(len(r.objOrder), func(i int) {
 		s := r.objOrder[i]
+		if len(s.applied) == 0 || len(s.sealed) > 0 {
+			return
+		}
+		enc := sealEncoders.Get().(*sealEncoder)
+		defer sealEncoders.Put(enc)
+		var uncounted matchCounts
+		elems := make([][]byte, 0, len(s.applied))
+		for _, sa := range r.appliedOutput(s.applied, uncounted) {
+			enc.buf.Reset()
+			// As json.Marshal writes it, and a newline.
+			if err := enc.enc.Encode(sa); err != nil {
+				return
+			}
+			raw := enc.buf.Bytes()
+			raw = raw[:len(raw)-1]
+			mu.Lock()
+			kept, ok := distinct[string(raw)]
+			if !ok {
+				kept = bytes.Clone(raw)
+				distinct[string(kept)] = kept
+			}
+			mu.Unlock()
+			elems = append(elems, kept)
+		}
 		for _, a := range s.applied {
-			r.sealedMatches[a.rule]++
+			r.sealedMatches.add(a.rule)
 		}
 		s.sealed, s.applied = elems, nil
-	}
+	})
 }
+
+// sealEncoder writes one applied rule at a time into a reused buffer.
+type sealEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var sealEncoders = sync.Pool{New: func() any {
+	e := new(sealEncoder)
+	e.enc = json.NewEncoder(&e.buf)
+	return e
+}}

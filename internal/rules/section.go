@@ -240,20 +240,28 @@ type matchCounts struct {
 // newMatchCounts starts the counts of a section from the matches sealed
 // with their rules (sealRules).
 func (r *Run) newMatchCounts() matchCounts {
-	set := r.e.set
-	c := matchCounts{index: make(map[*Rule]int, len(set.Rules)), n: make([]atomic.Int64, len(set.Rules))}
-	for i, rule := range set.Rules {
-		c.index[rule] = i
-		c.n[i].Store(int64(r.sealedMatches[rule]))
+	c := newMatchCounts(r.e.set)
+	for _, rule := range r.e.set.Rules {
+		c.addN(rule, r.sealedMatches.of(rule))
 	}
 	return c
 }
 
-func (c matchCounts) add(rule *Rule) {
+func newMatchCounts(set *Set) matchCounts {
+	c := matchCounts{index: make(map[*Rule]int, len(set.Rules)), n: make([]atomic.Int64, len(set.Rules))}
+	for i, rule := range set.Rules {
+		c.index[rule] = i
+	}
+	return c
+}
+
+func (c matchCounts) addN(rule *Rule, n int) {
 	if i, ok := c.index[rule]; ok {
-		c.n[i].Add(1)
+		c.n[i].Add(int64(n))
 	}
 }
+
+func (c matchCounts) add(rule *Rule) { c.addN(rule, 1) }
 
 func (c matchCounts) of(rule *Rule) int {
 	if i, ok := c.index[rule]; ok {
