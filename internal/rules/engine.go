@@ -166,8 +166,10 @@ type Run struct {
 	// budget counts what the run's actions write (budget.go).
 	budget runBudget
 	// mainFindings are the analyzers' findings while the main phase runs
-	// (inventory[findings]).
-	mainFindings []finding.Finding
+	// (inventory[findings]), mainFindingIndex each object's among them
+	// (read-only while the phase runs).
+	mainFindings     []finding.Finding
+	mainFindingIndex map[*subject][]int32
 	// sealedMatches count the matches of the rules sealed (sealRules).
 	sealedMatches matchCounts
 	// finished is the report section Finish built; the records it was
@@ -244,7 +246,7 @@ func (r *Run) collectObjects(targets []*render.Target) {
 		r.targets = append(r.targets, tf)
 		for i, o := range t.Objects {
 			s := r.objectSubject(o, tf)
-			s.index = i
+			s.index = int32(i)
 			r.objOrder = append(r.objOrder, s)
 		}
 	}
@@ -299,7 +301,7 @@ func (r *Run) replaceChanged() {
 		nobj := &manifest.Object{
 			ID:      manifest.IDOf(s.content, old.ID.Target),
 			Content: s.content,
-			Origin:  newRuleProvenance(old.Origin, s.setPaths),
+			Origin:  newRuleProvenance(old.Origin, s.setPaths()),
 			Doc:     old.Doc,
 			// Copies of Secret values stay secret where the rule left
 			// them.
@@ -342,7 +344,10 @@ func (e *Engine) runPhase(s *subject, phase Phase, rules []*Rule) {
 	// after the other, and reusing it saves an allocation per rule.
 	x := evalCtxPool.Get().(*evalCtx)
 	x.e, x.s = e, s
+	x.scratch = phaseScratch{}
+	s.scratch = &x.scratch
 	defer func() {
+		s.scratch, x.scratch = nil, phaseScratch{}
 		if s.maskedCopy {
 			s.dropMasked()
 		}

@@ -67,10 +67,9 @@ func (r *Run) redactorSettled() bool {
 // the subject's entry is written; the subject keeps its identity,
 // location, findings, traits and explanation.
 func (s *subject) release() {
-	s.applied, s.patch, s.setPaths = nil, nil, nil
-	s.pluginData, s.hiddenData = nil, nil
-	s.content, s.owned, s.cow = nil, false, copyOnWrite{}
+	s.applied, s.patch, s.edits = nil, nil, nil
+	s.pluginData = nil
+	s.content, s.owned = nil, false
 	s.dropMasked()
-	s.inventory, s.findingFacts, s.findingIndex = nil, nil, nil
 	s.rendered = nil
 }

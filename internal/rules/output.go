@@ -47,27 +47,27 @@ func (r *Run) runMain(targets []*render.Target, findings []finding.Finding, done
 		}
 	}
 	r.mainFindings = findings
+	r.mainFindingIndex = map[*subject][]int32{}
 	for _, s := range r.objOrder {
-		s.findingIndex = byObject[s.id.Key()]
-		s.findingFacts, s.inMain = nil, true
-		s.inventory = nil
+		if idx := byObject[s.id.Key()]; idx != nil {
+			r.mainFindingIndex[s] = idx
+		}
 	}
 	r.parallel(len(r.objOrder), func(i int) {
-		s := r.objOrder[i]
-		r.e.runPhase(s, PhaseMain, rules)
-		s.inMain, s.findingIndex = false, nil
+		r.e.runPhase(r.objOrder[i], PhaseMain, rules)
 		if done != nil {
 			done(i)
 		}
 	})
-	r.mainFindings = nil
+	r.mainFindings, r.mainFindingIndex = nil, nil
 }
 
 // findingsOf is inventory[findings] of a subject in the main phase: the
 // analyzers' findings on the object as it was when the phase began.
 func (r *Run) findingsOf(s *subject) []any {
-	out := make([]any, 0, len(s.findingIndex))
-	for _, i := range s.findingIndex {
+	idx := r.mainFindingIndex[s]
+	out := make([]any, 0, len(idx))
+	for _, i := range idx {
 		f := &r.mainFindings[i]
 		out = append(out, map[string]any{
 			"rule_id": f.RuleID, "level": f.Level.String(), "message": f.Message, "path": f.Path.String(),

@@ -278,9 +278,9 @@ func (r *Run) entry(s *subject, counts matchCounts) (SectionEntry, bool) {
 	e := SectionEntry{File: loc.File, Line: loc.Line, Scope: s.scope, Rules: r.appliedOutput(s.applied, counts), Traits: s.traits, Stopped: s.stoppedBy}
 	if len(s.pluginData) > 0 {
 		data := s.pluginData
-		if len(s.hiddenData) > 0 {
+		if hidden := s.hiddenData(); len(hidden) > 0 {
 			data, _ = deepCopy(data).(map[string]any)
-			hideData(data, s.hiddenData)
+			hideData(data, hidden)
 		}
 		e.PluginData, _ = r.outputValue(data).(map[string]any)
 	}
