@@ -274,7 +274,13 @@ func pluginPath(p string) ([]string, error) {
 // pluginParent walks to the mapping that holds the last segment, creating
 // mappings on the way when create is set.
 func (c *actionCall) pluginParent(segs []string, create bool) (map[string]any, error) {
-	cur := c.x.s.pluginData
+	s := c.x.s
+	if s.pluginShared {
+		// The caller writes: the subject gets its own copy first.
+		s.pluginData, _ = deepCopy(s.pluginData).(map[string]any)
+		s.pluginShared = false
+	}
+	cur := s.pluginData
 	for i, seg := range segs[:len(segs)-1] {
 		next, ok := cur[seg]
 		if !ok || next == nil {

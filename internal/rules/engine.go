@@ -234,6 +234,7 @@ func (r *Run) Preprocess(targets []*render.Target) {
 	r.resetRedactor()
 	r.buildEnv()
 	r.sealRules()
+	r.sharePluginData()
 }
 
 // collectObjects creates the subjects of the rendered objects.

@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"sync"
 )
 
@@ -78,3 +79,39 @@ var sealEncoders = sync.Pool{New: func() any {
 	e.enc = json.NewEncoder(&e.buf)
 	return e
 }}
+
+// sharePluginData makes subjects whose plugin data are equal share one
+// mapping until a main rule writes to theirs (pluginParent copies it
+// first). The built-in rules give every object of a render target the
+// same environment and application: on 10,000 objects, 10,000 mappings
+// held from the preprocess phase to the report entries became a few
+// hundred.
+func (r *Run) sharePluginData() {
+	keys := make([][]byte, len(r.objOrder))
+	r.parallel(len(r.objOrder), func(i int) {
+		if pd := r.objOrder[i].pluginData; len(pd) > 0 {
+			// A value JSON cannot hold is left unshared.
+			keys[i], _ = json.Marshal(pd)
+		}
+	})
+	// JSON does not tell every value apart (1 and 1.0): mappings of one
+	// JSON are shared only when they are deeply equal.
+	distinct := map[string][]map[string]any{}
+	for i, key := range keys {
+		if key == nil {
+			continue
+		}
+		s := r.objOrder[i]
+		shared := false
+		for _, m := range distinct[string(key)] {
+			if reflect.DeepEqual(m, s.pluginData) {
+				s.pluginData, s.pluginShared, shared = m, true, true
+				break
+			}
+		}
+		if !shared {
+			distinct[string(key)] = append(distinct[string(key)], s.pluginData)
+			s.pluginShared = true
+		}
+	}
+}

@@ -38,11 +38,15 @@ type subject struct {
 	// phase ends rather than held through the analyzers.
 	maskedValid bool
 	maskedCopy  bool
-	masked      map[string]any
+	// pluginShared: pluginData is shared with other subjects
+	// (sharePluginData), to be copied before a rule writes.
+	pluginShared bool
+	masked       map[string]any
 	// scratch is what a phase needs while it runs on the subject
 	// (runPhase); nil between phases.
 	scratch *phaseScratch
 
+	// pluginData are the subject's plugin data (see pluginShared).
 	pluginData map[string]any
 	traits     []string // sorted
 	stoppedBy  string
