@@ -8,12 +8,12 @@ import (
 )
 
 // The rules applied in the preprocess phase are final once it ends, and
-// held until the report is written: on 10,000 objects their records (the
-// rules, each action's arguments copied) took about twice the memory of
-// their JSON, from rendering through the analyzers to the main rules,
-// where the run's memory peaks. So they are written as the JSON of the
-// report's entry when the phase ends, whenever the report's redaction
-// is already settled (the redactor built from every object's content).
+// their records (the rules, each action's arguments copied) were held from
+// rendering through the analyzers to the report. So they are written as
+// the JSON of the report's entry when the phase ends, whenever the
+// report's redaction is already settled (the redactor built from every
+// object's content), and objects given the same rule with the same
+// arguments share its JSON.
 
 // sealRules writes the rules applied to each object so far as JSON, once
 // the redactor is built: nothing can change what the entry shows of them.
@@ -31,7 +31,7 @@ func (r *Run) sealRules() {
 	}
 	// Objects of one render target and kind are mostly given the same
 	// rules with the same arguments (the target's environment, say): on
-	// 10,000 objects, 30,000 rules applied print as about 1,000 distinct
+	// 10,000 objects, 30,000 rules applied print as about 1,100 distinct
 	// ones, each kept once.
 	var mu sync.Mutex
 	distinct := map[string][]byte{}
@@ -83,9 +83,9 @@ var sealEncoders = sync.Pool{New: func() any {
 // sharePluginData makes subjects whose plugin data are equal share one
 // mapping until a main rule writes to theirs (pluginParent copies it
 // first). The built-in rules give every object of a render target the
-// same environment and application: on 10,000 objects, 10,000 mappings
-// held from the preprocess phase to the report entries became a few
-// hundred.
+// same environment and application: on the 10,000-object benchmark
+// corpus, 10,000 mappings held from the preprocess phase to the report
+// entries became 2,800.
 func (r *Run) sharePluginData() {
 	keys := make([][]byte, len(r.objOrder))
 	r.parallel(len(r.objOrder), func(i int) {
