@@ -147,7 +147,7 @@ func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, share shared, e
 		render.Describe(&f)
 		out.Findings = append(out.Findings, f)
 	}
-	out.Findings = append(out.Findings, run.Findings(rules.PhaseEarly, rules.PhasePreprocess)...)
+	out.Findings = append(out.Findings, run.TakeFindings(rules.PhaseEarly, rules.PhasePreprocess)...)
 	return out
 }
 

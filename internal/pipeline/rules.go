@@ -145,12 +145,12 @@ func analyzerInput(rendered *Rendered, env map[string]any) *analyzer.Input {
 // returns the main phase's findings.
 func mainRules(rendered *Rendered, rep *report.Report) []finding.Finding {
 	run := rendered.Rules
-	run.Main(rendered.Render.Targets, rep.Findings)
+	section := run.Finish(rendered.Render.Targets, rep.Findings)
 	found := run.Findings(rules.PhaseMain)
 	applyTraits(rep.Findings, run.Traits())
 	applyTraits(found, run.Traits())
 	rep.Rules = append(rep.Rules, run.Engine().Descriptors()...)
-	rep.Sections[rules.SectionName] = run.Section()
+	rep.Sections[rules.SectionName] = section
 	return found
 }
 

@@ -96,7 +96,7 @@ func (c *actionCall) attributeEdit(e *edit, verb string) error {
 	// The object's content may be shared with other objects: the edit
 	// copies what it writes to (copyOnWrite), and what it changed stays
 	// even when it fails half way, as it would have in a private copy.
-	e.cow = &s.cow
+	e.cow = &s.scratch.cow
 	root, err := e.apply(s.content, 0)
 	s.content, _ = root.(map[string]any)
 	s.owned = true
@@ -121,7 +121,8 @@ func (c *actionCall) patch(op string, p manifest.Path, v any) {
 	}
 	s.patch = append(s.patch, PatchOp{Op: op, Path: pointer(segs), Value: deepCopy(v), Rule: r.UUID, hidden: r.Sensitive})
 	if !r.BuiltIn && op != "remove" {
-		s.setPaths = append(s.setPaths, setPath{path: p, loc: c.a.Location})
+		e := s.edited()
+		e.setPaths = append(e.setPaths, setPath{path: p, loc: c.a.Location})
 	}
 }
 
@@ -133,7 +134,8 @@ func (c *actionCall) patchSubtree(e *edit) {
 	v, _ := manifest.Lookup(c.x.s.content, at)
 	c.patch("add", at, v)
 	if !c.x.rule.BuiltIn {
-		c.x.s.setPaths = append(c.x.s.setPaths, setPath{path: e.touched, loc: c.a.Location})
+		ed := c.x.s.edited()
+		ed.setPaths = append(ed.setPaths, setPath{path: e.touched, loc: c.a.Location})
 	}
 }
 
@@ -272,7 +274,13 @@ func pluginPath(p string) ([]string, error) {
 // pluginParent walks to the mapping that holds the last segment, creating
 // mappings on the way when create is set.
 func (c *actionCall) pluginParent(segs []string, create bool) (map[string]any, error) {
-	cur := c.x.s.pluginData
+	s := c.x.s
+	if s.pluginShared {
+		// The caller writes: the subject gets its own copy first.
+		s.pluginData, _ = deepCopy(s.pluginData).(map[string]any)
+		s.pluginShared = false
+	}
+	cur := s.pluginData
 	for i, seg := range segs[:len(segs)-1] {
 		next, ok := cur[seg]
 		if !ok || next == nil {
@@ -314,7 +322,8 @@ func runSetPluginData(c *actionCall) error {
 // report does not show it.
 func (c *actionCall) hideIfSensitive(segs []string) {
 	if c.x.rule.Sensitive {
-		c.x.s.hiddenData = append(c.x.s.hiddenData, strings.Join(segs, "."))
+		e := c.x.s.edited()
+		e.hiddenData = append(e.hiddenData, strings.Join(segs, "."))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/parallel"
 	"github.com/plumb-ci/plumb/internal/render"
@@ -151,9 +152,8 @@ type Run struct {
 	// byFile finds the document an object without Doc (kustomize output)
 	// was read from.
 	byFile map[string][]*manifest.Document
-	// objects are the subjects of the rendered objects, by the object the
-	// analyzers see (the replacement when a rule changed it).
-	objects  map[*manifest.Object]*subject
+	// objOrder are the subjects of the rendered objects, target by
+	// target.
 	objOrder []*subject
 	targets  []*targetFacts
 	// conflicts are plugin-data conflicts found when building the checks'
@@ -165,12 +165,22 @@ type Run struct {
 	ranPhases map[Phase]bool
 	// budget counts what the run's actions write (budget.go).
 	budget runBudget
+	// mainFindings are the analyzers' findings while the main phase runs
+	// (inventory[findings]), mainFindingIndex each object's among them
+	// (read-only while the phase runs).
+	mainFindings     []finding.Finding
+	mainFindingIndex map[*subject][]int32
+	// sealedMatches count the matches of the rules sealed (sealRules).
+	sealedMatches matchCounts
+	// finished is the report section Finish built; the records it was
+	// built from are gone.
+	finished *Section
 }
 
 // NewRun starts a run.
 func (e *Engine) NewRun() *Run {
 	return &Run{e: e, docs: map[*manifest.Document]*subject{}, byFile: map[string][]*manifest.Document{},
-		objects: map[*manifest.Object]*subject{}, ranPhases: map[Phase]bool{}}
+		ranPhases: map[Phase]bool{}}
 }
 
 // Engine returns the run's engine.
@@ -223,6 +233,8 @@ func (r *Run) Preprocess(targets []*render.Target) {
 	r.replaceChanged()
 	r.resetRedactor()
 	r.buildEnv()
+	r.sealRules()
+	r.sharePluginData()
 }
 
 // collectObjects creates the subjects of the rendered objects.
@@ -235,8 +247,7 @@ func (r *Run) collectObjects(targets []*render.Target) {
 		r.targets = append(r.targets, tf)
 		for i, o := range t.Objects {
 			s := r.objectSubject(o, tf)
-			s.index = i
-			r.objects[o] = s
+			s.index = int32(i)
 			r.objOrder = append(r.objOrder, s)
 		}
 	}
@@ -291,7 +302,7 @@ func (r *Run) replaceChanged() {
 		nobj := &manifest.Object{
 			ID:      manifest.IDOf(s.content, old.ID.Target),
 			Content: s.content,
-			Origin:  newRuleProvenance(old.Origin, s.setPaths),
+			Origin:  newRuleProvenance(old.Origin, s.setPaths()),
 			Doc:     old.Doc,
 			// Copies of Secret values stay secret where the rule left
 			// them.
@@ -304,8 +315,6 @@ func (r *Run) replaceChanged() {
 		s.obj, s.id = nobj, nobj.ID
 		s.disown() // later writes (main phase) copy again
 		replaced[old] = nobj
-		delete(r.objects, old)
-		r.objects[nobj] = s
 		s.target.t.Objects[s.index] = nobj
 	}
 	if len(replaced) == 0 {
@@ -336,7 +345,13 @@ func (e *Engine) runPhase(s *subject, phase Phase, rules []*Rule) {
 	// after the other, and reusing it saves an allocation per rule.
 	x := evalCtxPool.Get().(*evalCtx)
 	x.e, x.s = e, s
+	x.scratch = phaseScratch{}
+	s.scratch = &x.scratch
 	defer func() {
+		s.scratch, x.scratch = nil, phaseScratch{}
+		if s.maskedCopy {
+			s.dropMasked()
+		}
 		// The scratch buffers stay with the context; nothing that refers
 		// to the subject does.
 		x.e, x.s, x.rule, x.item, x.lines = nil, nil, nil, nil, nil

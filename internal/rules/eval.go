@@ -37,6 +37,8 @@ type evalCtx struct {
 	listBuf []any
 	lists   [][]any
 	call    condCall
+	// scratch is the subject's while the phase runs (subject.scratch).
+	scratch phaseScratch
 }
 
 // reset prepares the context for the next rule.

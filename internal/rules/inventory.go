@@ -41,7 +41,7 @@ func (s *subject) inventoryMap() map[string]any {
 	if s.fixedInventory != nil {
 		return s.fixedInventory
 	}
-	if s.inventory == nil {
+	if s.scratch.inventory == nil {
 		inv := map[string]any{}
 		for _, k := range inventoryKeys {
 			if v, ok := s.inventoryField(k); ok {
@@ -51,9 +51,9 @@ func (s *subject) inventoryMap() map[string]any {
 				inv[k] = v
 			}
 		}
-		s.inventory = inv
+		s.scratch.inventory = inv
 	}
-	return s.inventory
+	return s.scratch.inventory
 }
 
 var inventoryKeys = []string{"source", "target", "index", "findings", "env", "rendered"}
@@ -79,8 +79,11 @@ func (s *subject) inventoryField(key string) (any, bool) {
 			return s.target.index, true
 		}
 	case "findings":
-		if s.findingFacts != nil {
-			return s.findingFacts, true
+		if sc := s.scratch; sc != nil && s.phase == PhaseMain && s.run.mainFindingIndex != nil {
+			if !sc.haveFindings {
+				sc.findingFacts, sc.haveFindings = s.run.findingsOf(s), true
+			}
+			return sc.findingFacts, true
 		}
 	case "env":
 		if env := s.run.e.opts.Env; env != nil {

@@ -67,6 +67,15 @@ type actionSpec struct {
 	run  func(x *actionCall) error
 }
 
+// editsContent reports whether the action changes the object's content.
+func (a *actionSpec) editsContent() bool {
+	switch a.name {
+	case "set-attribute", "extend-attribute", "del-attribute":
+		return true
+	}
+	return false
+}
+
 // conditionSpecs are Ironic's eleven operators (operators.py).
 var conditionSpecs = map[string]*condSpec{}
 

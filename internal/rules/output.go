@@ -23,31 +23,57 @@ const (
 // Main runs the main rules on the rendered objects, after the analyzers:
 // inventory[findings] lists each object's findings so far.
 func (r *Run) Main(targets []*render.Target, findings []finding.Finding) {
+	r.runMain(targets, findings, nil)
+}
+
+// runMain runs the main phase; done(i), when given, is called on the
+// worker that ran the phase on objOrder[i], once its rules are over.
+func (r *Run) runMain(targets []*render.Target, findings []finding.Finding, done func(i int)) {
 	r.ranPhases[PhaseMain] = true
 	r.collectObjects(targets)
 	rules := r.e.phases[PhaseMain]
 	if len(rules) == 0 {
 		return
 	}
-	byObject := map[string][]any{}
+	// Each object's findings are found by index here and turned into
+	// inventory[findings] only for a rule that reads them: on 10,000
+	// objects the mappings of every finding took a few megabytes that
+	// the usual rules never look at.
+	byObject := map[string][]int32{}
 	for i := range findings {
-		f := &findings[i]
-		if f.Object.IsZero() {
-			continue
+		if f := &findings[i]; !f.Object.IsZero() {
+			k := f.Object.Key()
+			byObject[k] = append(byObject[k], int32(i))
 		}
-		k := f.Object.Key()
-		byObject[k] = append(byObject[k], map[string]any{
+	}
+	r.mainFindings = findings
+	r.mainFindingIndex = map[*subject][]int32{}
+	for _, s := range r.objOrder {
+		if idx := byObject[s.id.Key()]; idx != nil {
+			r.mainFindingIndex[s] = idx
+		}
+	}
+	r.parallel(len(r.objOrder), func(i int) {
+		r.e.runPhase(r.objOrder[i], PhaseMain, rules)
+		if done != nil {
+			done(i)
+		}
+	})
+	r.mainFindings, r.mainFindingIndex = nil, nil
+}
+
+// findingsOf is inventory[findings] of a subject in the main phase: the
+// analyzers' findings on the object as it was when the phase began.
+func (r *Run) findingsOf(s *subject) []any {
+	idx := r.mainFindingIndex[s]
+	out := make([]any, 0, len(idx))
+	for _, i := range idx {
+		f := &r.mainFindings[i]
+		out = append(out, map[string]any{
 			"rule_id": f.RuleID, "level": f.Level.String(), "message": f.Message, "path": f.Path.String(),
 		})
 	}
-	for _, s := range r.objOrder {
-		s.findingFacts = byObject[s.id.Key()]
-		if s.findingFacts == nil {
-			s.findingFacts = []any{}
-		}
-		s.inventory = nil
-	}
-	r.parallel(len(r.objOrder), func(i int) { r.e.runPhase(r.objOrder[i], PhaseMain, rules) })
+	return out
 }
 
 // Findings returns the findings the rules made in the given phases (all
@@ -81,6 +107,26 @@ func (r *Run) Findings(phases ...Phase) []finding.Finding {
 		for _, c := range r.conflicts {
 			add(c.finding(r))
 		}
+	}
+	return out
+}
+
+// TakeFindings returns the findings of the given phases, as Findings
+// does, and forgets them: a caller that keeps them need not have the run
+// hold a second copy (Findings returns no more of them).
+func (r *Run) TakeFindings(phases ...Phase) []finding.Finding {
+	out := r.Findings(phases...)
+	want := func(p Phase) bool { return len(phases) == 0 || slices.Contains(phases, p) }
+	for _, subjects := range [][]*subject{r.docOrder, r.objOrder} {
+		for _, s := range subjects {
+			s.findings = slices.DeleteFunc(s.findings, func(f phaseFinding) bool { return want(f.phase) })
+			if len(s.findings) == 0 {
+				s.findings = nil
+			}
+		}
+	}
+	if want(PhasePreprocess) {
+		r.conflicts = nil
 	}
 	return out
 }

@@ -3,8 +3,10 @@ package rules
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
@@ -26,37 +28,78 @@ type Section struct {
 	Objects   []Entry       `json:"objects"`
 }
 
-// Entry is a SectionEntry as compact JSON.
+// Entry is a SectionEntry as compact JSON. The rules an object was given
+// in the preprocess phase are mostly the same, with the same arguments, as
+// other objects': their JSON (sealed, each rule's shared between entries)
+// is put in at at when the entry is written.
 type Entry struct {
-	raw []byte
+	raw    []byte
+	sealed [][]byte
+	at     int
 	// err is why the entry could not be written (a value JSON cannot
 	// hold); writing the report fails with it, as writing the entry
 	// itself would have.
 	err error
 }
 
-// newEntry writes e.
-func newEntry(e SectionEntry) Entry {
+// newEntry writes e, whose list of rules begins with the rules sealed (as
+// JSON, sealRules) before it.
+func newEntry(e SectionEntry, sealed [][]byte) Entry {
 	raw, err := json.Marshal(e)
-	return Entry{raw: raw, err: err}
+	if err != nil || len(sealed) == 0 {
+		return Entry{raw: raw, err: err}
+	}
+	// The list of rules is the entry's first "rules":[ — the fields
+	// before it are strings, in which a quote is escaped.
+	i := bytes.Index(raw, rulesKey)
+	if i < 0 {
+		return Entry{err: fmt.Errorf("the rules section's entry %.100s has no list of rules", raw)}
+	}
+	at := i + len(rulesKey)
+	if raw[at] != ']' {
+		// The rules applied since follow the sealed ones.
+		raw = slices.Insert(raw, at, ',')
+	}
+	return Entry{raw: raw, sealed: sealed, at: at}
 }
 
+// rulesKey begins the list of rules in an entry's JSON.
+var rulesKey = []byte(`"rules":[`)
+
 // MarshalJSON writes the entry as json.Marshal writes its SectionEntry.
-func (e Entry) MarshalJSON() ([]byte, error) { return e.raw, e.err }
+func (e Entry) MarshalJSON() ([]byte, error) {
+	if e.err != nil || e.sealed == nil {
+		return e.raw, e.err
+	}
+	n := len(e.raw) + len(e.sealed)
+	for _, s := range e.sealed {
+		n += len(s)
+	}
+	out := make([]byte, 0, n)
+	out = append(out, e.raw[:e.at]...)
+	for i, s := range e.sealed {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s...)
+	}
+	return append(out, e.raw[e.at:]...), nil
+}
 
 // UnmarshalJSON keeps an entry of a report read back.
 func (e *Entry) UnmarshalJSON(b []byte) error {
-	e.raw, e.err = bytes.Clone(b), nil
+	*e = Entry{raw: bytes.Clone(b)}
 	return nil
 }
 
 // Decode reads the entry back as a SectionEntry.
 func (e Entry) Decode() (SectionEntry, error) {
 	var out SectionEntry
-	if e.err != nil {
-		return out, e.err
+	raw, err := e.MarshalJSON()
+	if err != nil {
+		return out, err
 	}
-	err := json.Unmarshal(e.raw, &out)
+	err = json.Unmarshal(raw, &out)
 	return out, err
 }
 
@@ -105,32 +148,53 @@ type SectionApplied struct {
 	Actions   []ActionTaken `json:"actions"`
 }
 
-// Section builds the report section.
+// Section builds the report section (after Finish, the section it built).
 func (r *Run) Section() *Section {
+	if r.finished != nil {
+		return r.finished
+	}
+	return r.assembleSection(nil, r.newMatchCounts(), false)
+}
+
+// writtenEntry is an object's entry written before the section is
+// assembled (Finish): made once written, listed when the object has one.
+type writtenEntry struct {
+	Entry
+	made, listed bool
+}
+
+// assembleSection builds the section from the subjects' records, but for
+// the objects whose entry is already written. With release, each
+// subject's records go once its entry is written.
+func (r *Run) assembleSection(written []writtenEntry, counts matchCounts, release bool) *Section {
 	sec := &Section{Documents: []Entry{}, Objects: make([]Entry, 0, len(r.objOrder))}
-	matched := map[*Rule]int{}
 	for _, s := range r.docOrder {
-		if e, ok := r.entry(s, matched); ok {
-			idx := s.doc.Index
-			e.Document = &idx
-			if !s.id.IsZero() {
-				id := s.id
-				e.Object = &id
-			}
-			sec.Documents = append(sec.Documents, newEntry(e))
+		if e, ok := r.documentEntry(s, counts); ok {
+			sec.Documents = append(sec.Documents, e)
+		}
+		if release {
+			s.release()
 		}
 	}
-	for _, s := range r.objOrder {
-		if e, ok := r.entry(s, matched); ok {
-			id := s.id
-			e.Object = &id
-			sec.Objects = append(sec.Objects, newEntry(e))
+	for i, s := range r.objOrder {
+		var e Entry
+		var listed bool
+		if written != nil && written[i].made {
+			e, listed = written[i].Entry, written[i].listed
+		} else {
+			e, listed = r.objectEntry(s, counts)
+			if release {
+				s.release()
+			}
+		}
+		if listed {
+			sec.Objects = append(sec.Objects, e)
 		}
 	}
 	for _, p := range Phases {
 		for _, rule := range r.e.phases[p] {
 			sr := SectionRule{UUID: rule.UUID, Description: rule.Description, Phase: rule.Phase, Priority: rule.Priority,
-				Scope: r.e.ScopeOf(rule), Sensitive: rule.Sensitive, BuiltIn: rule.BuiltIn, Matched: matched[rule]}
+				Scope: r.e.ScopeOf(rule), Sensitive: rule.Sensitive, BuiltIn: rule.BuiltIn, Matched: counts.of(rule)}
 			if !rule.BuiltIn {
 				sr.Source = manifest.FormatLocation(rule.Source)
 			}
@@ -140,32 +204,83 @@ func (r *Run) Section() *Section {
 	return sec
 }
 
-func (r *Run) entry(s *subject, matched map[*Rule]int) (SectionEntry, bool) {
-	if len(s.applied) == 0 && len(s.pluginData) == 0 && len(s.traits) == 0 && !s.stopped && len(s.patch) == 0 {
+// documentEntry writes a source document's entry, if it has one.
+func (r *Run) documentEntry(s *subject, counts matchCounts) (Entry, bool) {
+	e, ok := r.entry(s, counts)
+	if !ok {
+		return Entry{}, false
+	}
+	idx := s.doc.Index
+	e.Document = &idx
+	if !s.id.IsZero() {
+		id := s.id
+		e.Object = &id
+	}
+	return newEntry(e, s.sealed), true
+}
+
+// objectEntry writes a rendered object's entry, if it has one.
+func (r *Run) objectEntry(s *subject, counts matchCounts) (Entry, bool) {
+	e, ok := r.entry(s, counts)
+	if !ok {
+		return Entry{}, false
+	}
+	id := s.id
+	e.Object = &id
+	return newEntry(e, s.sealed), true
+}
+
+// matchCounts count, per rule, the subjects its conditions held on; the
+// objects' entries may be written on several workers at once.
+type matchCounts struct {
+	index map[*Rule]int
+	n     []atomic.Int64
+}
+
+// newMatchCounts starts the counts of a section from the matches sealed
+// with their rules (sealRules).
+func (r *Run) newMatchCounts() matchCounts {
+	c := newMatchCounts(r.e.set)
+	for _, rule := range r.e.set.Rules {
+		c.addN(rule, r.sealedMatches.of(rule))
+	}
+	return c
+}
+
+func newMatchCounts(set *Set) matchCounts {
+	c := matchCounts{index: make(map[*Rule]int, len(set.Rules)), n: make([]atomic.Int64, len(set.Rules))}
+	for i, rule := range set.Rules {
+		c.index[rule] = i
+	}
+	return c
+}
+
+func (c matchCounts) addN(rule *Rule, n int) {
+	if i, ok := c.index[rule]; ok {
+		c.n[i].Add(int64(n))
+	}
+}
+
+func (c matchCounts) add(rule *Rule) { c.addN(rule, 1) }
+
+func (c matchCounts) of(rule *Rule) int {
+	if i, ok := c.index[rule]; ok {
+		return int(c.n[i].Load())
+	}
+	return 0
+}
+
+func (r *Run) entry(s *subject, counts matchCounts) (SectionEntry, bool) {
+	if len(s.applied) == 0 && len(s.sealed) == 0 && len(s.pluginData) == 0 && len(s.traits) == 0 && !s.stopped && len(s.patch) == 0 {
 		return SectionEntry{}, false
 	}
 	loc := s.locate(nil)
-	e := SectionEntry{File: loc.File, Line: loc.Line, Scope: s.scope, Rules: make([]SectionApplied, 0, len(s.applied)), Traits: s.traits, Stopped: s.stoppedBy}
-	for _, a := range s.applied {
-		matched[a.rule]++
-		sa := SectionApplied{UUID: a.rule.UUID, Phase: a.phase, Sensitive: a.rule.Sensitive}
-		if !a.rule.Sensitive {
-			sa.Actions = make([]ActionTaken, 0, len(a.actions))
-			for _, act := range a.actions {
-				values := make([]any, len(act.args))
-				for i, v := range act.args {
-					values[i] = r.outputValue(v)
-				}
-				sa.Actions = append(sa.Actions, ActionTaken{Op: act.op, Args: ActionArgs{params: act.params, values: values}})
-			}
-		}
-		e.Rules = append(e.Rules, sa)
-	}
+	e := SectionEntry{File: loc.File, Line: loc.Line, Scope: s.scope, Rules: r.appliedOutput(s.applied, counts), Traits: s.traits, Stopped: s.stoppedBy}
 	if len(s.pluginData) > 0 {
 		data := s.pluginData
-		if len(s.hiddenData) > 0 {
+		if hidden := s.hiddenData(); len(hidden) > 0 {
 			data, _ = deepCopy(data).(map[string]any)
-			hideData(data, s.hiddenData)
+			hideData(data, hidden)
 		}
 		e.PluginData, _ = r.outputValue(data).(map[string]any)
 	}
@@ -178,6 +293,28 @@ func (r *Run) entry(s *subject, matched map[*Rule]int) (SectionEntry, bool) {
 		e.Patch = append(e.Patch, p)
 	}
 	return e, true
+}
+
+// appliedOutput is the report's list of the rules applied, counted in
+// counts.
+func (r *Run) appliedOutput(applied []appliedRule, counts matchCounts) []SectionApplied {
+	out := make([]SectionApplied, 0, len(applied))
+	for _, a := range applied {
+		counts.add(a.rule)
+		sa := SectionApplied{UUID: a.rule.UUID, Phase: a.phase, Sensitive: a.rule.Sensitive}
+		if !a.rule.Sensitive {
+			sa.Actions = make([]ActionTaken, 0, len(a.actions))
+			for _, act := range a.actions {
+				values := make([]any, len(act.args))
+				for i, v := range act.args {
+					values[i] = r.outputValue(v)
+				}
+				sa.Actions = append(sa.Actions, ActionTaken{Op: act.op, Args: ActionArgs{params: act.params, values: values}})
+			}
+		}
+		out = append(out, sa)
+	}
+	return out
 }
 
 // outputValue prepares a value for the report: masked keys hidden, Secret

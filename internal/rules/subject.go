@@ -19,7 +19,6 @@ type subject struct {
 	// obj is the rendered object (nil for a document); index its position
 	// in its target.
 	obj    *manifest.Object
-	index  int
 	target *targetFacts
 	facts  *sourceFacts
 	// rendered are the facts of a rendered object (nil for a document).
@@ -29,37 +28,93 @@ type subject struct {
 	// content is node; owned once a rule changed it (the subject then has
 	// private copies of the mappings and lists on the changed paths).
 	content map[string]any
+	index   int32
 	owned   bool
-	cow     copyOnWrite
 	secret  bool
+	stopped bool
+	// maskedValid: masked is the content as rules read it under
+	// mask_secrets (maskedContent), valid until the content changes;
+	// maskedCopy: it is a copy (the content holds secrets), dropped when a
+	// phase ends rather than held through the analyzers.
+	maskedValid bool
+	maskedCopy  bool
+	// pluginShared: pluginData is shared with other subjects
+	// (sharePluginData), to be copied before a rule writes.
+	pluginShared bool
+	masked       map[string]any
+	// scratch is what a phase needs while it runs on the subject
+	// (runPhase); nil between phases.
+	scratch *phaseScratch
 
+	// pluginData are the subject's plugin data (see pluginShared).
 	pluginData map[string]any
-	// hiddenData are plugin-data paths written by sensitive rules: the
-	// report does not show their values.
-	hiddenData []string
 	traits     []string // sorted
-	stopped    bool
 	stoppedBy  string
+	// edits are the fields rules set and the plugin data sensitive rules
+	// wrote (nil until a rule does).
+	edits *subjectEdits
 
-	// what the report shows
+	// what the report shows: sealed is the JSON of the rules applied in
+	// phases that are over (sealRules), applied the rules applied since
+	sealed   [][]byte
 	applied  []appliedRule
 	patch    []PatchOp
-	setPaths []setPath
 	findings []phaseFinding
 	explain  []string
 	// phase is the phase running on the subject.
 	phase Phase
-	// masked is the content as rules read it under mask_secrets
-	// (maskedContent), valid until the content changes.
-	masked      map[string]any
-	maskedValid bool
 
-	// inventory is built when a rule reads it whole; findingFacts feed
-	// inventory[findings] in main. fixedInventory replaces the facts (the
-	// Ironic fixture in tests).
-	inventory      map[string]any
+	// fixedInventory replaces the inventory (the Ironic fixture in
+	// tests).
 	fixedInventory map[string]any
-	findingFacts   []any
+}
+
+// subjectEdits are kept apart from the subject: most objects have none.
+type subjectEdits struct {
+	// setPaths are the fields rules set, with the action that set each.
+	setPaths []setPath
+	// hiddenData are plugin-data paths written by sensitive rules: the
+	// report does not show their values.
+	hiddenData []string
+}
+
+// edited returns the subject's edits, made on first use.
+func (s *subject) edited() *subjectEdits {
+	if s.edits == nil {
+		s.edits = &subjectEdits{}
+	}
+	return s.edits
+}
+
+// setPaths are the fields rules set (nil when none).
+func (s *subject) setPaths() []setPath {
+	if s.edits == nil {
+		return nil
+	}
+	return s.edits.setPaths
+}
+
+// hiddenData are the plugin-data paths sensitive rules wrote.
+func (s *subject) hiddenData() []string {
+	if s.edits == nil {
+		return nil
+	}
+	return s.edits.hiddenData
+}
+
+// phaseScratch is what a subject needs only while a phase runs on it: kept
+// in the subject, 10,000 objects held it from rendering to the end of the
+// main rules.
+type phaseScratch struct {
+	// cow are the subject's private copies of what its rules changed.
+	cow copyOnWrite
+	// inventory is built when a rule reads it whole.
+	inventory map[string]any
+	// findingFacts are inventory[findings] in main, built from the
+	// object's findings (Run.mainFindingIndex) when a rule first reads
+	// them; haveFindings says they are.
+	findingFacts []any
+	haveFindings bool
 }
 
 // appliedRule is a rule whose conditions held on the subject.
@@ -113,7 +168,9 @@ type setPath struct {
 // content of an object others read, so later writes copy again.
 func (s *subject) disown() {
 	s.owned = false
-	s.cow = copyOnWrite{}
+	if s.scratch != nil {
+		s.scratch.cow = copyOnWrite{}
+	}
 }
 
 // maskedContent is the content with every value at its SecretPaths read
@@ -126,14 +183,19 @@ func (s *subject) maskedContent() map[string]any {
 			paths = append(paths, s.obj.SecretFields...)
 		}
 		s.masked = manifest.MaskPaths(s.content, paths, Masked)
-		s.maskedValid = true
+		s.maskedValid, s.maskedCopy = true, len(paths) > 0
 	}
 	return s.masked
 }
 
+// dropMasked forgets the masked content.
+func (s *subject) dropMasked() {
+	s.masked, s.maskedValid, s.maskedCopy = nil, false, false
+}
+
 // refreshIdentity re-reads what depends on the content after a write.
 func (s *subject) refreshIdentity() {
-	s.maskedValid, s.masked = false, nil
+	s.dropMasked()
 	s.secret = manifest.IsSecret(s.content)
 	s.id = manifest.IDOf(s.content, s.id.Target)
 }
@@ -153,8 +215,9 @@ func (s *subject) recordAction(a takenAction) {
 // locate finds a field: a field a rule set points at the action that set
 // it; anything else at its source position.
 func (s *subject) locate(p manifest.Path) manifest.Location {
-	for i := len(s.setPaths) - 1; i >= 0; i-- {
-		if sp := s.setPaths[i]; len(p) > 0 && p.HasPrefix(sp.path) {
+	set := s.setPaths()
+	for i := len(set) - 1; i >= 0; i-- {
+		if sp := set[i]; len(p) > 0 && p.HasPrefix(sp.path) {
 			return sp.loc
 		}
 	}
