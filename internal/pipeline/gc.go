@@ -18,12 +18,15 @@ import (
 // notes). plumb raises the target to GOGC=400 and bounds the heap with a
 // soft memory limit instead. The peak RSS follows the limit (a run
 // allocates far more than it keeps), and each MiB the limit comes down
-// costs collections: the base limit is the lowest that kept the
-// 10,000-object benchmark corpus within about 5% of the CPU time it took
-// under the former 448 MiB, once the live heap there had come down to
-// about 170 MB (docs/performance.md, Memory): a peak RSS of 455 MB instead
-// of 505–555 MB. 352 MiB (405 MB) cost 10–15% more CPU, 320 MiB (390 MB)
-// 10–14%.
+// costs collections, each of which marks the live heap: the base limit is
+// set from the 10,000-object benchmark corpus (docs/performance.md,
+// Memory). Once the rendered objects shared their equal parts, the
+// inspection rules and the checks let go of what they no longer needed and
+// kyaml stopped copying every document it reads, the live heap there
+// peaked near 110 MB (it was 190): 208 MiB put the peak RSS at 277–280 MB
+// at 5% less CPU than the 384 MiB before those changes (445 MB); 224 MiB
+// 293 MB at 7% less (the collector marks 16% more at 208 MiB than at
+// 224, and 30% more at 192).
 //
 // A fixed limit would make the collector run back to back on a repository
 // whose live data outgrows it, so the limit follows the live heap: it is
@@ -35,7 +38,7 @@ const (
 	runGCPercent = 400
 	// baseMemoryLimit is the heap and the runtime's own memory of a run
 	// over one revision; the binary's mapped code adds about 65 MB of RSS.
-	baseMemoryLimit = 384 << 20
+	baseMemoryLimit = 208 << 20
 	// The limit is at least limitHeadroomNum/limitHeadroomDen times the
 	// live heap: the collector then frees at least 3/7 of the limit each
 	// cycle.
