@@ -397,6 +397,63 @@ func (d *Decoder) value(depth int) any {
 	return nil
 }
 
+// Offset is how many bytes of the input have been read.
+func (d *Decoder) Offset() int { return d.pos }
+
+// Skip reads past a string or byte slice without keeping it.
+func (d *Decoder) Skip() { d.raw() }
+
+// SkipValue reads past a value tree without building it: for readers that
+// want other parts of an entry (it costs no allocation).
+func (d *Decoder) SkipValue() { d.skipValue(0) }
+
+func (d *Decoder) skipValue(depth int) {
+	if d.err != nil {
+		return
+	}
+	if d.pos >= len(d.buf) || depth > maxDepth {
+		d.fail("value past the end or too deep")
+		return
+	}
+	tag := d.buf[d.pos]
+	d.pos++
+	switch tag {
+	case tagNil, tagFalse, tagTrue:
+	case tagInt, tagGoInt:
+		d.Int()
+	case tagFloat:
+		if len(d.buf)-d.pos < 8 {
+			d.fail("float past the end")
+			return
+		}
+		d.pos += 8
+	case tagString:
+		d.raw()
+	case tagList:
+		for range d.Len(1) {
+			d.skipValue(depth + 1)
+		}
+	case tagMap:
+		for range d.Len(2) {
+			d.raw()
+			d.skipValue(depth + 1)
+		}
+	case tagStringList:
+		d.Bool()
+		for range d.Len(1) {
+			d.raw()
+		}
+	case tagStringMap:
+		d.Bool()
+		for range d.Len(2) {
+			d.raw()
+			d.raw()
+		}
+	default:
+		d.fail("unknown value tag")
+	}
+}
+
 // Map reads a value tree that must be a map.
 func (d *Decoder) Map() map[string]any {
 	v := d.Value()

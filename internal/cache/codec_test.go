@@ -53,6 +53,36 @@ func TestValueRoundTrip(t *testing.T) {
 	}
 }
 
+// TestSkipValueEndsWhereValueEnds: skipping a value tree reads exactly the
+// bytes decoding it reads, every kind of value included, and truncated input
+// is corruption for both.
+func TestSkipValueEndsWhereValueEnds(t *testing.T) {
+	e := &Encoder{}
+	for _, v := range []any{sampleTree(), nil, true, int64(-5), 2.5, "s", []any{}, 7, []string{"x"}, map[string]string{"a": "b"}} {
+		if err := e.Value(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.String("after")
+	good := e.Bytes()
+	for n := 0; n <= len(good); n++ {
+		decoded, skipped := NewDecoder(good[:n]), NewDecoder(good[:n])
+		for range 10 {
+			decoded.Value()
+			skipped.SkipValue()
+			if decoded.pos != skipped.pos {
+				t.Fatalf("%d of %d bytes: decoding stopped at %d, skipping at %d", n, len(good), decoded.pos, skipped.pos)
+			}
+		}
+		if (decoded.Err() == nil) != (skipped.Err() == nil) {
+			t.Fatalf("%d of %d bytes: decoding error %v, skipping error %v", n, len(good), decoded.Err(), skipped.Err())
+		}
+		if n == len(good) && skipped.String() != "after" {
+			t.Error("skipping lost the reader's place")
+		}
+	}
+}
+
 func TestValueEncodingIsDeterministic(t *testing.T) {
 	var first []byte
 	for i := 0; i < 20; i++ {

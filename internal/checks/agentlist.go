@@ -2,6 +2,7 @@ package checks
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"iter"
@@ -63,9 +64,65 @@ func (l AgentList) All() iter.Seq[*AgentResult] {
 	}
 }
 
-// set replaces the i-th result.
-func (l AgentList) set(i int, a *AgentResult) {
-	l.agents[i] = packAgents([]*AgentResult{a})[0]
+// Verdicts decodes the results one at a time, in order, without their
+// facts and values (decodeAgentVerdict): for readers of the evaluations.
+func (l AgentList) Verdicts() iter.Seq[*AgentResult] {
+	return func(yield func(*AgentResult) bool) {
+		d := cache.NewDecoder(nil)
+		for _, p := range l.agents {
+			if !yield(p.unpackVerdict(d)) {
+				return
+			}
+		}
+	}
+}
+
+// dropFacts removes the i-th result's facts, keeping everything else.
+func (l AgentList) dropFacts(i int) {
+	p := &l.agents[i]
+	if p.live != nil {
+		c := *p.live
+		c.Facts = nil
+		p.live = &c
+		return
+	}
+	if data, ok := encodedWithoutFacts(p.data); ok {
+		p.data = data
+	}
+}
+
+// encodedWithoutFacts returns an encoded result without its facts (a new
+// buffer; the old one is shared with the target's other results), or false
+// when it has none.
+func encodedWithoutFacts(data []byte) ([]byte, bool) {
+	d := cache.NewDecoder(data)
+	flags := d.Uint()
+	if flags&agentHasFacts == 0 {
+		return nil, false
+	}
+	headerStart := d.Offset()
+	if flags&statusMask == statusOther {
+		d.Skip()
+	}
+	if flags&agentHasError != 0 {
+		d.Skip()
+		d.Skip()
+	}
+	if flags&agentHasApplication != 0 {
+		d.Skip()
+	}
+	if flags&agentHasExclude != 0 {
+		d.Skip()
+	}
+	factsStart := d.Offset()
+	skipFactsAndValues(d, flags&^agentHasValues)
+	factsEnd := d.Offset()
+	if d.Err() != nil {
+		panic(fmt.Sprintf("checks: a packed result does not decode: %v", d.Err()))
+	}
+	out := binary.AppendUvarint(make([]byte, 0, len(data)), flags&^agentHasFacts)
+	out = append(out, data[headerStart:factsStart]...)
+	return append(out, data[factsEnd:]...), true
 }
 
 // MarshalJSON writes the list as a JSON array of AgentResults (what a
@@ -133,12 +190,27 @@ func packAgents(agents []*AgentResult) []packedAgent {
 
 // unpack decodes the result with d (whose interned strings it shares).
 func (p packedAgent) unpack(d *cache.Decoder) *AgentResult {
+	return p.decode(d, decodeAgentResult)
+}
+
+// unpackVerdict decodes the result without its facts and values
+// (decodeAgentVerdict).
+func (p packedAgent) unpackVerdict(d *cache.Decoder) *AgentResult {
+	if p.live != nil {
+		c := *p.live
+		c.Facts, c.Values = nil, nil
+		return &c
+	}
+	return p.decode(d, decodeAgentVerdict)
+}
+
+func (p packedAgent) decode(d *cache.Decoder, decode func(*cache.Decoder, string) *AgentResult) *AgentResult {
 	if p.live != nil {
 		c := *p.live
 		return &c
 	}
 	d.Reset(p.data)
-	a := decodeAgentResult(d, p.id)
+	a := decode(d, p.id)
 	if err := d.Done(); err != nil {
 		// The bytes were written by encodeAgentResult in this process (or read
 		// from the cache and checked by decodeAgentResult when loaded).
@@ -302,6 +374,17 @@ func writeEvaluation(e *cache.Encoder, ev *Evaluation) bool {
 
 // decodeAgentResult decodes what encodeAgentResult wrote; d reports corruption.
 func decodeAgentResult(d *cache.Decoder, id string) *AgentResult {
+	return decodeAgent(d, id, true)
+}
+
+// decodeAgentVerdict decodes a result without its facts and values (read
+// past, not built): what aggregation reads, and enough to know that an
+// entry decodes.
+func decodeAgentVerdict(d *cache.Decoder, id string) *AgentResult {
+	return decodeAgent(d, id, false)
+}
+
+func decodeAgent(d *cache.Decoder, id string, withFacts bool) *AgentResult {
 	a := &AgentResult{AgentID: id}
 	flags := d.Uint()
 	switch flags & statusMask {
@@ -322,7 +405,9 @@ func decodeAgentResult(d *cache.Decoder, id string) *AgentResult {
 		s := d.String()
 		a.ExcludeExpression = &s
 	}
-	if flags&agentHasFacts != 0 {
+	if !withFacts {
+		skipFactsAndValues(d, flags)
+	} else if flags&agentHasFacts != 0 {
 		a.Facts = make([]FactResult, d.Len(4))
 		for i := range a.Facts {
 			f := &a.Facts[i]
@@ -333,7 +418,7 @@ func decodeAgentResult(d *cache.Decoder, id string) *AgentResult {
 			}
 		}
 	}
-	if flags&agentHasValues != 0 {
+	if withFacts && flags&agentHasValues != 0 {
 		a.Values = make([]ResolvedValue, d.Len(3))
 		for i := range a.Values {
 			v := &a.Values[i]
@@ -349,6 +434,74 @@ func decodeAgentResult(d *cache.Decoder, id string) *AgentResult {
 		}
 	}
 	return a
+}
+
+// skipAgent reads past an encoded result, building nothing: whether a
+// cached entry decodes is known without decoding its results, which stay
+// encoded until something reads them.
+func skipAgent(d *cache.Decoder) {
+	flags := d.Uint()
+	if flags&statusMask == statusOther {
+		d.Skip()
+	}
+	if flags&agentHasError != 0 {
+		d.Skip()
+		d.Skip()
+	}
+	if flags&agentHasApplication != 0 {
+		d.Skip()
+	}
+	if flags&agentHasExclude != 0 {
+		d.Skip()
+	}
+	skipFactsAndValues(d, flags)
+	if flags&agentHasEvaluations != 0 {
+		for range d.Len(3) {
+			skipEvaluation(d)
+		}
+	}
+}
+
+// skipEvaluation reads past what readEvaluation reads.
+func skipEvaluation(d *cache.Decoder) {
+	flags := d.Uint()
+	d.Skip() // name
+	if flags&evalTypeMask == evalTypeOther {
+		d.Skip()
+	}
+	d.SkipValue()
+	if flags&evalHasFailureMessage != 0 {
+		d.Skip()
+	}
+	if flags&evalHasError != 0 {
+		d.Skip()
+		d.Skip()
+	}
+	if flags&evalHasKey != 0 {
+		d.Skip()
+	}
+}
+
+// skipFactsAndValues reads past the facts and values of an encoded result.
+func skipFactsAndValues(d *cache.Decoder, flags uint64) {
+	if flags&agentHasFacts != 0 {
+		for range d.Len(4) {
+			d.Skip()
+			d.Skip()
+			d.SkipValue()
+			if d.Bool() {
+				d.Skip()
+				d.Skip()
+			}
+		}
+	}
+	if flags&agentHasValues != 0 {
+		for range d.Len(3) {
+			d.Skip()
+			d.SkipValue()
+			d.Bool()
+		}
+	}
 }
 
 func readEvaluation(d *cache.Decoder, ev *Evaluation) {

@@ -228,10 +228,9 @@ func dropPassingFacts(res *Result, sharded bool) {
 			continue
 		}
 		i := 0
-		for a := range cr.AgentsCheckResults.All() {
-			if a.Facts != nil && agentPassed(a, cr) {
-				a.Facts = nil
-				cr.AgentsCheckResults.set(i, a)
+		for a := range cr.AgentsCheckResults.Verdicts() {
+			if agentPassed(a, cr) {
+				cr.AgentsCheckResults.dropFacts(i)
 			}
 			i++
 		}

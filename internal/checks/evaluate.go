@@ -450,14 +450,12 @@ func messageFor(m *Message, act *activation) string {
 // unpackForAggregate decodes packed results for aggregate, which reads
 // their evaluations, errors and applications only: the facts and values
 // (subtrees of the checked objects, 13 MB at once for a check over 10,000
-// objects) are let go as each result is decoded.
+// objects) are read past, not built.
 func unpackForAggregate(packed []packedAgent) []*AgentResult {
 	out := make([]*AgentResult, len(packed))
 	d := cache.NewDecoder(nil)
 	for i, p := range packed {
-		a := p.unpack(d)
-		a.Facts, a.Values = nil, nil
-		out[i] = a
+		out[i] = p.unpackVerdict(d)
 	}
 	return out
 }

@@ -379,7 +379,7 @@ func (fb *findingBuilder) expectSame(res *Result) ([]finding.Finding, []pendingS
 
 func sameFindings(c *Check, e *Expectation, cr *CheckResult, byTarget map[string]*sameTarget) []finding.Finding {
 	var values []sameValue
-	for a := range cr.AgentsCheckResults.All() {
+	for a := range cr.AgentsCheckResults.Verdicts() {
 		if a.IsError() || a.Status != StatusExecuted {
 			continue
 		}

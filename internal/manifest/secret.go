@@ -87,7 +87,9 @@ func wholeSecretPaths(content map[string]any) []Path {
 			}
 		}
 	}
-	return appendCredentialEnv(out, content, nil)
+	// The walk's path buffer: deep enough for any workload, so that the
+	// walk appends into it instead of allocating at every level.
+	return appendCredentialEnv(out, content, make(Path, 0, 16))
 }
 
 // withLastApplied adds the last-applied annotation of an object with
