@@ -68,7 +68,7 @@ func TestMemoryLimitFollowsTheLiveHeap(t *testing.T) {
 		{baseMemoryLimit / 2, baseMemoryLimit, baseMemoryLimit},
 		{baseMemoryLimit * 4 / 7, baseMemoryLimit, baseMemoryLimit},
 		{1 << 30, baseMemoryLimit, 7 << 28},
-		{300 << 20, 2 * baseMemoryLimit, 2 * baseMemoryLimit},
+		{baseMemoryLimit, 2 * baseMemoryLimit, 2 * baseMemoryLimit},
 		{math.MaxUint64, baseMemoryLimit, math.MaxInt64},
 	} {
 		if got := memoryLimitFor(c.live, c.floor); got != c.want {
