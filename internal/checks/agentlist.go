@@ -101,19 +101,7 @@ func encodedWithoutFacts(data []byte) ([]byte, bool) {
 		return nil, false
 	}
 	headerStart := d.Offset()
-	if flags&statusMask == statusOther {
-		d.Skip()
-	}
-	if flags&agentHasError != 0 {
-		d.Skip()
-		d.Skip()
-	}
-	if flags&agentHasApplication != 0 {
-		d.Skip()
-	}
-	if flags&agentHasExclude != 0 {
-		d.Skip()
-	}
+	skipHeader(d, flags)
 	factsStart := d.Offset()
 	skipFactsAndValues(d, flags&^agentHasValues)
 	factsEnd := d.Offset()
@@ -189,31 +177,24 @@ func packAgents(agents []*AgentResult) []packedAgent {
 }
 
 // unpack decodes the result with d (whose interned strings it shares).
-func (p packedAgent) unpack(d *cache.Decoder) *AgentResult {
-	return p.decode(d, decodeAgentResult)
-}
+func (p packedAgent) unpack(d *cache.Decoder) *AgentResult { return p.decode(d, true) }
 
-// unpackVerdict decodes the result without its facts and values
-// (decodeAgentVerdict).
-func (p packedAgent) unpackVerdict(d *cache.Decoder) *AgentResult {
+// unpackVerdict decodes the result without its facts and values.
+func (p packedAgent) unpackVerdict(d *cache.Decoder) *AgentResult { return p.decode(d, false) }
+
+func (p packedAgent) decode(d *cache.Decoder, withFacts bool) *AgentResult {
 	if p.live != nil {
 		c := *p.live
-		c.Facts, c.Values = nil, nil
-		return &c
-	}
-	return p.decode(d, decodeAgentVerdict)
-}
-
-func (p packedAgent) decode(d *cache.Decoder, decode func(*cache.Decoder, string) *AgentResult) *AgentResult {
-	if p.live != nil {
-		c := *p.live
+		if !withFacts {
+			c.Facts, c.Values = nil, nil
+		}
 		return &c
 	}
 	d.Reset(p.data)
-	a := decode(d, p.id)
+	a := decodeAgent(d, p.id, withFacts)
 	if err := d.Done(); err != nil {
 		// The bytes were written by encodeAgentResult in this process (or read
-		// from the cache and checked by decodeAgentResult when loaded).
+		// from the cache and checked by skipAgent when loaded).
 		panic(fmt.Sprintf("checks: the result of %s does not decode: %v", p.id, err))
 	}
 	return a
@@ -372,18 +353,9 @@ func writeEvaluation(e *cache.Encoder, ev *Evaluation) bool {
 	return true
 }
 
-// decodeAgentResult decodes what encodeAgentResult wrote; d reports corruption.
-func decodeAgentResult(d *cache.Decoder, id string) *AgentResult {
-	return decodeAgent(d, id, true)
-}
-
-// decodeAgentVerdict decodes a result without its facts and values (read
-// past, not built): what aggregation reads, and enough to know that an
-// entry decodes.
-func decodeAgentVerdict(d *cache.Decoder, id string) *AgentResult {
-	return decodeAgent(d, id, false)
-}
-
+// decodeAgent decodes what encodeAgentResult wrote; d reports corruption.
+// Without withFacts the facts and values are read past, not built: what
+// aggregation and the expect_same findings read is the rest.
 func decodeAgent(d *cache.Decoder, id string, withFacts bool) *AgentResult {
 	a := &AgentResult{AgentID: id}
 	flags := d.Uint()
@@ -441,6 +413,18 @@ func decodeAgent(d *cache.Decoder, id string, withFacts bool) *AgentResult {
 // encoded until something reads them.
 func skipAgent(d *cache.Decoder) {
 	flags := d.Uint()
+	skipHeader(d, flags)
+	skipFactsAndValues(d, flags)
+	if flags&agentHasEvaluations != 0 {
+		for range d.Len(3) {
+			skipEvaluation(d)
+		}
+	}
+}
+
+// skipHeader reads past the status, error, application and exclusion of
+// an encoded result (what follows its flags, up to its facts).
+func skipHeader(d *cache.Decoder, flags uint64) {
 	if flags&statusMask == statusOther {
 		d.Skip()
 	}
@@ -453,12 +437,6 @@ func skipAgent(d *cache.Decoder) {
 	}
 	if flags&agentHasExclude != 0 {
 		d.Skip()
-	}
-	skipFactsAndValues(d, flags)
-	if flags&agentHasEvaluations != 0 {
-		for range d.Len(3) {
-			skipEvaluation(d)
-		}
 	}
 }
 
