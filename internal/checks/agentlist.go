@@ -65,7 +65,7 @@ func (l AgentList) All() iter.Seq[*AgentResult] {
 }
 
 // Verdicts decodes the results one at a time, in order, without their
-// facts and values (decodeAgentVerdict): for readers of the evaluations.
+// facts and values (read past, not built): for readers of the evaluations.
 func (l AgentList) Verdicts() iter.Seq[*AgentResult] {
 	return func(yield func(*AgentResult) bool) {
 		d := cache.NewDecoder(nil)
