@@ -7,10 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/spf13/pflag"
-
 	"github.com/plumb-ci/plumb/internal/bench"
-	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
 	"github.com/plumb-ci/plumb/internal/report"
@@ -56,7 +53,7 @@ func TestRenderedContentIsNotModified(t *testing.T) {
 			if repo.root == "" {
 				repo.root = testcorpus.Dir(t, "realworld", repo.name)
 			}
-			cfg := checkConfigArgs(t, repo.root, append([]string{"--fail-on", "never"}, repo.args...)...)
+			cfg := testConfig(t, repo.root, nil, append([]string{"--fail-on", "never"}, repo.args...)...)
 			if repo.warm {
 				if _, err := Check(context.Background(), cfg); err != nil {
 					t.Fatal(err)
@@ -102,21 +99,4 @@ type renderedContent struct {
 	id      manifest.ObjectID
 	content map[string]any
 	copy    any
-}
-
-// checkConfigArgs resolves the configuration of `plumb check ARGS` in root.
-func checkConfigArgs(t *testing.T, root string, args ...string) *config.Config {
-	t.Helper()
-	fset := pflag.NewFlagSet("check", pflag.ContinueOnError)
-	fl := config.BindCheckFlags(fset)
-	if err := fset.Parse(args); err != nil {
-		t.Fatal(err)
-	}
-	fl.Paths = fset.Args()
-	fl.Root = root
-	cfg, err := config.Resolve(nil, fl, root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
 }
