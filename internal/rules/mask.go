@@ -124,7 +124,12 @@ func (m *masker) maskTree(v any, l maskLevel) (any, bool) {
 			return m.maskTree(e, l.child(k))
 		})
 	case []any:
-		return manifest.RewriteList(t, func(e any) (any, bool) { return m.maskTree(e, levelPlain) })
+		out, changed := manifest.RewriteList(t, func(e any) (any, bool) { return m.maskTree(e, levelPlain) })
+		if changed {
+			return out, true
+		}
+		// v itself: returning the list would box it anew, an
+		// allocation per list read.
 	}
 	return v, false
 }
@@ -308,7 +313,9 @@ func (r *redactor) redactTree(v any) (any, bool) {
 			return out, true
 		}
 	case []any:
-		return manifest.RewriteList(t, r.redactTree)
+		if out, changed := manifest.RewriteList(t, r.redactTree); changed {
+			return out, true
+		}
 	}
 	return v, false
 }

@@ -45,13 +45,10 @@ func (r *Run) sealRules() {
 		var uncounted matchCounts
 		elems := make([][]byte, 0, len(s.applied))
 		for _, sa := range r.appliedOutput(s.applied, uncounted) {
-			enc.buf.Reset()
-			// As json.Marshal writes it, and a newline.
-			if err := enc.enc.Encode(sa); err != nil {
+			raw, ok := enc.write(&sa)
+			if !ok {
 				return
 			}
-			raw := enc.buf.Bytes()
-			raw = raw[:len(raw)-1]
 			mu.Lock()
 			kept, ok := distinct[string(raw)]
 			if !ok {
@@ -70,15 +67,26 @@ func (r *Run) sealRules() {
 
 // sealEncoder writes one applied rule at a time into a reused buffer.
 type sealEncoder struct {
-	buf bytes.Buffer
-	enc *json.Encoder
+	buf []byte
 }
 
-var sealEncoders = sync.Pool{New: func() any {
-	e := new(sealEncoder)
-	e.enc = json.NewEncoder(&e.buf)
-	return e
-}}
+// write returns an applied rule's JSON as json.Marshal writes it (valid
+// until the next write); false when it cannot be written.
+func (e *sealEncoder) write(sa *SectionApplied) ([]byte, bool) {
+	raw, ok := appendSectionApplied(e.buf[:0], sa)
+	e.buf = raw[:0]
+	if !ok {
+		// Whether encoding/json can: a value the direct writer leaves
+		// to it.
+		var err error
+		if raw, err = json.Marshal(sa); err != nil {
+			return nil, false
+		}
+	}
+	return raw, true
+}
+
+var sealEncoders = sync.Pool{New: func() any { return new(sealEncoder) }}
 
 // sharePluginData makes subjects whose plugin data are equal share one
 // mapping until a main rule writes to theirs (pluginParent copies it
@@ -90,8 +98,11 @@ func (r *Run) sharePluginData() {
 	keys := make([][]byte, len(r.objOrder))
 	r.parallel(len(r.objOrder), func(i int) {
 		if pd := r.objOrder[i].pluginData; len(pd) > 0 {
-			// A value JSON cannot hold is left unshared.
-			keys[i], _ = json.Marshal(pd)
+			// A value JSON cannot hold is left unshared. The key need
+			// only tell mappings apart.
+			if key, ok := appendJSONMap(nil, pd); ok {
+				keys[i] = key
+			}
 		}
 	})
 	// JSON does not tell every value apart (1 and 1.0): mappings of one

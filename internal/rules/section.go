@@ -45,6 +45,23 @@ type Entry struct {
 // newEntry writes e, whose list of rules begins with the rules sealed (as
 // JSON, sealRules) before it.
 func newEntry(e SectionEntry, sealed [][]byte) Entry {
+	raw, at, ok := appendSectionEntry(nil, &e)
+	if !ok {
+		return newEntryReflect(e, sealed)
+	}
+	if len(sealed) == 0 {
+		return Entry{raw: raw}
+	}
+	if at < 0 {
+		return Entry{err: fmt.Errorf("the rules section's entry %.100s has no list of rules", raw)}
+	}
+	return sealedEntry(raw, sealed, at)
+}
+
+// newEntryReflect is newEntry by encoding/json, for an entry the direct
+// writer could not write: it fails, or writes it, as the report always
+// did.
+func newEntryReflect(e SectionEntry, sealed [][]byte) Entry {
 	raw, err := json.Marshal(e)
 	if err != nil || len(sealed) == 0 {
 		return Entry{raw: raw, err: err}
@@ -55,7 +72,12 @@ func newEntry(e SectionEntry, sealed [][]byte) Entry {
 	if i < 0 {
 		return Entry{err: fmt.Errorf("the rules section's entry %.100s has no list of rules", raw)}
 	}
-	at := i + len(rulesKey)
+	return sealedEntry(raw, sealed, i+len(rulesKey))
+}
+
+// sealedEntry is the entry raw whose list of rules, at at, begins with the
+// sealed rules.
+func sealedEntry(raw []byte, sealed [][]byte, at int) Entry {
 	if raw[at] != ']' {
 		// The rules applied since follow the sealed ones.
 		raw = slices.Insert(raw, at, ',')
@@ -370,7 +392,7 @@ func (a ActionArgs) MarshalJSON() ([]byte, error) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(x, y int) int { return strings.Compare(a.params[x].name, a.params[y].name) })
+	a.sortOrder(order)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	// The report's encoder decides about HTML escaping.
@@ -392,6 +414,11 @@ func (a ActionArgs) MarshalJSON() ([]byte, error) {
 	}
 	buf.WriteByte('}')
 	return buf.Bytes(), nil
+}
+
+// sortOrder sorts indexes of the arguments by name.
+func (a ActionArgs) sortOrder(order []int) {
+	slices.SortFunc(order, func(x, y int) int { return strings.Compare(a.params[x].name, a.params[y].name) })
 }
 
 // UnmarshalJSON reads arguments printed by MarshalJSON (a merged report).
