@@ -164,42 +164,10 @@ func appendObjectID(b []byte, id *manifest.ObjectID) []byte {
 	return append(b, '}')
 }
 
-// appendSectionApplied writes an applied rule as json.Marshal writes
-// SectionApplied.
-func appendSectionApplied(b []byte, sa *SectionApplied) ([]byte, bool) {
-	b = append(b, `{"uuid":`...)
-	b = appendJSONString(b, sa.UUID)
-	b = append(b, `,"phase":`...)
-	b = appendJSONString(b, string(sa.Phase))
-	if sa.Sensitive {
-		b = append(b, `,"sensitive":true`...)
-	}
-	b = append(b, `,"actions":`...)
-	if sa.Actions == nil {
-		return append(b, "null}"...), true
-	}
-	b = append(b, '[')
-	for i := range sa.Actions {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		a := &sa.Actions[i]
-		b = append(b, `{"op":`...)
-		b = appendJSONString(b, a.Op)
-		b = append(b, `,"args":`...)
-		var ok bool
-		if b, ok = a.Args.appendJSON(b); !ok {
-			return b, false
-		}
-		b = append(b, '}')
-	}
-	return append(b, "]}"...), true
-}
-
 // appendJSON writes the arguments as json.Marshal writes them (through
 // MarshalJSON: an object with sorted keys, HTML characters escaped by the
-// encoder around it).
-func (a ActionArgs) appendJSON(b []byte) ([]byte, bool) {
+// encoder around it), each value passed through conv when given.
+func (a ActionArgs) appendJSON(b []byte, conv func(any) any) ([]byte, bool) {
 	n := min(len(a.params), len(a.values))
 	var buf [8]int
 	order := buf[:0]
@@ -214,8 +182,12 @@ func (a ActionArgs) appendJSON(b []byte) ([]byte, bool) {
 		}
 		b = appendJSONString(b, a.params[i].name)
 		b = append(b, ':')
+		v := a.values[i]
+		if conv != nil {
+			v = conv(v)
+		}
 		var ok bool
-		if b, ok = appendJSON(b, a.values[i]); !ok {
+		if b, ok = appendJSON(b, v); !ok {
 			return b, false
 		}
 	}
@@ -223,9 +195,9 @@ func (a ActionArgs) appendJSON(b []byte) ([]byte, bool) {
 }
 
 // appendSectionEntry writes an entry as json.Marshal writes SectionEntry,
-// and where its list of rules begins (after `"rules":[`, -1 when the list
-// is null).
-func appendSectionEntry(b []byte, e *SectionEntry) ([]byte, int, bool) {
+// and where its list of rules begins (after `"rules":[`); rules writes the
+// list's elements (e.Rules is not read).
+func appendSectionEntry(b []byte, e *SectionEntry, rules func([]byte) ([]byte, bool)) ([]byte, int, bool) {
 	b = append(b, '{')
 	first := true
 	if e.Object != nil {
@@ -248,23 +220,13 @@ func appendSectionEntry(b []byte, e *SectionEntry) ([]byte, int, bool) {
 		b = appendJSONString(b, e.Scope)
 	}
 	b = append(b, `,"rules":`...)
-	at := -1
-	if e.Rules == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		at = len(b)
-		for i := range e.Rules {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var ok bool
-			if b, ok = appendSectionApplied(b, &e.Rules[i]); !ok {
-				return b, at, false
-			}
-		}
-		b = append(b, ']')
+	b = append(b, '[')
+	at := len(b)
+	var ok bool
+	if b, ok = rules(b); !ok {
+		return b, at, false
 	}
+	b = append(b, ']')
 	if len(e.Traits) > 0 {
 		b = append(b, `,"traits":[`...)
 		for i, t := range e.Traits {
@@ -277,7 +239,6 @@ func appendSectionEntry(b []byte, e *SectionEntry) ([]byte, int, bool) {
 	}
 	if len(e.PluginData) > 0 {
 		b = append(b, `,"plugin_data":`...)
-		var ok bool
 		if b, ok = appendJSONMap(b, e.PluginData); !ok {
 			return b, at, false
 		}
@@ -295,7 +256,6 @@ func appendSectionEntry(b []byte, e *SectionEntry) ([]byte, int, bool) {
 			b = appendJSONString(b, p.Path)
 			if p.Value != nil {
 				b = append(b, `,"value":`...)
-				var ok bool
 				if b, ok = appendJSON(b, p.Value); !ok {
 					return b, at, false
 				}

@@ -84,9 +84,13 @@ func TestAppendJSONFailsWhereEncodingJSONFails(t *testing.T) {
 	}
 }
 
-func TestAppendSectionEntryMatchesEncodingJSON(t *testing.T) {
+// Entries and sealed rules written from the records are what
+// encoding/json writes of the SectionEntry and SectionApplied built from
+// them, values masked and redacted alike.
+func TestNewEntryMatchesEncodingJSON(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	params := []param{{name: "value"}, {name: "path"}, {name: "<name>"}, {name: "msg"}}
+	r := NewEngine(&Set{}, Options{}).NewRun()
+	params := []param{{name: "value"}, {name: "path"}, {name: "<name>"}, {name: "msg"}, {name: "password"}}
 	doc := 2
 	for k := range 500 {
 		str := func() string { return jsonStrings[rng.IntN(len(jsonStrings))] }
@@ -97,23 +101,21 @@ func TestAppendSectionEntryMatchesEncodingJSON(t *testing.T) {
 		if k%4 == 0 {
 			e.Document = &doc
 		}
-		if k%5 != 0 {
-			e.Rules = []SectionApplied{}
-		}
+		var applied []appliedRule
 		for range rng.IntN(3) {
-			sa := SectionApplied{UUID: str(), Phase: Phase(str()), Sensitive: rng.IntN(2) == 0}
-			if !sa.Sensitive {
-				sa.Actions = []ActionTaken{}
-				for range rng.IntN(3) {
-					n := rng.IntN(len(params) + 1)
-					vals := make([]any, rng.IntN(n+1))
-					for i := range vals {
-						vals[i] = randomJSONValue(rng, 1)
+			a := appliedRule{rule: &Rule{UUID: str(), Sensitive: rng.IntN(3) == 0}, phase: Phase(str())}
+			for range rng.IntN(3) {
+				n := rng.IntN(len(params) + 1)
+				act := takenAction{op: str(), params: params[:n]}
+				if !a.rule.Sensitive {
+					act.args = make([]any, n)
+					for i := range act.args {
+						act.args[i] = randomJSONValue(rng, 1)
 					}
-					sa.Actions = append(sa.Actions, ActionTaken{Op: str(), Args: ActionArgs{params: params[:n], values: vals}})
 				}
+				a.actions = append(a.actions, act)
 			}
-			e.Rules = append(e.Rules, sa)
+			applied = append(applied, a)
 		}
 		for range rng.IntN(3) {
 			e.Traits = append(e.Traits, str())
@@ -124,21 +126,24 @@ func TestAppendSectionEntryMatchesEncodingJSON(t *testing.T) {
 		for range rng.IntN(3) {
 			e.Patch = append(e.Patch, PatchOp{Op: str(), Path: str(), Value: randomJSONValue(rng, 1), Rule: str()})
 		}
-		want, err := json.Marshal(e)
+		var sealed [][]byte
+		if k%2 == 0 {
+			sealed = [][]byte{[]byte(`{"uuid":"sealed"}`)}
+		}
+		want := e
+		want.Rules = r.appliedOutput(applied, matchCounts{})
+		wantRaw, err := newEntryReflect(want, sealed).MarshalJSON()
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, at, ok := appendSectionEntry(nil, &e)
-		if !ok || !bytes.Equal(got, want) {
-			t.Fatalf("entry %d:\n got %s\nwant %s", k, got, want)
+		gotRaw, err := r.newEntry(e, sealed, applied, matchCounts{}).MarshalJSON()
+		if err != nil || !bytes.Equal(gotRaw, wantRaw) {
+			t.Fatalf("entry %d: %v\n got %s\nwant %s", k, err, gotRaw, wantRaw)
 		}
-		if wantAt := bytes.Index(want, rulesKey); e.Rules != nil && at != wantAt+len(rulesKey) || e.Rules == nil && at != -1 {
-			t.Fatalf("entry %d: list of rules at %d, want %d in %s", k, at, wantAt+len(rulesKey), want)
-		}
-		for i := range e.Rules {
-			want, _ := json.Marshal(e.Rules[i])
+		for i, sa := range want.Rules {
+			want, _ := json.Marshal(sa)
 			var enc sealEncoder
-			if got, ok := enc.write(&e.Rules[i]); !ok || !bytes.Equal(got, want) {
+			if got, ok := enc.write(r, &applied[i]); !ok || !bytes.Equal(got, want) {
 				t.Fatalf("applied rule:\n got %s\nwant %s", got, want)
 			}
 		}
@@ -147,13 +152,21 @@ func TestAppendSectionEntryMatchesEncodingJSON(t *testing.T) {
 
 // An entry the writer cannot write fails with encoding/json's error.
 func TestNewEntryKeepsEncodingJSONErrors(t *testing.T) {
-	e := SectionEntry{File: "a.yaml", Rules: []SectionApplied{}, PluginData: map[string]any{"x": math.NaN()}}
-	_, want := json.Marshal(e)
-	got := newEntry(e, [][]byte{[]byte(`{}`)})
-	if want == nil || got.err == nil || got.err.Error() != want.Error() {
-		t.Fatalf("newEntry error %v, want %v", got.err, want)
+	r := NewEngine(&Set{}, Options{}).NewRun()
+	e := SectionEntry{File: "a.yaml", PluginData: map[string]any{"x": math.NaN()}}
+	want := e
+	want.Rules = []SectionApplied{}
+	_, wantErr := json.Marshal(want)
+	got := r.newEntry(e, [][]byte{[]byte(`{}`)}, nil, matchCounts{})
+	if wantErr == nil || got.err == nil || got.err.Error() != wantErr.Error() {
+		t.Fatalf("newEntry error %v, want %v", got.err, wantErr)
 	}
 	if _, err := got.MarshalJSON(); err == nil {
 		t.Fatal("the entry writes")
+	}
+	applied := []appliedRule{{rule: &Rule{UUID: "u"}, actions: []takenAction{{op: "log", params: []param{{name: "msg"}}, args: []any{math.Inf(1)}}}}}
+	var enc sealEncoder
+	if _, ok := enc.write(r, &applied[0]); ok {
+		t.Fatal("a rule with an infinite argument was sealed")
 	}
 }

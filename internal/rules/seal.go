@@ -2,7 +2,6 @@ package rules
 
 import (
 	"bytes"
-	"encoding/json"
 	"reflect"
 	"sync"
 )
@@ -42,10 +41,9 @@ func (r *Run) sealRules() {
 		}
 		enc := sealEncoders.Get().(*sealEncoder)
 		defer sealEncoders.Put(enc)
-		var uncounted matchCounts
 		elems := make([][]byte, 0, len(s.applied))
-		for _, sa := range r.appliedOutput(s.applied, uncounted) {
-			raw, ok := enc.write(&sa)
+		for k := range s.applied {
+			raw, ok := enc.write(r, &s.applied[k])
 			if !ok {
 				return
 			}
@@ -70,20 +68,13 @@ type sealEncoder struct {
 	buf []byte
 }
 
-// write returns an applied rule's JSON as json.Marshal writes it (valid
-// until the next write); false when it cannot be written.
-func (e *sealEncoder) write(sa *SectionApplied) ([]byte, bool) {
-	raw, ok := appendSectionApplied(e.buf[:0], sa)
+// write returns an applied rule's JSON as json.Marshal writes its
+// SectionApplied (valid until the next write); false when it cannot be
+// written.
+func (e *sealEncoder) write(r *Run, a *appliedRule) ([]byte, bool) {
+	raw, ok := r.appendApplied(e.buf[:0], a)
 	e.buf = raw[:0]
-	if !ok {
-		// Whether encoding/json can: a value the direct writer leaves
-		// to it.
-		var err error
-		if raw, err = json.Marshal(sa); err != nil {
-			return nil, false
-		}
-	}
-	return raw, true
+	return raw, ok
 }
 
 var sealEncoders = sync.Pool{New: func() any { return new(sealEncoder) }}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -43,20 +44,41 @@ type Entry struct {
 }
 
 // newEntry writes e, whose list of rules begins with the rules sealed (as
-// JSON, sealRules) before it.
-func newEntry(e SectionEntry, sealed [][]byte) Entry {
-	raw, at, ok := appendSectionEntry(nil, &e)
+// JSON, sealRules) before it and goes on with the rules applied since, which
+// are counted in counts.
+func (r *Run) newEntry(e SectionEntry, sealed [][]byte, applied []appliedRule, counts matchCounts) Entry {
+	for i := range applied {
+		counts.add(applied[i].rule)
+	}
+	buf := entryBuffers.Get().(*[]byte)
+	defer entryBuffers.Put(buf)
+	raw, at, ok := appendSectionEntry((*buf)[:0], &e, func(b []byte) ([]byte, bool) {
+		for i := range applied {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = r.appendApplied(b, &applied[i]); !ok {
+				return b, false
+			}
+		}
+		return b, true
+	})
+	*buf = raw[:0]
 	if !ok {
+		e.Rules = r.appliedOutput(applied, matchCounts{})
 		return newEntryReflect(e, sealed)
 	}
+	raw = bytes.Clone(raw)
 	if len(sealed) == 0 {
 		return Entry{raw: raw}
 	}
-	if at < 0 {
-		return Entry{err: fmt.Errorf("the rules section's entry %.100s has no list of rules", raw)}
-	}
 	return sealedEntry(raw, sealed, at)
 }
+
+// entryBuffers are the buffers entries are written in before they are
+// copied at their size.
+var entryBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // newEntryReflect is newEntry by encoding/json, for an entry the direct
 // writer could not write: it fails, or writes it, as the report always
@@ -228,7 +250,7 @@ func (r *Run) assembleSection(written []writtenEntry, counts matchCounts, releas
 
 // documentEntry writes a source document's entry, if it has one.
 func (r *Run) documentEntry(s *subject, counts matchCounts) (Entry, bool) {
-	e, ok := r.entry(s, counts)
+	e, ok := r.entry(s)
 	if !ok {
 		return Entry{}, false
 	}
@@ -238,18 +260,18 @@ func (r *Run) documentEntry(s *subject, counts matchCounts) (Entry, bool) {
 		id := s.id
 		e.Object = &id
 	}
-	return newEntry(e, s.sealed), true
+	return r.newEntry(e, s.sealed, s.applied, counts), true
 }
 
 // objectEntry writes a rendered object's entry, if it has one.
 func (r *Run) objectEntry(s *subject, counts matchCounts) (Entry, bool) {
-	e, ok := r.entry(s, counts)
+	e, ok := r.entry(s)
 	if !ok {
 		return Entry{}, false
 	}
 	id := s.id
 	e.Object = &id
-	return newEntry(e, s.sealed), true
+	return r.newEntry(e, s.sealed, s.applied, counts), true
 }
 
 // matchCounts count, per rule, the subjects its conditions held on; the
@@ -292,12 +314,14 @@ func (c matchCounts) of(rule *Rule) int {
 	return 0
 }
 
-func (r *Run) entry(s *subject, counts matchCounts) (SectionEntry, bool) {
+// entry is a subject's entry but for its list of rules (newEntry writes
+// it from the records).
+func (r *Run) entry(s *subject) (SectionEntry, bool) {
 	if len(s.applied) == 0 && len(s.sealed) == 0 && len(s.pluginData) == 0 && len(s.traits) == 0 && !s.stopped && len(s.patch) == 0 {
 		return SectionEntry{}, false
 	}
 	loc := s.locate(nil)
-	e := SectionEntry{File: loc.File, Line: loc.Line, Scope: s.scope, Rules: r.appliedOutput(s.applied, counts), Traits: s.traits, Stopped: s.stoppedBy}
+	e := SectionEntry{File: loc.File, Line: loc.Line, Scope: s.scope, Traits: s.traits, Stopped: s.stoppedBy}
 	if len(s.pluginData) > 0 {
 		data := s.pluginData
 		if hidden := s.hiddenData(); len(hidden) > 0 {
@@ -337,6 +361,34 @@ func (r *Run) appliedOutput(applied []appliedRule, counts matchCounts) []Section
 		out = append(out, sa)
 	}
 	return out
+}
+
+// appendApplied writes an applied rule as json.Marshal writes its
+// SectionApplied (appliedOutput), without building it.
+func (r *Run) appendApplied(b []byte, a *appliedRule) ([]byte, bool) {
+	b = append(b, `{"uuid":`...)
+	b = appendJSONString(b, a.rule.UUID)
+	b = append(b, `,"phase":`...)
+	b = appendJSONString(b, string(a.phase))
+	if a.rule.Sensitive {
+		return append(b, `,"sensitive":true,"actions":null}`...), true
+	}
+	b = append(b, `,"actions":[`...)
+	for i := range a.actions {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		act := &a.actions[i]
+		b = append(b, `{"op":`...)
+		b = appendJSONString(b, act.op)
+		b = append(b, `,"args":`...)
+		var ok bool
+		if b, ok = (ActionArgs{params: act.params, values: act.args}).appendJSON(b, r.outputValue); !ok {
+			return b, false
+		}
+		b = append(b, '}')
+	}
+	return append(b, "]}"...), true
 }
 
 // outputValue prepares a value for the report: masked keys hidden, Secret
