@@ -118,6 +118,12 @@ func ObjectSecretValues(o *Object) []string {
 	return secretValuesAt(o.Content, ObjectSecretPaths(o))
 }
 
+// SecretValuesAt is SecretValues of content whose SecretPaths (or
+// ObjectSecretPaths) are known.
+func SecretValuesAt(content map[string]any, paths []Path) []string {
+	return secretValuesAt(content, paths)
+}
+
 func secretValuesAt(content map[string]any, paths []Path) []string {
 	var out []string
 	for _, p := range paths {

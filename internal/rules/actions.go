@@ -101,6 +101,8 @@ func (c *actionCall) attributeEdit(e *edit, verb string) error {
 	s.content, _ = root.(map[string]any)
 	s.owned = true
 	if err != nil {
+		// What the edit wrote before it failed is in the content.
+		s.contentChanged()
 		return fmt.Errorf("cannot %s %s: %v", verb, pointer(e.segs), err)
 	}
 	s.refreshIdentity()

@@ -70,6 +70,6 @@ func (s *subject) release() {
 	s.applied, s.patch, s.edits = nil, nil, nil
 	s.pluginData = nil
 	s.content, s.owned = nil, false
-	s.dropMasked()
+	s.contentChanged()
 	s.rendered = nil
 }

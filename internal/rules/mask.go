@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/parallel"
 )
 
 // MaskMode is the mask_secrets setting (Ironic's [inspection_rules]
@@ -145,59 +146,31 @@ type redactor struct {
 // ("1", "yes") occur everywhere and are no secret worth hiding.
 const minSecretLen = 4
 
+// redactSource is a content tree the redactor collects secrets from, with
+// its manifest.SecretPaths when they are known (a subject computed them).
+type redactSource struct {
+	content    map[string]any
+	paths      []manifest.Path
+	pathsKnown bool
+}
+
 // newRedactor collects the secret values of Secret objects (raw and
 // base64-decoded), the other values manifest.SecretPaths names, and the
-// values of masked keys in the given content trees.
-func newRedactor(m *masker, trees []map[string]any, extra []string, maskedKeyValues bool) *redactor {
+// values of masked keys in the given content trees, on workers.
+func newRedactor(m *masker, sources []redactSource, extra []string, maskedKeyValues bool, workers int) *redactor {
+	found := make([][]string, len(sources))
+	parallel.ForEach(workers, len(sources), func(i int) {
+		found[i] = m.secretsOf(sources[i], maskedKeyValues)
+	})
 	seen := map[string]bool{}
 	add := func(s string) {
 		if len(s) >= minSecretLen && s != Masked && s != manifest.Redacted {
 			seen[s] = true
 		}
 	}
-	var walkKeys func(v any)
-	walkKeys = func(v any) {
-		switch t := v.(type) {
-		case map[string]any:
-			for k, e := range t {
-				if s, ok := e.(string); ok && m.isMaskedKey(k) {
-					add(s)
-				}
-				walkKeys(e)
-			}
-		case []any:
-			for _, e := range t {
-				walkKeys(e)
-			}
-		}
-	}
-	for _, c := range trees {
-		if manifest.IsSecret(c) {
-			for _, f := range []string{"data", "stringData", "binaryData"} {
-				fm, _ := c[f].(map[string]any)
-				for _, v := range fm {
-					s, ok := v.(string)
-					if !ok {
-						continue
-					}
-					add(s)
-					if f != "stringData" {
-						if b, err := base64.StdEncoding.DecodeString(s); err == nil && utf8.Valid(b) {
-							add(string(b))
-							add(strings.TrimSpace(string(b)))
-						}
-					}
-				}
-			}
-		}
-		// The other values plumb never prints: credential keys of a
-		// ConfigMap, credential environment variables, last-applied
-		// annotations that repeat them.
-		for _, s := range manifest.SecretValues(c) {
+	for _, f := range found {
+		for _, s := range f {
 			add(s)
-		}
-		if maskedKeyValues {
-			walkKeys(c)
 		}
 	}
 	for _, s := range extra {
@@ -222,6 +195,58 @@ func newRedactor(m *masker, trees []map[string]any, extra []string, maskedKeyVal
 		pairs = append(pairs, s, manifest.Redacted)
 	}
 	return &redactor{r: strings.NewReplacer(pairs...)}
+}
+
+// secretsOf lists the values of one content tree the redactor removes
+// (the redactor drops the short ones).
+func (m *masker) secretsOf(src redactSource, maskedKeyValues bool) []string {
+	var out []string
+	c := src.content
+	if manifest.IsSecret(c) {
+		for _, f := range []string{"data", "stringData", "binaryData"} {
+			fm, _ := c[f].(map[string]any)
+			for _, v := range fm {
+				s, ok := v.(string)
+				if !ok {
+					continue
+				}
+				out = append(out, s)
+				if f != "stringData" {
+					if b, err := base64.StdEncoding.DecodeString(s); err == nil && utf8.Valid(b) {
+						out = append(out, string(b), strings.TrimSpace(string(b)))
+					}
+				}
+			}
+		}
+	}
+	// The other values plumb never prints: credential keys of a
+	// ConfigMap, credential environment variables, last-applied
+	// annotations that repeat them.
+	if src.pathsKnown {
+		out = append(out, manifest.SecretValuesAt(c, src.paths)...)
+	} else {
+		out = append(out, manifest.SecretValues(c)...)
+	}
+	if maskedKeyValues {
+		var walkKeys func(v any)
+		walkKeys = func(v any) {
+			switch t := v.(type) {
+			case map[string]any:
+				for k, e := range t {
+					if s, ok := e.(string); ok && m.isMaskedKey(k) {
+						out = append(out, s)
+					}
+					walkKeys(e)
+				}
+			case []any:
+				for _, e := range t {
+					walkKeys(e)
+				}
+			}
+		}
+		walkKeys(c)
+	}
+	return out
 }
 
 func lookupString(c map[string]any, p manifest.Path) (string, bool) {

@@ -185,3 +185,79 @@ func TestSensitiveRules(t *testing.T) {
 		t.Errorf("plugin data %v / env %v", objs[0].PluginData, run.TargetEnv())
 	}
 }
+
+// A subject's secret paths are kept from one rule (and phase) to the next,
+// until the content changes: a rule that writes a credential into a
+// mapping the subject already owns (an in-place write) is seen masked by
+// the next rule, and its value never reaches a finding or the report.
+func TestSecretPathsFollowInPlaceWrites(t *testing.T) {
+	const secret = "s3cret-pass-1"
+	set := loadRules(t, `
+- uuid: first-write
+  phase: preprocess
+  priority: 100
+  conditions:
+    - {op: "!is-empty", args: {value: "{node.metadata.name}"}}
+  actions:
+    - {op: set-attribute, args: {path: /data/note, value: plain}}
+- uuid: in-place-write
+  phase: preprocess
+  priority: 90
+  conditions:
+    - {op: eq, args: {values: ["{node.data.note}", plain]}}
+  actions:
+    - {op: set-attribute, args: {path: /data/db_password, value: `+secret+`}}
+- uuid: read-preprocess
+  phase: preprocess
+  priority: 80
+  actions:
+    - {op: log, args: {msg: "preprocess reads {node.data.db_password}", level: warning}}
+- uuid: read-main
+  phase: main
+  actions:
+    - {op: log, args: {msg: "main reads {node.data.db_password} and {node.data.note}", level: warning}}
+`)
+	tg := target(t, "app", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {mode: fast}\n")
+	run := runAll(t, set, Options{}, tg)
+	msgs := messages(run.Findings())
+	for _, want := range []string{"preprocess reads ***", "main reads *** and plain"} {
+		if !strings.Contains(msgs, want) {
+			t.Errorf("findings lack %q:\n%s", want, msgs)
+		}
+	}
+	raw, err := json.Marshal(run.Section())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(msgs+string(raw), secret) {
+		t.Errorf("the value written in place leaked:\n%s\n%s", msgs, raw)
+	}
+	if !strings.Contains(string(raw), `"value":"\u003credacted\u003e"`) {
+		t.Errorf("the report does not show the written value redacted:\n%s", raw)
+	}
+	if s := run.objOrder[0]; !s.secretPathsValid || len(s.secretPaths) == 0 || s.secretPaths[0].String() != "data.db_password" {
+		t.Errorf("secret paths after the rules: %v (valid %v)", s.secretPaths, s.secretPathsValid)
+	}
+}
+
+// An edit that fails half way has changed the content: what was computed
+// from it is forgotten.
+func TestFailedEditForgetsSecretPaths(t *testing.T) {
+	e := NewEngine(&Set{}, Options{})
+	s := newTestSubject(e, map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "data": map[string]any{"a": "b"}}, nil, nil)
+	s.scratch = &phaseScratch{}
+	if len(s.contentSecretPaths()) != 0 || !s.secretPathsValid {
+		t.Fatal("paths not computed")
+	}
+	x := &evalCtx{e: e, s: s, rule: &Rule{}}
+	// /data/a/x: data.a is a string, so the edit fails after copying the
+	// mappings on its way.
+	err := (&actionCall{x: x}).attributeEdit(&edit{segs: []string{"data", "a", "x"}, create: true,
+		fn: func(any, bool) (any, bool, error) { return "v", false, nil }}, "set")
+	if err == nil {
+		t.Fatal("the edit succeeded")
+	}
+	if s.secretPathsValid || s.maskedValid {
+		t.Error("a failed edit kept the secret paths of the content before it")
+	}
+}

@@ -251,16 +251,18 @@ func (r *Run) redactor() *redactor {
 	r.redactMu.Lock()
 	defer r.redactMu.Unlock()
 	if r.redact == nil {
-		var trees []map[string]any
+		var sources []redactSource
 		for _, s := range r.docOrder {
 			if m, ok := s.doc.Value.(map[string]any); ok {
-				trees = append(trees, m)
+				sources = append(sources, redactSource{content: m})
 			}
 		}
 		var copied []string
 		for _, s := range r.objOrder {
 			if s.content != nil {
-				trees = append(trees, s.content)
+				// The paths the subject's rules read it through, when
+				// they did.
+				sources = append(sources, redactSource{content: s.content, paths: s.secretPaths, pathsKnown: s.secretPathsValid})
 			}
 			if s.obj != nil {
 				// Copies of a Secret's values that render found.
@@ -271,7 +273,7 @@ func (r *Run) redactor() *redactor {
 				}
 			}
 		}
-		r.redact = newRedactor(r.e.masker, trees, copied, r.e.opts.Mask != MaskAlways)
+		r.redact = newRedactor(r.e.masker, sources, copied, r.e.opts.Mask != MaskAlways, r.e.opts.Workers)
 	}
 	return r.redact
 }

@@ -42,6 +42,11 @@ type subject struct {
 	// (sharePluginData), to be copied before a rule writes.
 	pluginShared bool
 	masked       map[string]any
+	// secretPaths are manifest.SecretPaths of the content when
+	// secretPathsValid: kept through the phases (the preprocess and main
+	// phases and the redactor read them) until the content changes.
+	secretPaths      []manifest.Path
+	secretPathsValid bool
 	// scratch is what a phase needs while it runs on the subject
 	// (runPhase); nil between phases.
 	scratch *phaseScratch
@@ -177,10 +182,11 @@ func (s *subject) disown() {
 // as Masked, computed once per content version.
 func (s *subject) maskedContent() map[string]any {
 	if !s.maskedValid {
-		paths := manifest.SecretPaths(s.content)
-		if s.obj != nil {
-			// Fields render found holding a copy of a Secret's value.
-			paths = append(paths, s.obj.SecretFields...)
+		paths := s.contentSecretPaths()
+		if s.obj != nil && len(s.obj.SecretFields) > 0 {
+			// Fields render found holding a copy of a Secret's value
+			// (appended to a copy: the paths are kept).
+			paths = append(slices.Clip(paths), s.obj.SecretFields...)
 		}
 		s.masked = manifest.MaskPaths(s.content, paths, Masked)
 		s.maskedValid, s.maskedCopy = true, len(paths) > 0
@@ -188,14 +194,30 @@ func (s *subject) maskedContent() map[string]any {
 	return s.masked
 }
 
+// contentSecretPaths are manifest.SecretPaths of the content, computed
+// once per content version.
+func (s *subject) contentSecretPaths() []manifest.Path {
+	if !s.secretPathsValid {
+		s.secretPaths, s.secretPathsValid = manifest.SecretPaths(s.content), true
+	}
+	return s.secretPaths
+}
+
 // dropMasked forgets the masked content.
 func (s *subject) dropMasked() {
 	s.masked, s.maskedValid, s.maskedCopy = nil, false, false
 }
 
+// contentChanged forgets what was computed from the content: a rule wrote
+// to it (perhaps in place, to a mapping the subject owns).
+func (s *subject) contentChanged() {
+	s.dropMasked()
+	s.secretPaths, s.secretPathsValid = nil, false
+}
+
 // refreshIdentity re-reads what depends on the content after a write.
 func (s *subject) refreshIdentity() {
-	s.dropMasked()
+	s.contentChanged()
 	s.secret = manifest.IsSecret(s.content)
 	s.id = manifest.IDOf(s.content, s.id.Target)
 }
