@@ -37,6 +37,10 @@ type evalCtx struct {
 	listBuf []any
 	lists   [][]any
 	call    condCall
+	// actionArgs and act are an action's arguments and call, reused
+	// likewise.
+	actionArgs []any
+	act        actionCall
 	// scratch is the subject's while the phase runs (subject.scratch).
 	scratch phaseScratch
 }
@@ -370,7 +374,11 @@ func (x *evalCtx) action(a *Action, i int) error {
 
 func (x *evalCtx) actionOnce(a *Action, i, iter int, indent int) (err error) {
 	inLoop := iter >= 0
-	args := make([]any, len(a.args))
+	// The arguments go into a scratch buffer: actions copy what they
+	// keep (deepCopy, taken), never the list.
+	args := slices.Grow(x.actionArgs[:0], len(a.args))[:len(a.args)]
+	x.actionArgs = args
+	defer clear(args)
 	for k, v := range a.args {
 		args[k], _ = x.evalArg(v, inLoop)
 	}
@@ -394,7 +402,9 @@ func (x *evalCtx) actionOnce(a *Action, i, iter int, indent int) (err error) {
 	if err := checkRuntimeArgs(a.spec.params, args); err != nil {
 		return err
 	}
-	return a.spec.run(&actionCall{x: x, a: a, index: i, iter: iter, args: args})
+	x.act = actionCall{x: x, a: a, index: i, iter: iter, args: args}
+	defer func() { x.act = actionCall{} }()
+	return a.spec.run(&x.act)
 }
 
 // taken records an executed action for the report: nothing of a sensitive

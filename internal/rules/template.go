@@ -57,6 +57,9 @@ type part struct {
 type template struct {
 	src   string
 	parts []part
+	// srcValue is src as an interface value, made once: an evaluation
+	// that keeps the text as written returns it without allocating.
+	srcValue any
 }
 
 // whole reports whether the string is exactly one field, which keeps the
@@ -120,7 +123,7 @@ func parseTemplate(s string) (*template, string, error) {
 	if lit.Len() > 0 {
 		parts = append(parts, part{lit: lit.String()})
 	}
-	return &template{src: s, parts: parts}, "", nil
+	return &template{src: s, parts: parts, srcValue: s}, "", nil
 }
 
 // parseField parses the field that starts at s[i] == '{' and returns the

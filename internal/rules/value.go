@@ -176,7 +176,7 @@ func (x *evalCtx) eval(v *value) (any, bool) {
 		got, ok := x.resolve(r)
 		if !ok {
 			x.unresolved(r)
-			return v.t.src, false
+			return v.t.srcValue, false
 		}
 		return got, true
 	case kindMixed:
@@ -189,7 +189,7 @@ func (x *evalCtx) eval(v *value) (any, bool) {
 			got, ok := x.resolve(p.ref)
 			if !ok {
 				x.unresolved(p.ref)
-				return v.t.src, false
+				return v.t.srcValue, false
 			}
 			b.WriteString(text(got))
 		}
