@@ -345,10 +345,12 @@ func (e *Engine) runPhase(s *subject, phase Phase, rules []*Rule) {
 	// after the other, and reusing it saves an allocation per rule.
 	x := evalCtxPool.Get().(*evalCtx)
 	x.e, x.s = e, s
-	x.scratch = phaseScratch{}
+	x.scratch = phaseScratch{maskedTrees: x.scratch.maskedTrees[:0]}
 	s.scratch = &x.scratch
 	defer func() {
-		s.scratch, x.scratch = nil, phaseScratch{}
+		// The memo's buffer stays with the context, emptied.
+		clear(x.scratch.maskedTrees)
+		s.scratch, x.scratch = nil, phaseScratch{maskedTrees: x.scratch.maskedTrees[:0]}
 		if s.maskedCopy {
 			s.dropMasked()
 		}

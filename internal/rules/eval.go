@@ -65,8 +65,10 @@ var errStop = errors.New("stopped by fail")
 func (x *evalCtx) resolve(r *ref) (any, bool) {
 	var v any
 	level := levelPlain
+	fromNode := false
 	switch r.root {
 	case rootNode:
+		fromNode = true
 		if x.s.content == nil {
 			return nil, false
 		}
@@ -131,7 +133,11 @@ func (x *evalCtx) resolve(r *ref) (any, bool) {
 		v = lm.materialize()
 	}
 	if x.mask {
-		v = x.e.masker.tree(v, level)
+		if fromNode {
+			v = x.s.maskedTree(x.e.masker, v, level)
+		} else {
+			v = x.e.masker.tree(v, level)
+		}
 	}
 	return v, true
 }

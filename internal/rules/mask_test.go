@@ -261,3 +261,40 @@ func TestFailedEditForgetsSecretPaths(t *testing.T) {
 		t.Error("a failed edit kept the secret paths of the content before it")
 	}
 }
+
+// The masked mappings a phase's rules read are kept for the next rules,
+// but not past a write: a write in place to a mapping the subject already
+// owns (same address, same size) is read afresh.
+func TestMaskedTreesFollowInPlaceWrites(t *testing.T) {
+	set := loadRules(t, `
+- uuid: copy-auth
+  phase: preprocess
+  priority: 100
+  actions:
+    - {op: set-attribute, args: {path: /spec/auth/user, value: first}}
+- uuid: read-then-write-in-place
+  phase: preprocess
+  priority: 90
+  conditions:
+    - {op: "!is-empty", args: {value: "{node.spec.auth}"}}
+  actions:
+    - {op: log, args: {msg: "before {node.spec.auth}", level: warning}}
+    - {op: set-attribute, args: {path: /spec/auth/user, value: second}}
+- uuid: read-again
+  phase: preprocess
+  priority: 80
+  actions:
+    - {op: log, args: {msg: "after {node.spec.auth}", level: warning}}
+`)
+	tg := target(t, "app", "apiVersion: example.com/v1\nkind: Thing\nmetadata: {name: t}\nspec: {auth: {token: t0-secret, user: admin}}\n")
+	run := runAll(t, set, Options{}, tg)
+	msgs := messages(run.Findings())
+	for _, want := range []string{`before {"token":"***","user":"first"}`, `after {"token":"***","user":"second"}`} {
+		if !strings.Contains(msgs, want) {
+			t.Errorf("findings lack %q:\n%s", want, msgs)
+		}
+	}
+	if strings.Contains(msgs, "t0-secret") {
+		t.Errorf("the token leaked:\n%s", msgs)
+	}
+}

@@ -2,9 +2,11 @@ package rules
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -120,6 +122,46 @@ type phaseScratch struct {
 	// them; haveFindings says they are.
 	findingFacts []any
 	haveFindings bool
+	// maskedTrees are the mappings and lists of the content that rules
+	// read masked in this phase (maskedTree), until the content changes.
+	maskedTrees []maskedTree
+}
+
+// maskedTree is a mapping or list of the content (by address and length)
+// read at a mask level, and what the masker made of it.
+type maskedTree struct {
+	addr  uintptr
+	n     int
+	level maskLevel
+	out   any
+}
+
+// maskedTree is m.tree(v, level) of a mapping or list read from the
+// subject's content: rules of one phase read the same containers in turn
+// (the built-in rules' images, then a site's rules), and walking them once
+// is enough. The memo lives in the phase's scratch and is forgotten when
+// the content changes (contentChanged), so a write made in place to a
+// mapping the subject owns is never read from it.
+func (s *subject) maskedTree(m *masker, v any, level maskLevel) any {
+	var addr uintptr
+	var n int
+	switch t := v.(type) {
+	case map[string]any:
+		addr, n = reflect.ValueOf(t).Pointer(), len(t)
+	case []any:
+		addr, n = uintptr(unsafe.Pointer(unsafe.SliceData(t))), len(t)
+	}
+	if n == 0 || s.scratch == nil {
+		return m.tree(v, level)
+	}
+	for _, t := range s.scratch.maskedTrees {
+		if t.addr == addr && t.n == n && t.level == level {
+			return t.out
+		}
+	}
+	out := m.tree(v, level)
+	s.scratch.maskedTrees = append(s.scratch.maskedTrees, maskedTree{addr: addr, n: n, level: level, out: out})
+	return out
 }
 
 // appliedRule is a rule whose conditions held on the subject.
@@ -212,6 +254,10 @@ func (s *subject) dropMasked() {
 // to it (perhaps in place, to a mapping the subject owns).
 func (s *subject) contentChanged() {
 	s.dropMasked()
+	if s.scratch != nil {
+		clear(s.scratch.maskedTrees)
+		s.scratch.maskedTrees = s.scratch.maskedTrees[:0]
+	}
 	s.secretPaths, s.secretPathsValid = nil, false
 }
 
