@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -140,7 +141,22 @@ func (m *masker) maskTree(v any, l maskLevel) (any, bool) {
 // values never appear in any output.
 type redactor struct {
 	r *strings.Replacer
+	// shortest is the length of the shortest secret: a shorter text holds
+	// none.
+	shortest int
+	// seen are texts already redacted, and what became of them: the
+	// report repeats the same arguments and values (a target's namespace,
+	// an image) on many objects. At most maxRedactMemo of them.
+	seen     sync.Map
+	seenSize atomic.Int64
 }
+
+// maxRedactMemo bounds the texts a redactor remembers; maxRedactMemoLen
+// the length of one.
+const (
+	maxRedactMemo    = 1 << 14
+	maxRedactMemoLen = 256
+)
 
 // minSecretLen is the shortest value the redactor removes: shorter values
 // ("1", "yes") occur everywhere and are no secret worth hiding.
@@ -194,7 +210,8 @@ func newRedactor(m *masker, sources []redactSource, extra []string, maskedKeyVal
 	for _, s := range vals {
 		pairs = append(pairs, s, manifest.Redacted)
 	}
-	return &redactor{r: strings.NewReplacer(pairs...)}
+	// vals is sorted longest first.
+	return &redactor{r: strings.NewReplacer(pairs...), shortest: len(vals[len(vals)-1])}
 }
 
 // secretsOf lists the values of one content tree the redactor removes
@@ -258,9 +275,26 @@ func lookupString(c map[string]any, p manifest.Path) (string, bool) {
 // text redacts a string; it allocates only when there is something to
 // redact.
 func (r *redactor) text(s string) string {
-	if r == nil || r.r == nil || s == "" {
+	if r == nil || r.r == nil || len(s) < r.shortest {
 		return s
 	}
+	if len(s) > maxRedactMemoLen {
+		return r.replace(s)
+	}
+	if out, ok := r.seen.Load(s); ok {
+		return out.(string)
+	}
+	out := r.replace(s)
+	if r.seenSize.Load() < maxRedactMemo {
+		if _, loaded := r.seen.LoadOrStore(s, out); !loaded {
+			r.seenSize.Add(1)
+		}
+	}
+	return out
+}
+
+// replace redacts a string with the replacer.
+func (r *redactor) replace(s string) string {
 	w := diffWriters.Get().(*diffWriter)
 	*w = diffWriter{orig: s, buf: w.buf[:0]}
 	r.r.WriteString(w, s)

@@ -298,3 +298,37 @@ func TestMaskedTreesFollowInPlaceWrites(t *testing.T) {
 		t.Errorf("the token leaked:\n%s", msgs)
 	}
 }
+
+// The redactor remembers the texts it redacted: a text read again gives
+// the same result, short texts cannot hold a secret, long ones are not
+// remembered but still redacted, and past the bound nothing more is kept.
+func TestRedactorMemo(t *testing.T) {
+	secret := map[string]any{"apiVersion": "v1", "kind": "Secret", "stringData": map[string]any{"a": "hunter22", "b": "s3cr3t-longer"}}
+	r := newRedactor(newMasker(nil), []redactSource{{content: secret}}, nil, false, 2)
+	if r.shortest != len("hunter22") {
+		t.Fatalf("shortest secret %d", r.shortest)
+	}
+	long := strings.Repeat("x", maxRedactMemoLen) + "hunter22"
+	for range 2 {
+		for in, want := range map[string]string{
+			"pw hunter22 and s3cr3t-longer": "pw <redacted> and <redacted>",
+			"plain text":                    "plain text",
+			"hunter2":                       "hunter2",
+			long:                            strings.Repeat("x", maxRedactMemoLen) + "<redacted>",
+		} {
+			if got := r.text(in); got != want {
+				t.Errorf("text(%.40q) = %.40q, want %.40q", in, got, want)
+			}
+		}
+	}
+	if n := r.seenSize.Load(); n != 2 {
+		t.Errorf("%d texts remembered, want 2 (the long and the short one are not)", n)
+	}
+	r.seenSize.Store(maxRedactMemo)
+	if got := r.text("new hunter22"); got != "new <redacted>" {
+		t.Errorf("past the bound: %q", got)
+	}
+	if _, kept := r.seen.Load("new hunter22"); kept {
+		t.Error("a text was remembered past the bound")
+	}
+}
