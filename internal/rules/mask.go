@@ -62,7 +62,14 @@ var DefaultMaskedKeys = []string{
 // any depth, and every value under data and stringData of a Secret.
 type masker struct {
 	keys []string
+	// byLen are the keys by length (shorter than maxIndexedKey): every
+	// mapping key a rule reads or the masker walks is looked up, and few
+	// masked keys have its length.
+	byLen [maxIndexedKey][]string
 }
+
+// maxIndexedKey bounds the lengths masker.byLen indexes.
+const maxIndexedKey = 32
 
 func newMasker(extra []string) *masker {
 	keys := slices.Clone(DefaultMaskedKeys)
@@ -71,11 +78,21 @@ func newMasker(extra []string) *masker {
 			keys = append(keys, k)
 		}
 	}
-	return &masker{keys: keys}
+	m := &masker{keys: keys}
+	for _, k := range keys {
+		if len(k) < maxIndexedKey {
+			m.byLen[len(k)] = append(m.byLen[len(k)], k)
+		}
+	}
+	return m
 }
 
 func (m *masker) isMaskedKey(k string) bool {
-	for _, x := range m.keys {
+	candidates := m.keys
+	if len(k) < maxIndexedKey {
+		candidates = m.byLen[len(k)]
+	}
+	for _, x := range candidates {
 		if len(x) == len(k) && strings.EqualFold(x, k) {
 			return true
 		}

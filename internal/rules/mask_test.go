@@ -332,3 +332,17 @@ func TestRedactorMemo(t *testing.T) {
 		t.Error("a text was remembered past the bound")
 	}
 }
+
+// Masked keys are found by length, any case, however long.
+func TestIsMaskedKey(t *testing.T) {
+	long := strings.Repeat("k", maxIndexedKey+5)
+	m := newMasker([]string{"sshKey", long})
+	for k, want := range map[string]bool{
+		"password": true, "PASSWORD": true, "passwords": false, "metadata": false, "SSHKEY": true,
+		long: true, strings.ToUpper(long): true, long + "x": false, "": false, "apiKey": true, "apikey": true,
+	} {
+		if got := m.isMaskedKey(k); got != want {
+			t.Errorf("isMaskedKey(%q) = %v", k, got)
+		}
+	}
+}
