@@ -95,6 +95,7 @@ func isURL(p string) bool {
 // revision uncached.
 func storeRevision(r *Rendered, findings []finding.Finding, rules []finding.Rule) {
 	e := &cache.Encoder{}
+	e.ShareStrings()
 	if err := finding.EncodeFindings(e, findings); err != nil {
 		return
 	}
@@ -115,6 +116,7 @@ func cachedRevision(r *Rendered) (findings []finding.Finding, rules []finding.Ru
 			return true
 		}
 		d := cache.NewDecoder(p)
+		d.ShareStrings()
 		findings = finding.DecodeFindings(d)
 		rules = finding.DecodeRules(d)
 		return d.Done() == nil
