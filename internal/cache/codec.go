@@ -49,7 +49,16 @@ type Encoder struct {
 	// keys is scratch space for sorting map keys, used as a stack by
 	// nested maps.
 	keys []string
+	// shared numbers the strings written since ShareStrings (nil: off).
+	shared map[string]uint64
 }
+
+// ShareStrings makes every string written from now on that repeats one
+// written before (since this call) a reference to it. It is for entries
+// whose strings repeat many times — a whole revision's findings repeat
+// their rules' help, titles, kinds and files thousands of times — and the
+// decoder must call ShareStrings at the same point.
+func (e *Encoder) ShareStrings() { e.shared = map[string]uint64{} }
 
 // Bytes returns what was encoded.
 func (e *Encoder) Bytes() []byte { return e.buf }
@@ -81,6 +90,18 @@ func (e *Encoder) Bool(v bool) {
 
 // String writes a string.
 func (e *Encoder) String(s string) {
+	if e.shared != nil {
+		// Shared strings: a reference is its index, shifted, with the low
+		// bit set; a first occurrence its length, shifted.
+		if i, ok := e.shared[s]; ok {
+			e.Uint(i<<1 | 1)
+			return
+		}
+		e.shared[s] = uint64(len(e.shared))
+		e.Uint(uint64(len(s)) << 1)
+		e.buf = append(e.buf, s...)
+		return
+	}
 	e.Uint(uint64(len(s)))
 	e.buf = append(e.buf, s...)
 }
@@ -181,7 +202,14 @@ type Decoder struct {
 	pos    int
 	err    error
 	intern map[string]string
+	// shared are the strings read since ShareStrings, in order; sharing
+	// says whether it was called.
+	shared  []string
+	sharing bool
 }
+
+// ShareStrings reads what an Encoder wrote after its ShareStrings.
+func (d *Decoder) ShareStrings() { d.shared, d.sharing = d.shared[:0], true }
 
 // NewDecoder reads buf. Strings met twice share their memory.
 func NewDecoder(buf []byte) *Decoder {
@@ -293,6 +321,9 @@ func (d *Decoder) Raw() []byte {
 
 // String reads a string.
 func (d *Decoder) String() string {
+	if d.sharing {
+		return d.sharedString()
+	}
 	b := d.raw()
 	if len(b) == 0 {
 		return ""
@@ -306,6 +337,39 @@ func (d *Decoder) String() string {
 	s := string(b)
 	d.intern[s] = s
 	return s
+}
+
+// sharedString reads a string written after ShareStrings.
+func (d *Decoder) sharedString() string {
+	v := d.Uint()
+	if d.err != nil {
+		return ""
+	}
+	if v&1 == 1 {
+		if v>>1 >= uint64(len(d.shared)) {
+			d.fail("a reference to a string not read yet")
+			return ""
+		}
+		return d.shared[v>>1]
+	}
+	if v>>1 > uint64(len(d.buf)-d.pos) {
+		d.fail("string past the end")
+		return ""
+	}
+	n := int(v >> 1)
+	s := string(d.buf[d.pos : d.pos+n])
+	d.pos += n
+	d.shared = append(d.shared, s)
+	return s
+}
+
+// skipString reads past a string.
+func (d *Decoder) skipString() {
+	if d.sharing {
+		d.sharedString() // later references count it
+		return
+	}
+	d.raw()
 }
 
 // Strings reads a list of strings.
@@ -400,7 +464,8 @@ func (d *Decoder) value(depth int) any {
 // Offset is how many bytes of the input have been read.
 func (d *Decoder) Offset() int { return d.pos }
 
-// Skip reads past a string or byte slice without keeping it.
+// Skip reads past a byte slice, or a string written without
+// ShareStrings, without keeping it.
 func (d *Decoder) Skip() { d.raw() }
 
 // SkipValue reads past a value tree without building it: for readers that
@@ -428,30 +493,86 @@ func (d *Decoder) skipValue(depth int) {
 		}
 		d.pos += 8
 	case tagString:
-		d.raw()
+		d.skipString()
 	case tagList:
 		for range d.Len(1) {
 			d.skipValue(depth + 1)
 		}
 	case tagMap:
 		for range d.Len(2) {
-			d.raw()
+			d.skipString()
 			d.skipValue(depth + 1)
 		}
 	case tagStringList:
 		d.Bool()
 		for range d.Len(1) {
-			d.raw()
+			d.skipString()
 		}
 	case tagStringMap:
 		d.Bool()
 		for range d.Len(2) {
-			d.raw()
-			d.raw()
+			d.skipString()
+			d.skipString()
 		}
 	default:
 		d.fail("unknown value tag")
 	}
+}
+
+// Node kinds of a value tree, for readers that build a tree node by node
+// (NextKind).
+const (
+	KindScalar = iota // anything but a list or a map
+	KindList
+	KindMap
+)
+
+// NextKind reports what the next value is without reading it.
+func (d *Decoder) NextKind() int {
+	if d.err != nil || d.pos >= len(d.buf) {
+		return KindScalar // reading it fails as it should
+	}
+	switch d.buf[d.pos] {
+	case tagList:
+		return KindList
+	case tagMap:
+		return KindMap
+	}
+	return KindScalar
+}
+
+// ValueBytes returns the encoding of the next value without reading it
+// (nil when it does not decode). Equal value trees encode to the same
+// bytes, so a reader can recognise a subtree it has built before.
+func (d *Decoder) ValueBytes() []byte {
+	start := d.pos
+	d.skipValue(0)
+	end := d.pos
+	d.pos = start
+	if d.err != nil {
+		return nil
+	}
+	return d.buf[start:end]
+}
+
+// ListStart reads the start of a list (NextKind KindList) and returns how
+// many values follow.
+func (d *Decoder) ListStart() int { return d.start(tagList, 1) }
+
+// MapStart reads the start of a map (NextKind KindMap) and returns how
+// many entries, each a String and a value, follow.
+func (d *Decoder) MapStart() int { return d.start(tagMap, 2) }
+
+func (d *Decoder) start(tag byte, min int) int {
+	if d.err != nil {
+		return 0
+	}
+	if d.pos >= len(d.buf) || d.buf[d.pos] != tag {
+		d.fail("not the list or map expected")
+		return 0
+	}
+	d.pos++
+	return d.Len(min)
 }
 
 // Map reads a value tree that must be a map.

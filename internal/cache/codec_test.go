@@ -198,3 +198,60 @@ func BenchmarkCodec(b *testing.B) {
 		}
 	})
 }
+
+// TestSharedStrings: after ShareStrings, repeated strings are written once
+// and read back equal, inside value trees too; skipping a tree keeps the
+// reader's count of strings, so a reference after it resolves; and the
+// entry is smaller than without sharing.
+func TestSharedStrings(t *testing.T) {
+	write := func(share bool) []byte {
+		e := &Encoder{}
+		e.String("plain")
+		if share {
+			e.ShareStrings()
+		}
+		for range 3 {
+			e.Strings([]string{"remediation text that repeats", "", "kind"})
+			if err := e.Value(sampleTree()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.String("kind")
+		return e.Bytes()
+	}
+	shared, plain := write(true), write(false)
+	if len(shared) >= len(plain) {
+		t.Errorf("shared strings took %d bytes, %d without sharing", len(shared), len(plain))
+	}
+	d := NewDecoder(shared)
+	if s := d.String(); s != "plain" {
+		t.Fatalf("read %q before sharing", s)
+	}
+	d.ShareStrings()
+	for i := range 3 {
+		if got := d.Strings(); !reflect.DeepEqual(got, []string{"remediation text that repeats", "", "kind"}) {
+			t.Fatalf("strings %d: %q", i, got)
+		}
+		if i == 1 {
+			d.SkipValue()
+			continue
+		}
+		if got := d.Map(); !reflect.DeepEqual(got, sampleTree()) {
+			t.Fatalf("tree %d: %#v", i, got)
+		}
+	}
+	if s := d.String(); s != "kind" {
+		t.Errorf("the last reference read %q", s)
+	}
+	if err := d.Done(); err != nil {
+		t.Fatal(err)
+	}
+
+	bad := &Encoder{}
+	bad.Uint(5<<1 | 1) // a reference to a string never written
+	d = NewDecoder(bad.Bytes())
+	d.ShareStrings()
+	if s := d.String(); s != "" || !errors.Is(d.Err(), ErrCorrupt) {
+		t.Errorf("a dangling reference read without error: %v", d.Err())
+	}
+}

@@ -176,3 +176,39 @@ func DecodeLocation(d *cache.Decoder) Location {
 	l.Line, l.Column, l.EndLine, l.EndColumn = int(d.Int()), int(d.Int()), int(d.Int()), int(d.Int())
 	return l
 }
+
+// EncodeRules writes rule descriptors.
+func EncodeRules(e *cache.Encoder, rules []Rule) {
+	e.Uint(uint64(len(rules)))
+	for _, r := range rules {
+		e.Strings([]string{r.ID, r.Name, r.Short, r.Full, r.Help, r.SecuritySeverity, r.Precision})
+		e.Int(int64(r.Level))
+		e.Bool(r.Tags != nil)
+		e.Strings(r.Tags)
+	}
+}
+
+// DecodeRules reads what EncodeRules wrote.
+func DecodeRules(d *cache.Decoder) []Rule {
+	n := d.Len(4)
+	if n == 0 {
+		return nil
+	}
+	out := make([]Rule, n)
+	for i := range out {
+		s := d.Strings()
+		if len(s) != 7 {
+			d.Fail("a rule without its seven strings")
+			return nil
+		}
+		r := &out[i]
+		r.ID, r.Name, r.Short, r.Full, r.Help, r.SecuritySeverity, r.Precision = s[0], s[1], s[2], s[3], s[4], s[5], s[6]
+		r.Level = Level(d.Int())
+		hasTags := d.Bool()
+		r.Tags = d.Strings()
+		if hasTags && r.Tags == nil {
+			r.Tags = []string{}
+		}
+	}
+	return out
+}

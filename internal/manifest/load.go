@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -24,6 +25,9 @@ type LoadOptions struct {
 	Workers int
 	// Cache, when set, shares parsed files with another load (cache.go).
 	Cache *ParseCache
+	// Digests asks for the SHA-256 digest of every file read (Set.Digests):
+	// what a cache keys a whole revision's results by.
+	Digests bool
 }
 
 // Set is everything loaded from the inputs: the files in sorted order, their
@@ -40,6 +44,10 @@ type Set struct {
 	// chart sources, not manifests, and are not loaded; rendering renders
 	// the charts.
 	Charts []string
+	// Digests are the SHA-256 digests of Files' contents, in the same
+	// order (zero for a file that could not be read), when
+	// LoadOptions.Digests asked for them.
+	Digests [][sha256.Size]byte
 }
 
 // ManifestExtensions are the extensions picked up when walking directories.
@@ -61,8 +69,11 @@ func Load(fsys fs.FS, paths []string, opts LoadOptions) *Set {
 		problems []Problem
 	}
 	results := make([]result, len(files))
+	if opts.Digests {
+		set.Digests = make([][sha256.Size]byte, len(files))
+	}
 	parallel.ForEach(opts.Workers, len(files), func(i int) {
-		docs, p := loadFile(fsys, files[i], opts.Limits, opts.Cache)
+		docs, p := loadFile(fsys, files[i], opts.Limits, opts.Cache, set.Digests, i)
 		results[i] = result{docs, p}
 	})
 	for _, r := range results {
@@ -72,7 +83,8 @@ func Load(fsys fs.FS, paths []string, opts LoadOptions) *Set {
 	return set
 }
 
-func loadFile(fsys fs.FS, name string, limits Limits, cache *ParseCache) ([]*Document, []Problem) {
+// digests, when not nil, receives the digest of the file's content at i.
+func loadFile(fsys fs.FS, name string, limits Limits, cache *ParseCache, digests [][sha256.Size]byte, i int) ([]*Document, []Problem) {
 	at := Location{File: name, Line: 1, Column: 1}
 	// The file's type and size are read before it is opened: opening a
 	// named pipe blocks, and a device may never end.
@@ -86,6 +98,9 @@ func loadFile(fsys fs.FS, name string, limits Limits, cache *ParseCache) ([]*Doc
 		return nil, []Problem{tooLarge(name, tl.Size, limits)}
 	case err != nil:
 		return nil, []Problem{unreadable(name, err)}
+	}
+	if digests != nil {
+		digests[i] = sha256.Sum256(data)
 	}
 	if cache != nil {
 		return cache.parse(name, data, limits)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"strings"
 
 	"github.com/plumb-ci/plumb/internal/analyzer"
 	"github.com/plumb-ci/plumb/internal/cache"
@@ -97,7 +96,7 @@ func newTargetCache(store *cache.Store, cfg *config.Config, in *analyzer.Input) 
 		return nil
 	}
 	tc := &targetCache{store: store, keys: map[string]cache.Key{}, off: map[string]bool{}}
-	if strings.HasPrefix(cfg.Reference.Path, "https://") || strings.HasPrefix(cfg.Reference.Path, "http://") {
+	if isURL(cfg.Reference.Path) {
 		tc.off[(*compare.Analyzer)(nil).Name()] = true
 	}
 	for _, t := range in.Targets {

@@ -88,7 +88,7 @@ spec:
 // entry per target the checks apply to: overlays/dev, templates, and the
 // chart with its defaults, with values-prod.yaml and from the HelmRelease;
 // no check applies to flux's HelmRelease itself) and how many builds (the
-// overlay's).
+// overlay's). A run also keeps the revision's findings (revision.go).
 const mixedTargets, mixedBuilds = 5, 1
 
 // TestWarmCacheEveryTargetKind: the report with a warm cache is the cold
@@ -114,16 +114,20 @@ func TestWarmCacheEveryTargetKind(t *testing.T) {
 			cacheDir := t.TempDir()
 			cfg := testConfig(t, r.Dir, nil)
 			_, cold := reportBytes(t, withCache(cfg, cacheDir))
-			if st := cold.CacheStats; st.Writes != mixedTargets+mixedBuilds || st.Hits != 0 {
-				t.Fatalf("cold run %+v, want %d analyses and %d build written", st, mixedTargets, mixedBuilds)
+			if st := cold.CacheStats; st.Writes != mixedTargets+mixedBuilds+1 || st.Hits != 0 {
+				t.Fatalf("cold run %+v, want %d analyses, %d build and the revision written", st, mixedTargets, mixedBuilds)
 			}
+			// The revision is found when nothing changed, missed when
+			// anything did.
+			revisionMisses := 0
 			if c.edit != nil {
 				r.Write(c.edit)
+				revisionMisses = 1
 			}
 			want, _ := reportBytes(t, withCache(cfg, ""))
 			warm := sameReport(t, withCache(cfg, cacheDir), want, "the cache")
-			if st := warm.CacheStats; st.Misses != c.misses || st.Hits != mixedTargets+mixedBuilds-c.misses {
-				t.Errorf("warm run %+v, want %d misses and the rest found", st, c.misses)
+			if st := warm.CacheStats; st.Misses != c.misses+revisionMisses || st.Hits != mixedTargets+mixedBuilds+1-c.misses-revisionMisses {
+				t.Errorf("warm run %+v, want %d misses and the rest found", st, c.misses+revisionMisses)
 			}
 		})
 	}
@@ -154,11 +158,12 @@ func TestWarmCacheEveryTargetKindInPullRequestMode(t *testing.T) {
 	cfg := testConfig(t, r.Dir, nil, "--base-ref", base)
 	want, _ := reportBytes(t, withCache(cfg, ""))
 	res := sameReport(t, withCache(cfg, cacheDir), want, "the base branch's cache")
-	// The base revision is found whole; at the head, the render the
-	// HelmRelease asks for and the Template's directory are analysed, and
-	// the other three analyses found (the overlay's build is shared with
-	// the base revision, not looked up again).
-	if st := res.CacheStats; st.Misses != 2 || st.Writes != 2 || st.Hits != mixedTargets+mixedBuilds+mixedTargets-2 {
+	// The base revision is found whole: its build, and its findings
+	// (which spare analysing it); at the head, the render the HelmRelease
+	// asks for and the Template's directory are analysed, and the other
+	// three analyses found (the overlay's build is shared with the base
+	// revision, not looked up again).
+	if st := res.CacheStats; st.Misses != 2 || st.Writes != 2 || st.Hits != mixedBuilds+1+mixedTargets-2 {
 		t.Errorf("pull request run %+v, want the two changed targets analysed and everything else found", st)
 	}
 	res = sameReport(t, withCache(cfg, cacheDir), want, "the warm cache")

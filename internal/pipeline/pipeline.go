@@ -54,6 +54,12 @@ type Rendered struct {
 	// store is the persistent cache the revision was rendered with (nil
 	// when off); its analyses use it too.
 	store *cache.Store
+	// revision is the key of the revision's findings in store
+	// (revisionKey); zero when they are not cached.
+	revision cache.Key
+	// reuseAnalysis takes the revision's findings from store when they
+	// are there, instead of analysing it (a pull request's base).
+	reuseAnalysis bool
 }
 
 // Skipped lists what the load and render stages did not read as objects.
@@ -86,6 +92,7 @@ func load(ctx context.Context, cfg *config.Config, store *cache.Store) (*Rendere
 		return nil, err
 	}
 	out := loadFS(ctx, cfg, fsys, shared{store: store}, engine)
+	out.revision, _ = revisionKey(cfg, out, len(ruleProblems) == 0)
 	out.Findings = append(out.Findings, ruleProblems...)
 	return out, nil
 }
@@ -114,7 +121,8 @@ type shared struct {
 // inspection rules. With --shard, only the shard's render targets are
 // rendered.
 func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, share shared, engine *rules.Engine) *Rendered {
-	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude, Cache: share.parses})
+	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude, Cache: share.parses,
+		Digests: share.store != nil})
 	run := engine.NewRun()
 	run.Early(set.Documents)
 	opts := renderOptions(cfg)
@@ -318,6 +326,40 @@ func check(ctx context.Context, cfg *config.Config, engines engineFactory) (*Res
 // that both revisions of a pull request are judged by the same rules).
 func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, engineFS fs.FS, newEngines engineFactory) *Result {
 	rep := &report.Report{Version: Version, Sections: map[string]any{}}
+	var errs []error
+	fs, rules, cached := cachedRevision(rendered)
+	if cached && rendered.reuseAnalysis {
+		rep.Findings, rep.Rules = fs, rules
+	} else {
+		errs = analyzeRevision(ctx, cfg, rendered, engineFS, newEngines, rep)
+		if !cached && rendered.revision != (cache.Key{}) && len(errs) == 0 {
+			storeRevision(rendered, rep.Findings, rep.Rules)
+		}
+	}
+	for _, t := range rendered.Render.Targets {
+		rep.Targets = append(rep.Targets, report.TargetEntry{Name: t.Name, Kind: string(t.Kind), Objects: len(t.Objects)})
+		for _, o := range t.Objects {
+			loc, _ := o.Locate(nil)
+			rep.Objects = append(rep.Objects, report.ObjectEntry{ObjectID: o.ID, File: loc.File, Line: loc.Line})
+		}
+	}
+	rep.Skipped = rendered.Skipped()
+	applySuppressions(cfg, rep, rendered.Render.Targets)
+	errs = append(errs, settlePending(cfg, rep, rendered)...)
+	res := &Result{Report: rep, Errors: errs}
+	if cfg.Rules.Explain {
+		// The run holds every rendered object; keep it only when it is
+		// asked for, so that they can go before the report is written.
+		res.Rules = rendered.Rules
+	}
+	return res
+}
+
+// analyzeRevision runs the analyzers and the main inspection rules over a
+// rendered revision and adds their findings, rules and sections to rep:
+// everything a revision's report holds before suppressions. It returns the
+// engines that failed.
+func analyzeRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, engineFS fs.FS, newEngines engineFactory, rep *report.Report) []error {
 	rep.Findings = append(rep.Findings, rendered.Findings...)
 	rep.Rules = append(rep.Rules, hygiene.Rules()...)
 	rep.Rules = append(rep.Rules, render.Rules()...)
@@ -338,23 +380,7 @@ func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, 
 	rep.Findings = dropOverlaps(rep.Findings)
 	rep.Findings = append(rep.Findings, mainRules(rendered, rep)...)
 	relateSources(rep.Findings, rendered.Render.Targets)
-	for _, t := range rendered.Render.Targets {
-		rep.Targets = append(rep.Targets, report.TargetEntry{Name: t.Name, Kind: string(t.Kind), Objects: len(t.Objects)})
-		for _, o := range t.Objects {
-			loc, _ := o.Locate(nil)
-			rep.Objects = append(rep.Objects, report.ObjectEntry{ObjectID: o.ID, File: loc.File, Line: loc.Line})
-		}
-	}
-	rep.Skipped = rendered.Skipped()
-	applySuppressions(cfg, rep, rendered.Render.Targets)
-	errs = append(errs, settlePending(cfg, rep, rendered)...)
-	res := &Result{Report: rep, Errors: errs}
-	if cfg.Rules.Explain {
-		// The run holds every rendered object; keep it only when it is
-		// asked for, so that they can go before the report is written.
-		res.Rules = rendered.Rules
-	}
-	return res
+	return errs
 }
 
 // resolveFixes turns the fixes the findings declare into edits of the

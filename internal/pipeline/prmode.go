@@ -70,6 +70,8 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory, sto
 	go func() {
 		defer wg.Done()
 		base = loadFS(ctx, &baseCfg, tree, share, engine)
+		base.revision, _ = revisionKey(&baseCfg, base, len(ruleProblems) == 0)
+		base.reuseAnalysis = true
 		// The engines are configured from the working tree: both revisions
 		// are judged by the pull request's rules, so a finding is new
 		// because the manifests changed, not because a rule did.

@@ -283,7 +283,7 @@ func (r *renderer) acceptKrusty(payload []byte, log *accessLog) ([]builtResource
 		for i := range built {
 			built[i].origin = decodeOrigin(d)
 			if d.Bool() {
-				built[i].content = r.interner.content(d.Map())
+				built[i].content = r.interner.decodedContent(d)
 			} else {
 				built[i].json = d.Raw()
 			}

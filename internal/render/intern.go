@@ -6,6 +6,9 @@ import (
 	"math/bits"
 	"reflect"
 	"sync"
+	"unsafe"
+
+	"github.com/plumb-ci/plumb/internal/cache"
 )
 
 // interner makes the objects of one render share their identical parts.
@@ -36,12 +39,22 @@ const internShards = 64
 type internShard struct {
 	mu sync.Mutex
 	m  map[uint64]any
+	// encoded are the mappings and lists read from the persistent cache,
+	// by their encoding (decoded).
+	encoded map[string]encodedValue
+}
+
+// encodedValue is an interned value read from the cache, with its hash.
+type encodedValue struct {
+	v any
+	h uint64
 }
 
 func newInterner() *interner {
 	in := &interner{seed: maphash.MakeSeed()}
 	for i := range in.shards {
 		in.shards[i].m = map[uint64]any{}
+		in.shards[i].encoded = map[string]encodedValue{}
 	}
 	return in
 }
@@ -153,6 +166,77 @@ func (in *interner) tree(v any) (any, uint64) {
 	}
 	return in.scalar(v)
 }
+
+// decodedContent reads an object's content from the persistent cache's
+// encoding, interned. The codec writes equal trees as equal bytes, so a
+// mapping or list whose encoding was read before is that earlier value,
+// found without building it: the overlays of shared bases repeat most of
+// their objects' subtrees, and building each one only to find it in the
+// table was most of what reading a warm cache allocated. A subtree read
+// for the first time is built from interned parts and interned by value
+// too (tree), so it is shared with what krusty's output gave.
+func (in *interner) decodedContent(d *cache.Decoder) map[string]any {
+	if d.NextKind() != cache.KindMap {
+		d.Fail("an object's content that is not a mapping")
+		return nil
+	}
+	v, _ := in.decoded(d, 0)
+	m, _ := v.(map[string]any)
+	return m
+}
+
+// decoded reads one value of an encoded tree (decodedContent). The
+// encodings it keys by are views of the cache entries read, which nothing
+// writes to: the table keeps them (a few MB on the benchmark corpus) as
+// long as the render.
+func (in *interner) decoded(d *cache.Decoder, depth int) (any, uint64) {
+	kind := d.NextKind()
+	if kind == cache.KindScalar || depth > maxTreeDepth {
+		return in.scalar(d.Value())
+	}
+	enc := d.ValueBytes()
+	if len(enc) == 0 {
+		return nil, 0 // it does not decode; the caller's Done says so
+	}
+	key := unsafe.String(&enc[0], len(enc))
+	s := &in.shards[maphash.String(in.seed, key)%internShards]
+	s.mu.Lock()
+	e, ok := s.encoded[key]
+	s.mu.Unlock()
+	if ok {
+		d.SkipValue()
+		return e.v, e.h
+	}
+	if kind == cache.KindMap {
+		n := d.MapStart()
+		m := make(map[string]any, n)
+		var sum uint64
+		for range n {
+			k := d.String()
+			c, h := in.decoded(d, depth+1)
+			m[k] = c
+			sum += in.entryHash(k, h)
+		}
+		e.v, e.h = in.mapping(m, sum)
+	} else {
+		l := make([]any, d.ListStart())
+		var folded uint64
+		for i := range l {
+			c, h := in.decoded(d, depth+1)
+			l[i] = c
+			folded = mix(folded, h)
+		}
+		e.v, e.h = in.list(l, folded)
+	}
+	s.mu.Lock()
+	s.encoded[key] = e
+	s.mu.Unlock()
+	return e.v, e.h
+}
+
+// maxTreeDepth bounds decoded's recursion; the codec refuses deeper trees
+// anyway (Value fails past its own bound).
+const maxTreeDepth = 1000
 
 // content interns an object's content built for this render (tree).
 func (in *interner) content(m map[string]any) map[string]any {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/plumb-ci/plumb/internal/cache"
 )
 
 func internedContent(t *testing.T, in *interner, doc string) map[string]any {
@@ -69,5 +71,52 @@ func TestIdenticalKeepsTypesApart(t *testing.T) {
 		if identical(x, y) {
 			t.Errorf("interned %#v and %#v are one value", p[0], p[1])
 		}
+	}
+}
+
+// TestDecodedContentSharesWhatItReadBefore: content read from the
+// persistent cache is the content that was written, and its subtrees are
+// shared with those read before (found by their encoding) and with equal
+// ones krusty's output gave (by value); types stay apart.
+func TestDecodedContentSharesWhatItReadBefore(t *testing.T) {
+	docs := []string{
+		`{kind: Deployment, metadata: {name: a}, spec: {probe: {path: /healthz, port: 80}, ports: [80, 443], ratio: 0.5, other: {x: 1}}}`,
+		`{kind: Deployment, metadata: {name: b}, spec: {probe: {port: 80, path: /healthz}, ports: [80, 443], ratio: "0.5", other: {x: 2}}}`,
+	}
+	e := &cache.Encoder{}
+	var want []map[string]any
+	for _, doc := range docs {
+		m := internedContent(t, newInterner(), doc)
+		want = append(want, m)
+		if err := e.Value(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := newInterner()
+	built := internedContent(t, in, `{probe: {path: /healthz, port: 80}}`)
+	d := cache.NewDecoder(e.Bytes())
+	a, b := in.decodedContent(d), in.decodedContent(d)
+	if err := d.Done(); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, want[0]) || !reflect.DeepEqual(b, want[1]) {
+		t.Fatalf("decoded\n%#v\n%#v\nwant\n%#v\n%#v", a, b, want[0], want[1])
+	}
+	as, bs := a["spec"].(map[string]any), b["spec"].(map[string]any)
+	if !same(as["probe"], bs["probe"]) || !same(as["ports"], bs["ports"]) {
+		t.Error("equal subtrees read from the cache are not shared")
+	}
+	if !same(as["probe"], built["probe"]) {
+		t.Error("a subtree read from the cache is not shared with the equal one krusty's output gave")
+	}
+	if same(as["other"], bs["other"]) || identical(as["ratio"], bs["ratio"]) {
+		t.Error("different values are shared")
+	}
+	again := in.decodedContent(cache.NewDecoder(e.Bytes()))
+	if !same(again, a) {
+		t.Error("content read twice is not one value")
+	}
+	if in.decodedContent(cache.NewDecoder([]byte{0x7f})) != nil {
+		t.Error("a corrupt entry decoded")
 	}
 }

@@ -93,19 +93,19 @@ func (e *cachedBuild) reuse(files *fileCache) (*Target, []manifest.Problem, bool
 	return t, slices.Clone(e.problems), true
 }
 
-// copyTarget deep-copies a kustomize target's objects, each with its
-// provenance over the copied content. It fails for objects whose origin it
-// does not know how to copy.
+// copyTarget copies a kustomize target: a new target with a new Object for
+// each of its objects, which the rules of one revision may replace without
+// the other seeing it. The objects' content and provenance are shared:
+// rendered content is never changed in place (rules write copies; see
+// docs/development.md), and deep copies of it were most of what reusing a
+// build cost. It fails for objects whose origin is not kustomize's.
 func copyTarget(t *Target) (*Target, bool) {
 	out := &Target{Name: t.Name, Kind: t.Kind, Objects: make([]*manifest.Object, len(t.Objects)), Inputs: t.Inputs}
 	for i, o := range t.Objects {
-		ro, ok := o.Origin.(*renderedOrigin)
-		if !ok || o.Doc != nil || o.Node != nil {
+		if _, ok := o.Origin.(*renderedOrigin); !ok || o.Doc != nil || o.Node != nil {
 			return nil, false
 		}
 		cp := *o
-		cp.Content = deepCopyMap(o.Content)
-		cp.Origin = &renderedOrigin{layered: &layered{content: cp.Content, writers: ro.writers, start: ro.start}}
 		out.Objects[i] = &cp
 	}
 	return out, true

@@ -116,12 +116,25 @@ func TestBuildCacheReusesOnlyWhatReadsTheSameFiles(t *testing.T) {
 	sameRender(t, head, renderRepo(t, headDir, Options{}))
 	sameRender(t, base, renderRepo(t, baseDir, Options{}))
 
-	// The reused objects are the base's own: changing the head's (as rules
-	// do) changes nothing in the base's.
+	// The reused objects are the base's own Objects over the content the
+	// head's build gave (content is never changed in place): replacing
+	// the head's object, as rules do, leaves the base's where it is.
 	h, b := object(t, head, "overlays/same", "Deployment", "a-web"), object(t, base, "overlays/same", "Deployment", "a-web")
-	h.Content["spec"].(map[string]any)["replicas"] = int64(42)
-	if r := b.Content["spec"].(map[string]any)["replicas"]; r != int64(1) {
-		t.Errorf("base replicas %v after the head's changed", r)
+	if h == b {
+		t.Fatal("the base's object is the head's")
+	}
+	if reflect.ValueOf(h.Content).UnsafePointer() != reflect.ValueOf(b.Content).UnsafePointer() {
+		t.Error("the reused object has a copy of the content, not the head's")
+	}
+	for _, tg := range head.Targets {
+		for i, o := range tg.Objects {
+			if o == h {
+				tg.Objects[i] = &manifest.Object{ID: h.ID, Content: map[string]any{"replaced": true}}
+			}
+		}
+	}
+	if got := object(t, base, "overlays/same", "Deployment", "a-web"); got != b || got.Content["spec"].(map[string]any)["replicas"] != int64(1) {
+		t.Errorf("the base's object changed with the head's: %v", got.Content)
 	}
 	if loc, _ := b.Locate(manifest.MustParsePath("spec.template.spec.containers[0].image")); manifest.FormatLocation(loc) != "overlays/same/kustomization.yaml:8:5" {
 		t.Errorf("reused image at %s", manifest.FormatLocation(loc))
