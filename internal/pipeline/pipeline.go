@@ -327,9 +327,9 @@ func check(ctx context.Context, cfg *config.Config, engines engineFactory) (*Res
 func checkRevision(ctx context.Context, cfg *config.Config, rendered *Rendered, engineFS fs.FS, newEngines engineFactory) *Result {
 	rep := &report.Report{Version: Version, Sections: map[string]any{}}
 	var errs []error
-	fs, rules, cached := cachedRevision(rendered)
+	findings, descriptors, cached := cachedRevision(rendered)
 	if cached && rendered.reuseAnalysis {
-		rep.Findings, rep.Rules = fs, rules
+		rep.Findings, rep.Rules = findings, descriptors
 	} else {
 		errs = analyzeRevision(ctx, cfg, rendered, engineFS, newEngines, rep)
 		if !cached && rendered.revision != (cache.Key{}) && len(errs) == 0 {
