@@ -5,113 +5,71 @@
 //
 // Entries are grouped in slots (one per render target and options, say);
 // a slot holds a few variants (the target as the base branch has it, as a
-// pull request changed it), tried newest first. The store knows nothing of
-// what entries mean: its user checks that a variant still applies (accept)
-// and decodes it.
+// pull request changed it), tried most recently used first. The store
+// knows nothing of what entries mean: its user checks that a variant still
+// applies (accept) and decodes it.
+//
+// A run writes its entries to one pack file of its own, appended as they
+// come, and the pack's index when it finishes (pack.go): a cold run creates
+// two files, not one per entry (creating a file costs the kernel more than
+// writing the entry on a CI runner's disk). An entry a run uses from an
+// earlier run's pack is copied into its own pack, so a pack's age is the
+// age of its entries' last use, and the packs whose every entry has a newer
+// copy go. Open reads the indexes; a pack without one (a run that crashed,
+// or one still running) is not read, and is removed once it is stale.
 //
 // The store is safe for concurrent use, by goroutines and by processes
-// sharing the directory: entries are written to a temporary file and
-// renamed into place, so a reader sees a whole entry or none; each entry
-// carries its key and a checksum, so a damaged one is a miss (and is
-// removed), never a wrong answer. Files are private to the user (0600 in
-// 0700 directories): entries hold rendered manifests. The directory is
-// bounded in size: once a run has written, the least recently used entries
-// go until it fits.
+// sharing the directory: a pack is written by one run only, an index is
+// written to a temporary file and renamed into place, so a reader sees a
+// whole index or none; each entry carries its scoped slot key and a
+// checksum, so a damaged one is a miss, never a wrong answer (the run that
+// meets it writes it again, and the damaged copy goes with its pack). Files
+// are private to the user (0600 in 0700 directories): entries hold
+// rendered manifests. The directory is bounded in size: once a run has
+// written, the packs least recently used go until it fits.
 package cache
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
-// formatDir separates entry formats: a plumb that writes another format
-// uses another directory, and the old one ages out.
-const formatDir = "v1"
+// formatDir separates formats: a plumb that writes another format uses
+// another directory, and the old one ages out (Finish removes another
+// format's directory once nothing has used it for staleFormat).
+const formatDir = "v2"
 
 // DefaultMaxBytes bounds the cache directory when Options.MaxBytes is 0.
 const DefaultMaxBytes = 1 << 30
 
-// maxVariants is how many variants a slot keeps; the least recently used
-// goes when another is written.
+// maxVariants is how many variants of a slot are kept: a lookup tries the
+// most recently used ones, and older ones go with their packs.
 const maxVariants = 8
 
-// tempPrefix starts the names of entries being written.
+// tempPrefix starts the names of indexes being written.
 const tempPrefix = ".tmp-"
 
-// staleTemp is the age after which a temporary file is an abandoned write.
+// staleTemp is the age after which a temporary file, or a pack without an
+// index, is what a crashed run abandoned (a running one appends to its
+// pack, and writes its index when it finishes).
 const staleTemp = time.Hour
 
-// magic starts every entry file.
-var magic = []byte("PLUMBC1\n")
+// staleFormat is how long another format's directory stays unused before
+// it goes (another plumb version may share the directory).
+const staleFormat = 24 * time.Hour
+
+// magic starts every entry.
+var magic = []byte("PLUMBC2\n")
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
-
-// Key names a slot or a variant: a SHA-256 digest.
-type Key [sha256.Size]byte
-
-// String is the key in hex.
-func (k Key) String() string { return hex.EncodeToString(k[:]) }
-
-// Hasher derives a key from typed parts; every part is length-prefixed, so
-// ("ab", "c") and ("a", "bc") differ.
-type Hasher struct {
-	buf []byte
-}
-
-// NewHasher starts a key with a purpose ("render/kustomize", ...).
-func NewHasher(purpose string) *Hasher {
-	h := &Hasher{}
-	return h.String(purpose)
-}
-
-// String adds a string.
-func (h *Hasher) String(s string) *Hasher {
-	h.buf = binary.AppendUvarint(h.buf, uint64(len(s)))
-	h.buf = append(h.buf, s...)
-	return h
-}
-
-// Bytes adds a byte slice.
-func (h *Hasher) Bytes(b []byte) *Hasher {
-	h.buf = binary.AppendUvarint(h.buf, uint64(len(b)))
-	h.buf = append(h.buf, b...)
-	return h
-}
-
-// Int adds an integer.
-func (h *Hasher) Int(n int) *Hasher {
-	h.buf = binary.AppendVarint(h.buf, int64(n))
-	return h
-}
-
-// Key adds another key.
-func (h *Hasher) Key(k Key) *Hasher { return h.Bytes(k[:]) }
-
-// Bool adds a boolean.
-func (h *Hasher) Bool(b bool) *Hasher {
-	if b {
-		return h.String("1")
-	}
-	return h.String("0")
-}
-
-// Sum is the key of everything added.
-func (h *Hasher) Sum() Key { return sha256.Sum256(h.buf) }
-
-// Digest is the SHA-256 of data.
-func Digest(data []byte) Key { return sha256.Sum256(data) }
 
 // Options configure a store.
 type Options struct {
@@ -127,26 +85,42 @@ type Store struct {
 	dir      string
 	maxBytes int64
 	identity string
-	wrote    atomic.Bool
-	mu       sync.Mutex
-	// used are the entry files this run read or wrote: eviction keeps
-	// them.
-	used  map[string]bool
+
+	mu sync.Mutex
+	// slots are the copies of every slot's variants in the packs, by
+	// scoped slot key, most recently used first.
+	slots map[Key][]*copyOf
+	// packs are earlier runs' packs, as Open found them, newest first.
+	packs []*pack
+	// own is this run's pack (nil until the run writes), end the offset of
+	// its next entry, and index its entries in the order written.
+	own   *pack
+	end   int64
+	index []indexEntry
+	wrote bool
 	stats Stats
-	// made are the directories this run knows exist (a cold run writes
-	// hundreds of slots: one mkdir each, not MkdirAll's stat of every
-	// parent).
-	made sync.Map
+}
+
+// copyOf is where a variant of a slot is stored.
+type copyOf struct {
+	pack    *pack
+	variant Key
+	off, n  int64
+	bad     bool // read back damaged in this run
 }
 
 // Stats count what a run found and wrote.
 type Stats struct {
 	Hits, Misses, Writes, Corrupt int
-	// Evicted is how many entries eviction removed.
+	// Copied is how many entries found in earlier runs' packs were copied
+	// into this run's pack.
+	Copied int
+	// Evicted is how many entries eviction removed (with their packs).
 	Evicted int
 }
 
-// Open opens (creating it when needed) the cache directory dir.
+// Open opens (creating it when needed) the cache directory dir and reads
+// the indexes of the packs there.
 func Open(dir string, opts Options) (*Store, error) {
 	root := filepath.Join(dir, formatDir)
 	if err := os.MkdirAll(root, 0o700); err != nil {
@@ -156,7 +130,26 @@ func Open(dir string, opts Options) (*Store, error) {
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes
 	}
-	return &Store{dir: root, maxBytes: opts.MaxBytes, identity: opts.Identity, used: map[string]bool{}}, nil
+	s := &Store{dir: root, maxBytes: opts.MaxBytes, identity: opts.Identity, slots: map[Key][]*copyOf{}}
+	listing, err := listDir(root)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range listing.indexed() {
+		entries, err := readIndex(p.indexPath)
+		if err != nil {
+			// A damaged index: its pack cannot be read.
+			p.remove()
+			continue
+		}
+		p.entries = len(entries)
+		s.packs = append(s.packs, p)
+		// Newest first: the pack's entries last written first.
+		for _, e := range slices.Backward(entries) {
+			s.slots[e.slot] = append(s.slots[e.slot], &copyOf{pack: p, variant: e.variant, off: e.off, n: e.n})
+		}
+	}
+	return s, nil
 }
 
 // tagFile marks the directory as a cache for backup tools
@@ -182,50 +175,48 @@ func (s *Store) count(f func(*Stats)) {
 	s.mu.Unlock()
 }
 
-// slotDir is the directory of a slot's variants and the prefix of their
-// file names (a variant's file is the prefix and the variant's key). The
-// key is scoped by the store's identity and the namespace. Slots share
-// their directory, one of 16 per namespace (the key's first hex digit): a
-// directory per slot cost a mkdir for every entry a cold run writes,
-// hundreds of them, and making a directory took most of writing an entry
-// (with 256 per namespace, a cold run still made about 400). A lookup
-// lists its directory: a sixteenth of the namespace's entries.
-func (s *Store) slotDir(ns string, slot Key) (dir, prefix string, scoped Key) {
-	scoped = NewHasher("slot").String(s.identity).String(ns).Key(slot).Sum()
-	hx := scoped.String()
-	return filepath.Join(s.dir, ns, hx[:1]), hx + "-", scoped
-}
-
-// entryFile is the file of a slot's variant.
-func (s *Store) entryFile(ns string, slot, variant Key) string {
-	dir, prefix, _ := s.slotDir(ns, slot)
-	return filepath.Join(dir, prefix+variant.String())
+// scoped is a slot's key scoped by the store's identity and the namespace.
+func (s *Store) scoped(ns string, slot Key) Key {
+	return NewHasher("slot").String(s.identity).String(ns).Key(slot).Sum()
 }
 
 // Lookup tries the variants of a slot, most recently used first, and
-// returns true at the first whose payload accept takes. A variant that
-// does not read back whole is removed.
+// returns true at the first whose payload accept takes. A copy that does
+// not read back whole is a miss (an older copy of the variant is tried).
+// A variant taken from an earlier run's pack is copied into this run's.
 func (s *Store) Lookup(ns string, slot Key, accept func(payload []byte) bool) bool {
-	dir, prefix, scoped := s.slotDir(ns, slot)
-	for _, name := range variants(dir, prefix) {
-		file := filepath.Join(dir, name)
-		data, err := os.ReadFile(file)
+	scoped := s.scoped(ns, slot)
+	s.mu.Lock()
+	copies := slices.Clone(s.slots[scoped])
+	s.mu.Unlock()
+	var tried []Key
+	for _, c := range copies {
+		if len(tried) == maxVariants {
+			break
+		}
+		if c.bad || slices.Contains(tried, c.variant) {
+			continue
+		}
+		data, err := c.pack.read(c.off, c.n)
 		if err != nil {
-			continue // removed meanwhile, or unreadable: a miss
+			continue // a pack removed meanwhile, or unreadable: a miss
 		}
 		payload, ok := unframe(data, scoped)
 		if !ok {
-			_ = os.Remove(file)
-			s.count(func(st *Stats) { st.Corrupt++ })
+			s.mu.Lock()
+			c.bad = true
+			s.stats.Corrupt++
+			s.mu.Unlock()
 			continue
 		}
+		tried = append(tried, c.variant)
 		if accept(payload) {
-			now := time.Now()
-			_ = os.Chtimes(file, now, now)
-			s.mu.Lock()
-			s.used[file] = true
-			s.stats.Hits++
-			s.mu.Unlock()
+			s.count(func(st *Stats) { st.Hits++ })
+			if c.pack != s.ownPack() {
+				if s.append(scoped, c.variant, data) == nil {
+					s.count(func(st *Stats) { st.Copied++ })
+				}
+			}
 			return true
 		}
 	}
@@ -233,102 +224,69 @@ func (s *Store) Lookup(ns string, slot Key, accept func(payload []byte) bool) bo
 	return false
 }
 
-// variants lists a slot's entry files (those of dir named with prefix),
-// most recently used first.
-func variants(dir, prefix string) []string {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	type variant struct {
-		name string
-		mod  time.Time
-	}
-	var vs []variant
-	for _, e := range entries {
-		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), prefix) {
-			continue
-		}
-		info, err := e.Info()
-		if err != nil {
-			continue
-		}
-		vs = append(vs, variant{e.Name(), info.ModTime()})
-	}
-	slices.SortFunc(vs, func(a, b variant) int {
-		if c := b.mod.Compare(a.mod); c != 0 {
-			return c
-		}
-		return strings.Compare(a.name, b.name)
-	})
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = v.name
-	}
-	return out
+func (s *Store) ownPack() *pack {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.own
 }
 
 // Put stores a variant of a slot. An error leaves the cache as it was (a
 // failed write is only a later miss).
 func (s *Store) Put(ns string, slot, variant Key, payload []byte) error {
-	dir, prefix, scoped := s.slotDir(ns, slot)
-	if err := s.mkdir(dir); err != nil {
+	scoped := s.scoped(ns, slot)
+	if err := s.append(scoped, variant, frame(payload, scoped)); err != nil {
 		return err
 	}
-	final := filepath.Join(dir, prefix+variant.String())
-	f, err := os.CreateTemp(dir, tempPrefix+"*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(frame(payload, scoped))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, final)
-	}
-	if err != nil {
-		_ = os.Remove(tmp)
-		return err
-	}
-	s.wrote.Store(true)
+	s.count(func(st *Stats) { st.Writes++ })
+	return nil
+}
+
+// append writes a framed entry at the end of this run's pack (created on
+// the first write) and makes it the slot's most recently used copy of the
+// variant. Writers in parallel each reserve their range first.
+func (s *Store) append(scoped, variant Key, framed []byte) error {
+	return s.appendTo(scoped, variant, framed, false)
+}
+
+func (s *Store) appendTo(scoped, variant Key, framed []byte, retried bool) error {
 	s.mu.Lock()
-	s.used[final] = true
-	s.stats.Writes++
+	if s.own == nil {
+		p, err := createPack(s.dir)
+		if err != nil {
+			s.mu.Unlock()
+			return err
+		}
+		s.own = p
+	}
+	p, off := s.own, s.end
+	s.end += int64(len(framed))
 	s.mu.Unlock()
-	if vs := variants(dir, prefix); len(vs) > maxVariants {
-		for _, name := range vs[maxVariants:] {
-			if !s.isUsed(filepath.Join(dir, name)) {
-				_ = os.Remove(filepath.Join(dir, name))
-			}
+	if err := p.write(framed, off); err != nil {
+		if errors.Is(err, fs.ErrNotExist) && !retried {
+			// Another run evicted the pack after an earlier Finish
+			// published it: start another.
+			s.forgetOwn(p)
+			return s.appendTo(scoped, variant, framed, true)
 		}
+		return err // the range stays unindexed: never read
 	}
+	c := &copyOf{pack: p, variant: variant, off: off, n: int64(len(framed))}
+	s.mu.Lock()
+	s.index = append(s.index, indexEntry{slot: scoped, variant: variant, off: off, n: c.n})
+	s.slots[scoped] = slices.Insert(s.slots[scoped], 0, c)
+	s.wrote = true
+	s.mu.Unlock()
 	return nil
 }
 
-// mkdir makes dir and its parents below the store's directory.
-func (s *Store) mkdir(dir string) error {
-	if _, ok := s.made.Load(dir); ok {
-		return nil
-	}
-	err := os.Mkdir(dir, 0o700)
-	if errors.Is(err, fs.ErrNotExist) && dir != s.dir {
-		if err = s.mkdir(filepath.Dir(dir)); err == nil {
-			err = os.Mkdir(dir, 0o700)
-		}
-	}
-	if err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	s.made.Store(dir, true)
-	return nil
-}
-
-func (s *Store) isUsed(file string) bool {
+// forgetOwn drops this run's pack p, which another run removed (its
+// entries are gone with it), unless it was dropped already.
+func (s *Store) forgetOwn(p *pack) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.used[file]
+	if s.own == p {
+		s.own, s.end, s.index = nil, 0, nil
+	}
 }
 
 // frame wraps a payload: magic, the scoped slot key, the payload, and a
@@ -341,7 +299,7 @@ func frame(payload []byte, slot Key) []byte {
 	return binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, crcTable))
 }
 
-// unframe checks a file's framing and returns its payload.
+// unframe checks an entry's framing and returns its payload.
 func unframe(data []byte, slot Key) ([]byte, bool) {
 	head := len(magic) + len(slot)
 	if len(data) < head+4 || !bytes.Equal(data[:len(magic)], magic) || !bytes.Equal(data[len(magic):head], slot[:]) {
@@ -352,64 +310,4 @@ func unframe(data []byte, slot Key) ([]byte, bool) {
 		return nil, false
 	}
 	return body[head:], true
-}
-
-// Finish ends the run: when it wrote entries, the least recently used
-// entries are removed until the directory is within its bound (entries this
-// run used stay), with temporary files abandoned by crashed runs.
-func (s *Store) Finish() error {
-	if !s.wrote.Load() {
-		return nil
-	}
-	type file struct {
-		path string
-		size int64
-		mod  time.Time
-	}
-	var files []file
-	var total int64
-	now := time.Now()
-	err := filepath.WalkDir(s.dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		if strings.HasPrefix(d.Name(), tempPrefix) {
-			if now.Sub(info.ModTime()) > staleTemp {
-				_ = os.Remove(p)
-			}
-			return nil
-		}
-		files = append(files, file{p, info.Size(), info.ModTime()})
-		total += info.Size()
-		return nil
-	})
-	if err != nil || total <= s.maxBytes {
-		return err
-	}
-	slices.SortFunc(files, func(a, b file) int { return a.mod.Compare(b.mod) })
-	target := s.maxBytes / 10 * 8 // leave room for the next runs' writes
-	for _, f := range files {
-		if total <= target {
-			break
-		}
-		if s.isUsed(f.path) {
-			continue
-		}
-		if os.Remove(f.path) == nil {
-			total -= f.size
-			s.count(func(st *Stats) { st.Evicted++ })
-			_ = os.Remove(filepath.Dir(f.path)) // the directory, when now empty
-		}
-	}
-	return nil
 }

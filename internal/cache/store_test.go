@@ -60,13 +60,18 @@ func TestPutLookup(t *testing.T) {
 	if got := lookup(s, "ns", key("other"), ""); got != nil {
 		t.Errorf("another slot gave %q", got)
 	}
-	// Another build of plumb never reads these entries.
+	st := s.Stats()
+	if st.Writes != 2 || st.Hits != 2 || st.Misses != 3 || st.Copied != 0 {
+		t.Errorf("stats %+v, want 2 writes, 2 hits, 3 misses", st)
+	}
+	finish(t, s)
+	// A later run finds both; another build of plumb never reads them.
+	later := open(t, dir, Options{Identity: "a"})
+	if got := lookup(later, "ns", key("slot"), "one"); string(got) != "one" {
+		t.Errorf("a later run: variant one: got %q", got)
+	}
 	if got := lookup(open(t, dir, Options{Identity: "b"}), "ns", key("slot"), ""); got != nil {
 		t.Errorf("another identity gave %q", got)
-	}
-	st := s.Stats()
-	if st.Writes != 2 || st.Hits != 2 || st.Misses != 3 {
-		t.Errorf("stats %+v, want 2 writes, 2 hits, 3 misses", st)
 	}
 }
 
@@ -75,6 +80,12 @@ func TestFilesArePrivate(t *testing.T) {
 	s := open(t, dir, Options{})
 	if err := s.Put("ns", key("slot"), key("v"), []byte("secret-ish")); err != nil {
 		t.Fatal(err)
+	}
+	if err := s.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(cacheFiles(t, dir)); n != 2 {
+		t.Errorf("%d files, want the run's pack and its index", n)
 	}
 	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
 		if err != nil {
@@ -93,146 +104,218 @@ func TestFilesArePrivate(t *testing.T) {
 	}
 }
 
-// entryFiles lists the entry files under dir.
-func entryFiles(t *testing.T, dir string) []string {
+func finish(t *testing.T, s *Store) {
 	t.Helper()
-	var out []string
-	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err == nil && info.Mode().IsRegular() && info.Name() != "CACHEDIR.TAG" {
-			out = append(out, p)
-		}
-		return err
-	})
+	if err := s.Finish(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// cacheFiles lists the files of the format directory under dir.
+func cacheFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(dir, formatDir))
 	if err != nil {
 		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, filepath.Join(dir, formatDir, e.Name()))
 	}
 	return out
 }
 
-// A damaged entry is a miss and is removed, whatever the damage.
+// packs lists the packs under dir that have an index.
+func packs(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	for _, f := range cacheFiles(t, dir) {
+		if strings.HasSuffix(f, indexSuffix) {
+			out = append(out, strings.TrimSuffix(f, indexSuffix)+packSuffix)
+		}
+	}
+	return out
+}
+
+// run is one run of plumb: it puts the entries named and finishes, and
+// returns its pack's path.
+func run(t *testing.T, dir string, opts Options, slots ...string) string {
+	t.Helper()
+	s := open(t, dir, opts)
+	for _, slot := range slots {
+		if err := s.Put("ns", key(slot), key("v"), []byte(slot)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	finish(t, s)
+	return s.own.packPath
+}
+
+// setAge makes a pack look last used at the given time.
+func setAge(t *testing.T, packPath string, at time.Time) {
+	t.Helper()
+	if err := os.Chtimes(strings.TrimSuffix(packPath, packSuffix)+indexSuffix, at, at); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A damaged entry is a miss, whatever the damage; the run writes it again
+// and the damaged copy goes with its pack.
 func TestCorruptEntryIsAMiss(t *testing.T) {
 	payload := []byte(strings.Repeat("payload ", 20))
 	for _, damage := range []struct {
-		name string
-		f    func([]byte) []byte
+		name    string
+		f       func([]byte) []byte
+		corrupt int // entries read back damaged
 	}{
-		{"truncated", func(b []byte) []byte { return b[:len(b)/2] }},
-		{"empty", func([]byte) []byte { return nil }},
-		{"bit flipped", func(b []byte) []byte { b[len(b)/2] ^= 1; return b }},
-		{"checksum changed", func(b []byte) []byte { b[len(b)-1] ^= 1; return b }},
-		{"another format", func(b []byte) []byte { b[0] = 'X'; return b }},
-		{"appended", func(b []byte) []byte { return append(b, 0) }},
+		{"pack truncated", func(b []byte) []byte { return b[:len(b)/2] }, 0},
+		{"pack empty", func([]byte) []byte { return nil }, 0},
+		{"bit flipped", func(b []byte) []byte { b[len(b)/2] ^= 1; return b }, 1},
+		{"checksum changed", func(b []byte) []byte { b[len(b)-1] ^= 1; return b }, 1},
+		{"another format", func(b []byte) []byte { b[0] = 'X'; return b }, 1},
+		{"slot key changed", func(b []byte) []byte { b[len(magic)] ^= 1; return b }, 1},
 	} {
 		t.Run(damage.name, func(t *testing.T) {
 			dir := t.TempDir()
+			damaged := run(t, dir, Options{}, "slot")
+			data, _ := os.ReadFile(damaged)
+			if err := os.WriteFile(damaged, damage.f(data), 0o600); err != nil {
+				t.Fatal(err)
+			}
 			s := open(t, dir, Options{})
-			if err := s.Put("ns", key("slot"), key("v"), payload); err != nil {
-				t.Fatal(err)
-			}
-			files := entryFiles(t, dir)
-			if len(files) != 1 {
-				t.Fatalf("%d entry files, want 1", len(files))
-			}
-			data, _ := os.ReadFile(files[0])
-			if err := os.WriteFile(files[0], damage.f(data), 0o600); err != nil {
-				t.Fatal(err)
-			}
 			if got := lookup(s, "ns", key("slot"), ""); got != nil {
 				t.Fatalf("a damaged entry was taken: %q", got)
 			}
-			if len(entryFiles(t, dir)) != 0 {
-				t.Error("the damaged entry was not removed")
+			if st := s.Stats(); st.Corrupt != damage.corrupt || st.Misses != 1 {
+				t.Errorf("stats %+v, want %d corrupt, 1 miss", st, damage.corrupt)
 			}
-			if s.Stats().Corrupt != 1 {
-				t.Errorf("stats %+v, want 1 corrupt", s.Stats())
+			if err := s.Put("ns", key("slot"), key("v"), payload); err != nil {
+				t.Fatal(err)
+			}
+			finish(t, s)
+			if _, err := os.Stat(damaged); err == nil {
+				t.Error("the damaged pack stayed after its entry was written again")
+			}
+			if got := lookup(open(t, dir, Options{}), "ns", key("slot"), ""); !bytes.Equal(got, payload) {
+				t.Errorf("the entry written again: got %q", got)
 			}
 		})
 	}
 }
 
-// An entry moved to another slot's place is not taken for that slot.
+// A damaged index makes its pack unreadable: a miss, and both go.
+func TestCorruptIndexIsAMiss(t *testing.T) {
+	for _, damage := range []func([]byte) []byte{
+		func(b []byte) []byte { b[len(b)/2] ^= 1; return b },
+		func(b []byte) []byte { return b[:len(b)-1] },
+		func(b []byte) []byte { return append(b, 0) },
+		func([]byte) []byte { return nil },
+	} {
+		dir := t.TempDir()
+		p := run(t, dir, Options{}, "slot")
+		idx := strings.TrimSuffix(p, packSuffix) + indexSuffix
+		data, _ := os.ReadFile(idx)
+		if err := os.WriteFile(idx, damage(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got := lookup(open(t, dir, Options{}), "ns", key("slot"), ""); got != nil {
+			t.Fatalf("an entry of a damaged index was taken: %q", got)
+		}
+		if n := len(cacheFiles(t, dir)); n != 0 {
+			t.Errorf("%d files left, want the damaged index and its pack gone", n)
+		}
+	}
+}
+
+// An index that points a slot at another slot's entry (a well-formed
+// index, checksum and all) gives a miss: every entry carries its slot.
 func TestEntryInTheWrongSlot(t *testing.T) {
 	dir := t.TempDir()
+	p := run(t, dir, Options{}, "a", "b")
+	idx := strings.TrimSuffix(p, packSuffix) + indexSuffix
+	entries, err := readIndex(idx)
+	if err != nil || len(entries) != 2 {
+		t.Fatalf("index: %v, %d entries", err, len(entries))
+	}
+	entries[1].off, entries[1].n = entries[0].off, entries[0].n
+	pk := newPack(filepath.Dir(p), strings.TrimSuffix(filepath.Base(p), packSuffix))
+	if err := writeIndex(filepath.Dir(p), pk, entries); err != nil {
+		t.Fatal(err)
+	}
 	s := open(t, dir, Options{})
-	if err := s.Put("ns", key("a"), key("v"), []byte("a's")); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Put("ns", key("b"), key("v"), []byte("b's")); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(s.entryFile("ns", key("a"), key("v")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(s.entryFile("ns", key("b"), key("v")), data, 0o600); err != nil {
-		t.Fatal(err)
-	}
 	if got := lookup(s, "ns", key("b"), ""); got != nil {
 		t.Fatalf("slot b gave slot a's entry %q", got)
 	}
+	if got := lookup(s, "ns", key("a"), ""); string(got) != "a" {
+		t.Fatalf("slot a: got %q", got)
+	}
 }
 
+// A slot's lookups try its most recently used variants only, and a pack
+// holding nothing but older ones goes.
 func TestVariantsPerSlotAreBounded(t *testing.T) {
 	dir := t.TempDir()
-	s := open(t, dir, Options{})
 	old := time.Now().Add(-time.Hour)
+	var first string
 	for i := 0; i < maxVariants+3; i++ {
+		s := open(t, dir, Options{})
 		if err := s.Put("ns", key("slot"), key(fmt.Sprint(i)), []byte(fmt.Sprint(i))); err != nil {
 			t.Fatal(err)
 		}
-		// Entries of earlier runs: not protected as this run's.
-		f := s.entryFile("ns", key("slot"), key(fmt.Sprint(i)))
-		_ = os.Chtimes(f, old.Add(time.Duration(i)*time.Minute), old.Add(time.Duration(i)*time.Minute))
-		delete(s.used, f)
+		finish(t, s)
+		setAge(t, s.own.packPath, old.Add(time.Duration(i)*time.Minute))
+		if i == 0 {
+			first = s.own.packPath
+		}
 	}
-	if n := len(entryFiles(t, dir)); n != maxVariants {
-		t.Errorf("%d variants kept, want %d", n, maxVariants)
+	if n := len(packs(t, dir)); n != maxVariants {
+		t.Errorf("%d packs kept, want %d (one per variant kept)", n, maxVariants)
 	}
-	// The newest stay.
+	if _, err := os.Stat(first); err == nil {
+		t.Error("the oldest variant's pack stayed")
+	}
+	s := open(t, dir, Options{})
 	if got := lookup(s, "ns", key("slot"), fmt.Sprint(maxVariants+2)); got == nil {
-		t.Error("the newest variant was removed")
+		t.Error("the newest variant was not found")
 	}
-	if got := lookup(s, "ns", key("slot"), "0"); got != nil {
-		t.Error("the oldest variant was kept")
+	if got := lookup(s, "ns", key("slot"), "2"); got != nil {
+		t.Error("a variant older than the newest 8 was tried")
 	}
 }
 
+// Eviction by size removes the least recently used packs and keeps what
+// the last run used (copied into its pack) and wrote.
 func TestEvictionKeepsRecentAndThisRun(t *testing.T) {
 	dir := t.TempDir()
 	payload := bytes.Repeat([]byte("x"), 1000)
-	earlier := open(t, dir, Options{MaxBytes: 1 << 30})
-	for i := 0; i < 20; i++ {
-		if err := earlier.Put("ns", key(fmt.Sprint(i)), key("v"), payload); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Ages: slot i was last used i minutes after a start an hour ago.
 	start := time.Now().Add(-time.Hour)
 	for i := 0; i < 20; i++ {
-		at := start.Add(time.Duration(i) * time.Minute)
-		if err := os.Chtimes(earlier.entryFile("ns", key(fmt.Sprint(i)), key("v")), at, at); err != nil {
+		s := open(t, dir, Options{MaxBytes: 1 << 30})
+		if err := s.Put("ns", key(fmt.Sprint(i)), key("v"), payload); err != nil {
 			t.Fatal(err)
 		}
+		finish(t, s)
+		// Slot i was last used i minutes after a start an hour ago.
+		setAge(t, s.own.packPath, start.Add(time.Duration(i)*time.Minute))
 	}
 	// A later run with room for about 10 entries uses the oldest one and
 	// writes one.
-	run := open(t, dir, Options{MaxBytes: 10 * 1100})
-	if lookup(run, "ns", key("0"), "") == nil {
+	const bound = 10 * 1200
+	r := open(t, dir, Options{MaxBytes: bound})
+	if lookup(r, "ns", key("0"), "") == nil {
 		t.Fatal("slot 0 missing")
 	}
-	if err := run.Put("ns", key("new"), key("v"), payload); err != nil {
+	if err := r.Put("ns", key("new"), key("v"), payload); err != nil {
 		t.Fatal(err)
 	}
-	if err := run.Finish(); err != nil {
-		t.Fatal(err)
-	}
+	finish(t, r)
 	var total int64
-	for _, f := range entryFiles(t, dir) {
+	for _, f := range cacheFiles(t, dir) {
 		st, _ := os.Stat(f)
 		total += st.Size()
 	}
-	if total > 10*1100 {
-		t.Errorf("%d bytes left, want at most %d", total, 10*1100)
+	if total > bound {
+		t.Errorf("%d bytes left, want at most %d", total, bound)
 	}
 	check := open(t, dir, Options{})
 	for _, want := range []struct {
@@ -243,34 +326,140 @@ func TestEvictionKeepsRecentAndThisRun(t *testing.T) {
 			t.Errorf("slot %s kept = %v, want %v", want.slot, got, want.kept)
 		}
 	}
-	if run.Stats().Evicted == 0 {
-		t.Error("nothing counted as evicted")
+	if st := r.Stats(); st.Evicted == 0 || st.Copied != 1 {
+		t.Errorf("%+v: want evictions counted, and slot 0 copied", st)
 	}
 }
 
-func TestFinishRemovesAbandonedTemporaryFiles(t *testing.T) {
+// An entry a run uses from an earlier run's pack is copied into its own;
+// a pack whose every entry has a newer copy goes, so a warm run leaves one
+// pack behind, not one more.
+func TestCopyForward(t *testing.T) {
 	dir := t.TempDir()
+	first := run(t, dir, Options{}, "a", "b")
+
+	// The second run uses a only: the first pack still holds the only b.
 	s := open(t, dir, Options{})
-	if err := s.Put("ns", key("slot"), key("v"), []byte("x")); err != nil {
+	if string(lookup(s, "ns", key("a"), "")) != "a" {
+		t.Fatal("a missing")
+	}
+	if string(lookup(s, "ns", key("a"), "")) != "a" {
+		t.Fatal("a missing the second time")
+	}
+	finish(t, s)
+	if st := s.Stats(); st.Copied != 1 || st.Writes != 0 || st.Hits != 2 {
+		t.Errorf("second run %+v, want a copied once, nothing written", st)
+	}
+	second := s.own.packPath
+	if got := len(packs(t, dir)); got != 2 {
+		t.Errorf("%d packs after the second run, want 2", got)
+	}
+
+	// The third uses both: the earlier packs are superseded.
+	s = open(t, dir, Options{})
+	for _, slot := range []string{"b", "a"} {
+		if string(lookup(s, "ns", key(slot), "")) != slot {
+			t.Fatalf("%s missing", slot)
+		}
+	}
+	finish(t, s)
+	if st := s.Stats(); st.Copied != 2 || st.Writes != 0 {
+		t.Errorf("third run %+v, want a and b copied", st)
+	}
+	for _, p := range []string{first, second} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s stayed: every entry in it has a newer copy", filepath.Base(p))
+		}
+	}
+	if got := packs(t, dir); len(got) != 1 || got[0] != s.own.packPath {
+		t.Errorf("packs %v, want only the third run's", got)
+	}
+	s = open(t, dir, Options{})
+	for _, slot := range []string{"a", "b"} {
+		if string(lookup(s, "ns", key(slot), "")) != slot {
+			t.Errorf("%s missing after copying", slot)
+		}
+	}
+}
+
+// A run that crashed left a pack without an index: later runs do not read
+// it, and remove it once it is stale (not while a run may be writing it).
+func TestCrashedRunsPack(t *testing.T) {
+	dir := t.TempDir()
+	crashed := open(t, dir, Options{})
+	if err := crashed.Put("ns", key("slot"), key("v"), []byte("x")); err != nil {
 		t.Fatal(err)
 	}
-	d, _, _ := s.slotDir("ns", key("slot"))
-	stale, fresh := filepath.Join(d, tempPrefix+"stale"), filepath.Join(d, tempPrefix+"fresh")
-	for _, f := range []string{stale, fresh} {
-		if err := os.WriteFile(f, []byte("half an entry"), 0o600); err != nil {
-			t.Fatal(err)
-		}
+	crashed.own.close() // no Finish: the process died
+	s := open(t, dir, Options{})
+	if got := lookup(s, "ns", key("slot"), ""); got != nil {
+		t.Fatalf("an entry of a pack without an index was taken: %q", got)
+	}
+	if err := s.Put("ns", key("other"), key("v"), []byte("y")); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(dir, formatDir, tempPrefix+"stale")
+	if err := os.WriteFile(stale, []byte("half an index"), 0o600); err != nil {
+		t.Fatal(err)
 	}
 	old := time.Now().Add(-2 * staleTemp)
 	_ = os.Chtimes(stale, old, old)
-	if err := s.Finish(); err != nil {
-		t.Fatal(err)
+	finish(t, s)
+	if _, err := os.Stat(crashed.own.packPath); err != nil {
+		t.Error("a pack without an index was removed while its run may still be writing it")
 	}
 	if _, err := os.Stat(stale); err == nil {
 		t.Error("an abandoned temporary file stayed")
 	}
-	if _, err := os.Stat(fresh); err != nil {
-		t.Error("a temporary file being written was removed")
+	_ = os.Chtimes(crashed.own.packPath, old, old)
+	run(t, dir, Options{}, "third")
+	if _, err := os.Stat(crashed.own.packPath); err == nil {
+		t.Error("a crashed run's stale pack stayed")
+	}
+}
+
+// A cold run writes one pack and its index, whatever its number of
+// entries.
+func TestAColdRunWritesTwoFiles(t *testing.T) {
+	dir := t.TempDir()
+	slots := make([]string, 300)
+	for i := range slots {
+		slots[i] = fmt.Sprint(i)
+	}
+	run(t, dir, Options{}, slots...)
+	if files := cacheFiles(t, dir); len(files) != 2 {
+		t.Errorf("files %v, want a pack and its index", files)
+	}
+	s := open(t, dir, Options{})
+	for _, slot := range slots {
+		if got := lookup(s, "ns", key(slot), ""); string(got) != slot {
+			t.Fatalf("slot %s: got %q", slot, got)
+		}
+	}
+}
+
+// Another format's directory goes once nothing has used it for a day; a
+// recent one stays (another plumb version may share the directory).
+func TestOtherFormatsAgeOut(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"v1", "v0"} {
+		if err := os.MkdirAll(filepath.Join(dir, d, "ns", "a"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, d, "ns", "a", "entry"), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * staleFormat)
+	_ = filepath.Walk(filepath.Join(dir, "v1"), func(p string, _ os.FileInfo, _ error) error {
+		return os.Chtimes(p, old, old)
+	})
+	run(t, dir, Options{}, "slot")
+	if _, err := os.Stat(filepath.Join(dir, "v1")); err == nil {
+		t.Error("an old format's directory unused for two days stayed")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "v0", "ns", "a", "entry")); err != nil {
+		t.Error("another format's directory in use was removed")
 	}
 }
 
@@ -280,10 +469,14 @@ func TestConcurrentWritersAndReaders(t *testing.T) {
 	dir := t.TempDir()
 	var wg sync.WaitGroup
 	for w := 0; w < 4; w++ {
-		s := open(t, dir, Options{MaxBytes: 64 << 10})
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			s, err := Open(dir, Options{MaxBytes: 64 << 10})
+			if err != nil {
+				t.Error(err)
+				return
+			}
 			for i := 0; i < 50; i++ {
 				slot := key(fmt.Sprint(i % 5))
 				want := bytes.Repeat([]byte{byte(i % 5)}, 2000+i%5)
@@ -303,31 +496,10 @@ func TestConcurrentWritersAndReaders(t *testing.T) {
 					}
 				}
 			}
+			if err := s.Finish(); err != nil {
+				t.Error(err)
+			}
 		}()
 	}
 	wg.Wait()
-}
-
-// TestSlotsSharingADirectory puts more slots than there are directories
-// per namespace, so that some share one: each slot finds only its own
-// variants.
-func TestSlotsSharingADirectory(t *testing.T) {
-	s := open(t, t.TempDir(), Options{})
-	const slots = 100
-	for i := 0; i < slots; i++ {
-		if err := s.Put("ns", key(fmt.Sprint(i)), key("v"), []byte(fmt.Sprint(i, "/"))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	dirs := map[string]int{}
-	for i := 0; i < slots; i++ {
-		d, _, _ := s.slotDir("ns", key(fmt.Sprint(i)))
-		dirs[d]++
-		if got := lookup(s, "ns", key(fmt.Sprint(i)), ""); string(got) != fmt.Sprint(i, "/") {
-			t.Fatalf("slot %d: got %q", i, got)
-		}
-	}
-	if len(dirs) > 16 {
-		t.Errorf("%d slots in %d directories: want them shared among at most 16", slots, len(dirs))
-	}
 }
