@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -502,4 +503,81 @@ func TestConcurrentWritersAndReaders(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// writerEnv names the directory a child test process writes to.
+const writerEnv = "PLUMB_CACHE_TEST_WRITER"
+
+// writeAsRun is one run writing and reading its own and a shared set of
+// slots, then finishing.
+func writeAsRun(dir, name string) error {
+	s, err := Open(dir, Options{})
+	if err != nil {
+		return err
+	}
+	for i := 0; i < 40; i++ {
+		own, shared := name+fmt.Sprint(i), fmt.Sprint("shared", i%5)
+		for _, slot := range []string{own, shared} {
+			want := []byte(slot + strings.Repeat("/", 1000+i))
+			if !s.Lookup("ns", key(slot), func([]byte) bool { return true }) {
+				if err := s.Put("ns", key(slot), key(string(want)), want); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return s.Finish()
+}
+
+// TestWriterProcess is the child of TestTwoProcessesShareADirectory.
+func TestWriterProcess(t *testing.T) {
+	dir := os.Getenv(writerEnv)
+	if dir == "" {
+		t.Skip("run by TestTwoProcessesShareADirectory")
+	}
+	if err := writeAsRun(dir, "child"+fmt.Sprint(os.Getpid())+"-"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Two processes and this one write and read one directory at once; a later
+// run finds every entry each wrote, each whole and in its slot.
+func TestTwoProcessesShareADirectory(t *testing.T) {
+	dir := t.TempDir()
+	var children []*exec.Cmd
+	var outs []*bytes.Buffer
+	for range 2 {
+		cmd := exec.Command(os.Args[0], "-test.run", "^TestWriterProcess$", "-test.count=1")
+		cmd.Env = append(os.Environ(), writerEnv+"="+dir)
+		out := &bytes.Buffer{}
+		cmd.Stdout, cmd.Stderr = out, out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		children, outs = append(children, cmd), append(outs, out)
+	}
+	if err := writeAsRun(dir, "parent-"); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for i, cmd := range children {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("child: %v: %s", err, outs[i])
+		}
+		names = append(names, fmt.Sprint("child", cmd.Process.Pid, "-"))
+	}
+	s := open(t, dir, Options{})
+	for _, name := range append(names, "parent-") {
+		for i := 0; i < 40; i++ {
+			for _, slot := range []string{name + fmt.Sprint(i), fmt.Sprint("shared", i%5)} {
+				got := lookup(s, "ns", key(slot), "")
+				if !bytes.HasPrefix(got, []byte(slot+"/")) || strings.Trim(string(got[len(slot):]), "/") != "" {
+					t.Fatalf("slot %s: got %.40q", slot, got)
+				}
+			}
+		}
+	}
+	if st := s.Stats(); st.Corrupt != 0 {
+		t.Errorf("%+v: no entry should read back damaged", st)
+	}
 }

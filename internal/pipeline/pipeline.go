@@ -75,6 +75,7 @@ func Load(ctx context.Context, cfg *config.Config) (*Rendered, error) {
 	store, warning := openCache(cfg)
 	out, err := load(ctx, cfg, store)
 	if err != nil {
+		closeCache(store) // what the run wrote stays usable
 		return nil, err
 	}
 	out.Warnings = appendWarning(appendWarning(out.Warnings, warning), closeCache(store))
@@ -293,11 +294,13 @@ func check(ctx context.Context, cfg *config.Config, engines engineFactory) (*Res
 	if cfg.BaseRef != "" {
 		var err error
 		if res, err = checkPR(ctx, cfg, engines, store); err != nil {
+			closeCache(store) // what the run wrote stays usable
 			return nil, err
 		}
 	} else {
 		rendered, err := load(ctx, cfg, store)
 		if err != nil {
+			closeCache(store)
 			return nil, err
 		}
 		res = checkRevision(ctx, cfg, rendered, rendered.FS, engines)

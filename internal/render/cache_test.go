@@ -1,8 +1,10 @@
 package render
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/plumb-ci/plumb/internal/cache"
@@ -17,6 +19,15 @@ func openStore(t *testing.T, dir string) *cache.Store {
 	return s
 }
 
+// renderCached renders with the persistent cache and ends the cache's run
+// (Finish publishes what it wrote to later runs).
+func renderCached(t *testing.T, dir string, opts Options) *Result {
+	t.Helper()
+	res := renderRepo(t, dir, opts)
+	must(t, opts.Cache.Finish())
+	return res
+}
+
 // TestPersistentCacheGivesTheBuild: a render that takes every build from
 // the cache gives what building gives (contents, names, every field's
 // position, problems), a failed build included; the run that filled the
@@ -27,9 +38,9 @@ func TestPersistentCacheGivesTheBuild(t *testing.T) {
 		want := renderRepo(t, dir, Options{})
 		cacheDir := t.TempDir()
 		cold := openStore(t, cacheDir)
-		sameRender(t, renderRepo(t, dir, Options{Cache: cold}), want)
+		sameRender(t, renderCached(t, dir, Options{Cache: cold}), want)
 		warm := openStore(t, cacheDir)
-		sameRender(t, renderRepo(t, dir, Options{Cache: warm}), want)
+		sameRender(t, renderCached(t, dir, Options{Cache: warm}), want)
 		cs, ws := cold.Stats(), warm.Stats()
 		if cs.Writes != 4 || cs.Hits != 0 || ws.Hits != 4 || ws.Misses != 0 || ws.Writes != 0 {
 			t.Errorf("head=%v: cold %+v, warm %+v; want 4 builds written, then found", head, cs, ws)
@@ -54,12 +65,12 @@ func TestPersistentCacheNoticesEveryInput(t *testing.T) {
 	} {
 		dir := reuseRepo(t, false)
 		cacheDir := t.TempDir()
-		renderRepo(t, dir, Options{Cache: openStore(t, cacheDir)})
+		renderCached(t, dir, Options{Cache: openStore(t, cacheDir)})
 		p := filepath.Join(dir, c.file)
 		data, _ := os.ReadFile(p)
 		must(t, os.WriteFile(p, append(data, "# changed\n"...), 0o644))
 		store := openStore(t, cacheDir)
-		got := renderRepo(t, dir, Options{Cache: store})
+		got := renderCached(t, dir, Options{Cache: store})
 		if st := store.Stats(); st.Misses != c.misses || st.Hits != 4-c.misses {
 			t.Errorf("%s changed: %+v, want %d misses", c.file, st, c.misses)
 		}
@@ -69,7 +80,7 @@ func TestPersistentCacheNoticesEveryInput(t *testing.T) {
 		// finds every build again.
 		must(t, os.WriteFile(p, data, 0o644))
 		store = openStore(t, cacheDir)
-		renderRepo(t, dir, Options{Cache: store})
+		renderCached(t, dir, Options{Cache: store})
 		if st := store.Stats(); st.Misses != 0 {
 			t.Errorf("%s changed back: %+v, want every build found", c.file, st)
 		}
@@ -81,11 +92,11 @@ func TestPersistentCacheNoticesEveryInput(t *testing.T) {
 func TestPersistentCacheFeedsPullRequestSharing(t *testing.T) {
 	headDir, baseDir := reuseRepo(t, true), reuseRepo(t, false)
 	cacheDir := t.TempDir()
-	renderRepo(t, headDir, Options{Cache: openStore(t, cacheDir)})
+	renderCached(t, headDir, Options{Cache: openStore(t, cacheDir)})
 	builds := NewBuildCache()
 	store := openStore(t, cacheDir)
-	head := renderRepo(t, headDir, Options{Builds: builds, Cache: store})
-	base := renderRepo(t, baseDir, Options{Builds: builds, Cache: store})
+	head := renderCached(t, headDir, Options{Builds: builds, Cache: store})
+	base := renderCached(t, baseDir, Options{Builds: builds, Cache: store})
 	if builds.Reused() != 1 {
 		t.Errorf("%d targets shared, want 1 (overlays/same)", builds.Reused())
 	}
@@ -98,25 +109,33 @@ func TestPersistentCacheFeedsPullRequestSharing(t *testing.T) {
 func TestPersistentCacheSurvivesDamage(t *testing.T) {
 	dir := reuseRepo(t, false)
 	cacheDir := t.TempDir()
-	renderRepo(t, dir, Options{Cache: openStore(t, cacheDir)})
+	renderCached(t, dir, Options{Cache: openStore(t, cacheDir)})
+	// Damage every entry of the run's pack (one byte of its payload).
 	n := 0
 	must(t, filepath.Walk(cacheDir, func(p string, info os.FileInfo, err error) error {
-		if err != nil || !info.Mode().IsRegular() || info.Name() == "CACHEDIR.TAG" {
+		if err != nil || !strings.HasSuffix(p, ".pack") {
 			return err
 		}
-		n++
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		data[len(data)/2] ^= 0x55
+		for at := 0; ; {
+			i := bytes.Index(data[at:], []byte("PLUMBC2\n"))
+			if i < 0 {
+				break
+			}
+			at += i + 8
+			data[at+32+1] ^= 0x55 // past the slot key
+			n++
+		}
 		return os.WriteFile(p, data, 0o600)
 	}))
 	if n != 4 {
 		t.Fatalf("%d entries, want 4", n)
 	}
 	store := openStore(t, cacheDir)
-	sameRender(t, renderRepo(t, dir, Options{Cache: store}), renderRepo(t, dir, Options{}))
+	sameRender(t, renderCached(t, dir, Options{Cache: store}), renderRepo(t, dir, Options{}))
 	if st := store.Stats(); st.Corrupt != 4 || st.Writes != 4 {
 		t.Errorf("%+v, want 4 damaged entries written again", st)
 	}
