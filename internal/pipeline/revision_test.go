@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/plumb-ci/plumb/internal/analyzer"
@@ -17,10 +18,10 @@ import (
 )
 
 // countingEngines is the product's engines, counting the revisions they
-// are built for.
-func countingEngines(n *int) engineFactory {
+// are built for (pull-request mode builds them for both at once).
+func countingEngines(n *atomic.Int32) engineFactory {
 	return func(ctx context.Context, cfg *config.Config, fsys fs.FS) ([]analyzer.Analyzer, []finding.Finding) {
-		*n++
+		n.Add(1)
 		return Analyzers(ctx, cfg, fsys)
 	}
 }
@@ -44,13 +45,12 @@ func TestPullRequestTakesTheBaseFromTheCache(t *testing.T) {
 	})
 	cfg := testConfig(t, r.Dir, file, "--base-ref", base)
 
-	var uncached int
+	var uncached, cached atomic.Int32
 	res, err := check(context.Background(), withCache(cfg, ""), countingEngines(&uncached))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := reportOf(t, res)
-	var cached int
 	res, err = check(context.Background(), withCache(cfg, cacheDir), countingEngines(&cached))
 	if err != nil {
 		t.Fatal(err)
@@ -58,8 +58,8 @@ func TestPullRequestTakesTheBaseFromTheCache(t *testing.T) {
 	if got := reportOf(t, res); !bytes.Equal(got, want) {
 		t.Fatalf("the base's findings from the cache changed the report:\n%s", firstDifference(got, want))
 	}
-	if uncached != 2 || cached != 1 {
-		t.Errorf("engines built for %d revisions without the cache and %d with it, want 2 and 1 (the head only)", uncached, cached)
+	if uncached.Load() != 2 || cached.Load() != 1 {
+		t.Errorf("engines built for %d revisions without the cache and %d with it, want 2 and 1 (the head only)", uncached.Load(), cached.Load())
 	}
 	seen := map[string]bool{}
 	for _, f := range res.Report.Findings {
