@@ -85,14 +85,24 @@ type targetCache struct {
 // nsAnalysis is the cache namespace of analyzers' per-target results.
 const nsAnalysis = "analysis"
 
-// newTargetCache keys the targets of one revision's analysis; nil when the
-// cache is off or the configuration cannot be keyed.
-func newTargetCache(store *cache.Store, cfg *config.Config, in *analyzer.Input) analyzer.TargetCache {
+// runAnalysisKey is a run's analysisConfigKey when the cache is on and
+// the configuration can be keyed, else nil.
+func runAnalysisKey(cfg *config.Config, store *cache.Store) *cache.Key {
 	if store == nil {
 		return nil
 	}
 	conf, ok := analysisConfigKey(cfg)
 	if !ok {
+		return nil
+	}
+	return &conf
+}
+
+// newTargetCache keys the targets of one revision's analysis under the
+// run's analysis key; nil when the cache is off or the configuration
+// cannot be keyed (conf nil).
+func newTargetCache(store *cache.Store, conf *cache.Key, cfg *config.Config, in *analyzer.Input) analyzer.TargetCache {
+	if store == nil || conf == nil {
 		return nil
 	}
 	tc := &targetCache{store: store, keys: map[string]cache.Key{}, off: map[string]bool{}}
@@ -107,7 +117,7 @@ func newTargetCache(store *cache.Store, cfg *config.Config, in *analyzer.Input) 
 		if err := e.Value(map[string]any(in.EnvFor(t.Name))); err != nil {
 			continue // an environment value the codec cannot write: not cached
 		}
-		tc.keys[t.Name] = cache.NewHasher(nsAnalysis).Key(conf).String(t.Name).String(string(t.Kind)).
+		tc.keys[t.Name] = cache.NewHasher(nsAnalysis).Key(*conf).String(t.Name).String(string(t.Kind)).
 			Key(t.Inputs).Bytes(e.Bytes()).Bool(in.Sharded).Sum()
 	}
 	return tc

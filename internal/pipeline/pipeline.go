@@ -54,6 +54,10 @@ type Rendered struct {
 	// store is the persistent cache the revision was rendered with (nil
 	// when off); its analyses use it too.
 	store *cache.Store
+	// analysisKey is the run's analysisConfigKey, computed once (it reads
+	// the rules files, catalogs and reference); nil when the cache is off
+	// or the configuration cannot be keyed.
+	analysisKey *cache.Key
 	// revision is the key of the revision's findings in store
 	// (revisionKey); zero when they are not cached.
 	revision cache.Key
@@ -93,6 +97,7 @@ func load(ctx context.Context, cfg *config.Config, store *cache.Store) (*Rendere
 		return nil, err
 	}
 	out := loadFS(ctx, cfg, fsys, shared{store: store}, engine)
+	out.analysisKey = runAnalysisKey(cfg, store)
 	out.revision, _ = revisionKey(cfg, out, len(ruleProblems) == 0)
 	out.Findings = append(out.Findings, ruleProblems...)
 	return out, nil
@@ -371,7 +376,7 @@ func analyzeRevision(ctx context.Context, cfg *config.Config, rendered *Rendered
 	rep.Findings = append(rep.Findings, setup...)
 	in := analyzerInput(rendered, cfg.Checks.Env)
 	in.Sharded = cfg.Shard.Enabled()
-	in.Cache = newTargetCache(rendered.store, cfg, in)
+	in.Cache = newTargetCache(rendered.store, rendered.analysisKey, cfg, in)
 	outs, errs := analyze(ctx, engines, in)
 	for _, o := range outs {
 		rep.Findings = append(rep.Findings, o.out.Findings...)

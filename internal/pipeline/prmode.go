@@ -60,16 +60,20 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory, sto
 	// Files the pull request does not change are parsed once for both, and
 	// targets it does not change are built once.
 	share := shared{parses: manifest.NewParseCache(), builds: render.NewBuildCache(), store: store}
+	// Both revisions are analysed with the working tree's configuration.
+	analysisKey := runAnalysisKey(cfg, store)
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
 		head = loadFS(ctx, cfg, headFS, share, engine)
+		head.analysisKey = analysisKey
 		head.Findings = append(head.Findings, ruleProblems...)
 		headRes = checkRevision(ctx, cfg, head, headFS, engines)
 	}()
 	go func() {
 		defer wg.Done()
 		base = loadFS(ctx, &baseCfg, tree, share, engine)
+		base.analysisKey = analysisKey
 		base.revision, _ = revisionKey(&baseCfg, base, len(ruleProblems) == 0)
 		base.reuseAnalysis = true
 		// The engines are configured from the working tree: both revisions

@@ -29,9 +29,9 @@ import (
 const nsRevision = "revision"
 
 // revisionKey is the digest of everything one revision's findings are made
-// of: the analysis configuration (analysisConfigKey), the input paths, the
-// schema and KubeVirt settings with the content of the CRDs and Template
-// directories they name, every loaded file's path and content digest, the
+// of: the run's analysis configuration key (Rendered.analysisKey), the
+// input paths, the schema and KubeVirt settings with the content of the
+// CRDs and Template directories they name, every loaded file's path and content digest, the
 // load's and render's problems and skipped files, and each render target
 // with the digest of what it was made from. false when the revision cannot
 // be keyed: the cache is off, a target's inputs are unknown (remote
@@ -40,12 +40,8 @@ const nsRevision = "revision"
 // the working tree only), or the run is sharded or narrowed to changed
 // files.
 func revisionKey(cfg *config.Config, r *Rendered, rulesLoaded bool) (cache.Key, bool) {
-	if r.store == nil || !rulesLoaded || cfg.Shard.Enabled() || cfg.ChangedOnly ||
+	if r.store == nil || r.analysisKey == nil || !rulesLoaded || cfg.Shard.Enabled() || cfg.ChangedOnly ||
 		r.Set.Digests == nil || isURL(cfg.Reference.Path) {
-		return cache.Key{}, false
-	}
-	conf, ok := analysisConfigKey(cfg)
-	if !ok {
 		return cache.Key{}, false
 	}
 	settings, err := json.Marshal(struct {
@@ -56,7 +52,7 @@ func revisionKey(cfg *config.Config, r *Rendered, rulesLoaded bool) (cache.Key, 
 	if err != nil {
 		return cache.Key{}, false
 	}
-	h := cache.NewHasher(nsRevision).Key(conf).Bytes(rootFree(cfg.Root, settings))
+	h := cache.NewHasher(nsRevision).Key(*r.analysisKey).Bytes(rootFree(cfg.Root, settings))
 	files := &contentHasher{h: h, root: cfg.Root}
 	for _, p := range cfg.Schema.CRDs {
 		files.path(p.Path)
