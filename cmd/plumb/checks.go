@@ -129,7 +129,7 @@ an error.`,
 			} else {
 				var sources []checks.Source
 				for _, d := range args {
-					sources = append(sources, checks.Source{FS: os.DirFS(d), Dir: ".", Display: d})
+					sources = append(sources, checks.Source{FS: checks.DirFS(d), Dir: ".", Display: d})
 				}
 				cat = checks.Load(sources...)
 			}

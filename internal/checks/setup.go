@@ -3,7 +3,6 @@ package checks
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 
 	"github.com/plumb-ci/plumb/internal/config"
@@ -37,17 +36,17 @@ func Sources(cfg config.Checks) []Source {
 	return out
 }
 
-// DirFS is a catalog directory read through an os.Root: a symbolic link in
-// it may not lead out of it (a catalog in the repository linking to
-// /etc/passwd or a key file would otherwise be read, and a parse error
-// could quote it). A directory that cannot be opened is read as it is, to
-// report why.
+// DirFS is a catalog directory read as content (manifest.OpenContent): a
+// symbolic link in it may not lead out of it (a catalog in the repository
+// linking to /etc/passwd or a key file would otherwise be read, and a parse
+// error could quote it), nor into .git. A directory that cannot be opened
+// reads as the error that says why.
 func DirFS(dir string) fs.FS {
-	r, err := os.OpenRoot(dir)
+	fsys, _, err := manifest.OpenContent(dir)
 	if err != nil {
-		return os.DirFS(dir)
+		return manifest.FailingFS(err)
 	}
-	return r.FS()
+	return fsys
 }
 
 // New builds the checks engine for a run. Catalog files that do not lint,

@@ -71,7 +71,7 @@ func readInputPath(p string, opts InputOptions) ([]*manifest.Object, Problems) {
 			return err
 		}
 		if d.IsDir() {
-			if q != p && !opts.Recursive || sameDir(q, opts.SkipDir) {
+			if q != p && (!opts.Recursive || strings.EqualFold(d.Name(), ".git")) || sameDir(q, opts.SkipDir) {
 				return fs.SkipDir
 			}
 			return nil

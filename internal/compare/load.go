@@ -30,7 +30,8 @@ const maxTemplateBytes = 8 << 20
 // of a directory holding metadata.yaml. display is the name printed for the
 // reference directory in problems ("" prints p's directory as given). Every
 // file is read through an os.Root of the reference directory: nothing
-// outside it can be read, symlinks included.
+// outside it can be read, symlinks included, nor anything in .git
+// (manifest.OpenContent).
 func LoadPath(p, display string) (*Reference, Problems) {
 	dir, entry := p, DefaultEntry
 	st, err := os.Stat(p)
@@ -43,12 +44,12 @@ func LoadPath(p, display string) (*Reference, Problems) {
 	if display == "" {
 		display = filepath.ToSlash(dir)
 	}
-	root, err := os.OpenRoot(dir)
+	fsys, root, err := manifest.OpenContent(dir)
 	if err != nil {
 		return nil, Problems{{Location: loc(display, 0), Message: fmt.Sprintf("cannot open the reference directory: %v", err)}}
 	}
 	defer root.Close()
-	return Load(root.FS(), entry, display)
+	return Load(fsys, entry, display)
 }
 
 // Load reads and validates the reference whose metadata file is entry in

@@ -82,12 +82,11 @@ func ReadKustomization(ctx context.Context, dir string, limits manifest.Limits) 
 		return nil, Problems{{Location: loc(dir, 0), Message: err.Error()}}
 	}
 	rel = filepath.ToSlash(rel)
-	r, err := os.OpenRoot(root)
+	fsys, r, err := manifest.OpenContent(root)
 	if err != nil {
 		return nil, Problems{{Location: loc(dir, 0), Message: fmt.Sprintf("opening %s: %v", root, err)}}
 	}
 	defer r.Close()
-	fsys := r.FS()
 	set := manifest.Load(fsys, []string{rel}, manifest.LoadOptions{Limits: limits})
 	res := render.Render(ctx, fsys, set, render.Options{Limits: limits, Targets: []render.TargetSpec{{Pattern: rel}}})
 	var problems Problems

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
 // A configuration file inside the repository is the pull request's own
@@ -64,11 +66,10 @@ func confinePath(root, base, p string) (string, error) {
 	return abs, nil
 }
 
-// inGitDir reports whether a root-relative path is .git or below it (any
-// case: the file systems of macOS and Windows ignore it).
+// inGitDir reports whether a root-relative path is a .git directory (the
+// repository's or a submodule's) or below one.
 func inGitDir(rel string) bool {
-	first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
-	return strings.EqualFold(first, ".git")
+	return manifest.IsGitPath(filepath.ToSlash(rel))
 }
 
 // resolveExisting resolves the symbolic links of the longest existing

@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"fmt"
-	"os"
 	"path"
 )
 
@@ -15,16 +14,17 @@ import (
 //
 // The files are read through an os.Root at dir: a symbolic link under it
 // may not lead out of it, so a directory the repository names (schema.crds,
-// kubevirt.templates in its own .plumb.yaml) reads nothing outside.
+// kubevirt.templates in its own .plumb.yaml) reads nothing outside; and
+// nothing inside .git (OpenContent).
 func LoadExternal(dir string, paths []string, display string, limits Limits, keep func(*Object) bool) ([]*Object, []Problem) {
 	var out []*Object
-	root, err := os.OpenRoot(dir)
+	fsys, root, err := OpenContent(dir)
 	if err != nil {
 		return nil, []Problem{{Rule: RuleUnreadable, Level: "error", Input: true, Config: true,
 			Location: Location{File: display}, Message: fmt.Sprintf("%s: %v", display, err)}}
 	}
 	defer root.Close()
-	set := Load(root.FS(), paths, LoadOptions{Limits: limits})
+	set := Load(fsys, paths, LoadOptions{Limits: limits})
 	problems := make([]Problem, 0, len(set.Problems))
 	for _, p := range set.Problems {
 		p.Location.File = path.Join(display, p.Location.File)

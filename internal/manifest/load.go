@@ -59,6 +59,7 @@ var ManifestExtensions = []string{".yaml", ".yml", ".json"}
 // (doublestar syntax, "**" included). Files are parsed in parallel; the
 // result does not depend on scheduling.
 func Load(fsys fs.FS, paths []string, opts LoadOptions) *Set {
+	fsys = ContentFS(fsys) // never .git, whoever calls
 	opts.Limits = opts.Limits.orDefault()
 	c := collectFiles(fsys, paths, opts.Exclude)
 	set := &Set{Files: c.files, Problems: c.problems, Skipped: c.skipped, Charts: c.charts}

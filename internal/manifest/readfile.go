@@ -31,9 +31,14 @@ func (e *NotRegularError) Error() string {
 var ErrLeavesRoot = errors.New("the path leads out of the directory it is read from (a symbolic link or \"..\")")
 
 // rootError replaces os.Root's refusal to follow a path out of the root
-// with ErrLeavesRoot, which says it in words.
+// with ErrLeavesRoot, which says it in words, and ContentFS's refusal of
+// a path in .git with its *GitDirError, which names the path.
 func rootError(err error) error {
-	if err != nil && strings.Contains(err.Error(), "path escapes from parent") {
+	var g *GitDirError
+	switch {
+	case errors.As(err, &g):
+		return g
+	case err != nil && strings.Contains(err.Error(), "path escapes from parent"):
 		return ErrLeavesRoot
 	}
 	return err
@@ -103,7 +108,12 @@ func ReadRegular(fsys fs.FS, name string, limit int64) ([]byte, error) {
 
 // ReadRegularFile is ReadRegular on the operating system's file system,
 // for files named on the command line or resolved from the configuration.
+// A file inside a .git directory is refused (CheckRealPath): a name the
+// workflow gives may still be a link the repository committed.
 func ReadRegularFile(name string, limit int64) ([]byte, error) {
+	if err := CheckRealPath(name); err != nil {
+		return nil, err
+	}
 	st, err := os.Stat(name)
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/diff"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/fix"
+	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/report"
 )
 
@@ -134,9 +135,10 @@ func selected(ids []string, rule string) bool {
 	})
 }
 
-// readFiles reads the files the items edit, inside the repository root.
+// readFiles reads the files the items edit, inside the repository root
+// and outside .git.
 func readFiles(root string, items []fix.Item) (map[string]string, error) {
-	r, err := os.OpenRoot(root)
+	fsys, r, err := manifest.OpenContent(root)
 	if err != nil {
 		return nil, fmt.Errorf("opening the repository root: %w", err)
 	}
@@ -147,7 +149,7 @@ func readFiles(root string, items []fix.Item) (map[string]string, error) {
 			if _, ok := texts[e.File]; ok {
 				continue
 			}
-			b, err := fs.ReadFile(r.FS(), e.File)
+			b, err := fs.ReadFile(fsys, e.File)
 			if err != nil {
 				return nil, fmt.Errorf("reading %s: %w", e.File, err)
 			}
@@ -157,20 +159,23 @@ func readFiles(root string, items []fix.Item) (map[string]string, error) {
 	return texts, nil
 }
 
-// writeFiles writes the new texts, keeping each file's mode.
+// writeFiles writes the new texts, keeping each file's mode, inside the
+// repository root and never into .git (a hook there would run at the next
+// git command).
 func writeFiles(root string, texts map[string]string) error {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return fmt.Errorf("opening the repository root: %w", err)
 	}
 	defer r.Close()
+	content := manifest.ContentFS(r.FS())
 	names := make([]string, 0, len(texts))
 	for n := range texts {
 		names = append(names, n)
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		st, err := r.Stat(name)
+		st, err := fs.Stat(content, name)
 		if err != nil {
 			return fmt.Errorf("writing %s: %w", name, err)
 		}

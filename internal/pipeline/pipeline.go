@@ -207,14 +207,14 @@ func helmOptions(cfg *config.Config) render.HelmOptions {
 	return o
 }
 
-// repoFS opens the repository root so that no path, symlinks included, can
-// lead outside it.
+// repoFS opens the repository's content: no path, symlinks included, can
+// lead outside the root or into .git (manifest.ContentFS).
 func repoFS(root string) (fs.FS, error) {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil, fmt.Errorf("opening the repository root: %w", err)
 	}
-	return r.FS(), nil
+	return manifest.ContentFS(r.FS()), nil
 }
 
 // Analyzers builds the engines configured for a run, in report order.

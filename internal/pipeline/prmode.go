@@ -72,7 +72,7 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory, sto
 	}()
 	go func() {
 		defer wg.Done()
-		base = loadFS(ctx, &baseCfg, tree, share, engine)
+		base = loadFS(ctx, &baseCfg, manifest.ContentFS(tree), share, engine)
 		base.analysisKey = analysisKey
 		base.revision, _ = revisionKey(&baseCfg, base, len(ruleProblems) == 0)
 		base.reuseAnalysis = true

@@ -81,14 +81,14 @@ func readRuleFiles(files []config.RuleFile) ([]rules.Source, []finding.Finding) 
 			sources = append(sources, rules.Source{Name: f.Name, Data: data})
 			continue
 		}
-		// Through an os.Root: a symbolic link in the directory may not
-		// lead out of it.
-		dir, err := os.OpenRoot(f.Path)
+		// As content: a symbolic link in the directory may not lead out
+		// of it, nor into .git.
+		fsys, dir, err := manifest.OpenContent(f.Path)
 		if err != nil {
 			problem(f.Name, err)
 			continue
 		}
-		entries, err := fs.ReadDir(dir.FS(), ".")
+		entries, err := fs.ReadDir(fsys, ".")
 		if err != nil {
 			dir.Close()
 			problem(f.Name, err)
@@ -100,7 +100,7 @@ func readRuleFiles(files []config.RuleFile) ([]rules.Source, []finding.Finding) 
 				continue
 			}
 			name := strings.TrimSuffix(f.Name, "/") + "/" + e.Name()
-			data, err := manifest.ReadRegular(dir.FS(), e.Name(), manifest.DefaultLimits.MaxFileBytes)
+			data, err := manifest.ReadRegular(fsys, e.Name(), manifest.DefaultLimits.MaxFileBytes)
 			if err != nil {
 				problem(name, err)
 				continue

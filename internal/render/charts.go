@@ -38,9 +38,12 @@ type HelmTarget struct {
 	Chart, Name            string
 	ReleaseName, Namespace string
 	Values                 []string
-	Set, SetString         []string
-	APIVersions            []string
-	KubeVersion            string
+	// ValuesAt are the lines that name Values (by index; zero, or
+	// shorter, where only At is known).
+	ValuesAt       []manifest.Location
+	Set, SetString []string
+	APIVersions    []string
+	KubeVersion    string
 	// Inline values (a HelmRelease's spec.values ...), after Values.
 	Inline       map[string]any
 	InlineLocate func(manifest.Path) (manifest.Location, bool)
@@ -154,8 +157,12 @@ func (r *renderer) request(t HelmTarget) helm.Request {
 	if t.KubeVersion != "" {
 		req.KubeVersion = t.KubeVersion
 	}
-	for _, f := range t.Values {
-		req.Sources = append(req.Sources, helm.Source{File: f, At: t.At})
+	for i, f := range t.Values {
+		at := t.At
+		if i < len(t.ValuesAt) && !t.ValuesAt[i].IsZero() {
+			at = t.ValuesAt[i]
+		}
+		req.Sources = append(req.Sources, helm.Source{File: f, At: at})
 	}
 	if t.Inline != nil {
 		req.Sources = append(req.Sources, helm.Source{Inline: t.Inline, InlineLocate: t.InlineLocate, At: t.At})

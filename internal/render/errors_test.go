@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plumb-ci/plumb/internal/gitrev/gittest"
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
@@ -243,4 +244,40 @@ func TestBrokenKustomizationYAML(t *testing.T) {
 	if len(res.Problems) != 0 || len(res.Targets) != 0 {
 		t.Errorf("problems %v, targets %v", res.Problems, res.Targets)
 	}
+}
+
+// A remote base's clone is read as content too: with --allow-remote,
+// krusty clones it with git into a temporary directory, and a link in it
+// may not lead out of the clone (to the runner's /etc/passwd, or the
+// checkout's .git/config), nor a file of it be under its .git.
+func TestRemoteCloneIsReadAsContent(t *testing.T) {
+	remote := gittest.New(t)
+	remote.Write(map[string]string{
+		"git/kustomization.yaml":  "configMapGenerator:\n  - name: g\n    files: [cfg=../.git/config]\n",
+		"link/kustomization.yaml": "configMapGenerator:\n  - name: l\n    files: [pw=pw]\n",
+		"ok/kustomization.yaml":   "configMapGenerator:\n  - name: ok\n    literals: [a=b]\n",
+	})
+	remote.Symlink("/etc/passwd", "link/pw")
+	remote.Commit("bases")
+	dir := t.TempDir()
+	for _, base := range []string{"git", "link", "ok"} {
+		must(t, os.MkdirAll(filepath.Join(dir, base), 0o755))
+		must(t, os.WriteFile(filepath.Join(dir, base, "kustomization.yaml"),
+			[]byte("resources:\n  - file://"+remote.Dir+"//"+base+"\n"), 0o644))
+	}
+	res := renderRepo(t, dir, Options{AllowRemote: true})
+	why := map[string]string{}
+	for _, p := range res.Problems {
+		why[p.Location.File] = p.Message
+	}
+	if m := why["git/kustomization.yaml"]; !strings.Contains(m, "reads .git/config: files inside .git are not repository content") {
+		t.Errorf("a file of the clone's .git: %q", m)
+	}
+	if m := why["link/kustomization.yaml"]; !strings.Contains(m, "pw: the path leaves the repository") || strings.Contains(m, "root:") {
+		t.Errorf("a link out of the clone: %q", m)
+	}
+	if m, ok := why["ok/kustomization.yaml"]; ok {
+		t.Errorf("the clone's own files: %q", m)
+	}
+	object(t, res, "ok", "ConfigMap", "ok-4h2mbtbbt6")
 }

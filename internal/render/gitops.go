@@ -110,7 +110,8 @@ func helmRelease(fsys fs.FS, t *Target, o *manifest.Object) (*HelmTarget, *manif
 	ht := &HelmTarget{Chart: dir, ReleaseName: release, Namespace: ns, Holder: t,
 		Name: fmt.Sprintf("%s[HelmRelease %s in %s]", dir, o.ID.Name, t.Name)}
 	ht.At, _ = o.Locate(spec.Child(manifest.Key("chart")))
-	for _, vf := range listOf(c, "spec", "chart", "spec", "valuesFiles") {
+	files := spec.Child(manifest.Key("valuesFiles"))
+	for i, vf := range listOf(c, "spec", "chart", "spec", "valuesFiles") {
 		s, _ := vf.(string)
 		if s == "" {
 			continue
@@ -119,7 +120,7 @@ func helmRelease(fsys fs.FS, t *Target, o *manifest.Object) (*HelmTarget, *manif
 		if !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") && !fileExists(fsys, f) {
 			f = path.Clean(s)
 		}
-		ht.Values = append(ht.Values, f)
+		ht.addValues(f, o, files.Child(manifest.Index(i)))
 	}
 	if v, ok := specMap(c)["values"].(map[string]any); ok {
 		base := pathOf("spec", "values")
@@ -167,9 +168,9 @@ func argoApplication(fsys fs.FS, t *Target, o *manifest.Object) ([]HelmTarget, [
 		ht := HelmTarget{Chart: dir, ReleaseName: release, Namespace: str(c, "spec", "destination", "namespace"), Holder: t,
 			Name: fmt.Sprintf("%s[Application %s in %s]", dir, o.ID.Name, t.Name)}
 		ht.At, _ = o.Locate(sp.Child(manifest.Key("path")))
-		for _, vf := range listAt(helmSpec, "valueFiles") {
+		for i, vf := range listAt(helmSpec, "valueFiles") {
 			if s, _ := vf.(string); s != "" {
-				ht.Values = append(ht.Values, path.Clean(path.Join(dir, s)))
+				ht.addValues(path.Clean(path.Join(dir, s)), o, hp.Child(manifest.Key("valueFiles"), manifest.Index(i)))
 			}
 		}
 		inline := map[string]any{}
@@ -216,6 +217,14 @@ func argoApplication(fsys fs.FS, t *Target, o *manifest.Object) ([]HelmTarget, [
 		out = append(out, ht)
 	}
 	return out, notes
+}
+
+// addValues adds a values file that the GitOps definition o names at
+// field: a file that cannot be read is reported there.
+func (ht *HelmTarget) addValues(file string, o *manifest.Object, field manifest.Path) {
+	at, _ := o.Locate(field)
+	ht.Values = append(ht.Values, file)
+	ht.ValuesAt = append(ht.ValuesAt, at)
 }
 
 // objectLocate locates a path below base in an object (through its own

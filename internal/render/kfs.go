@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -52,8 +53,6 @@ type fileCache struct {
 	// are directories many times in a build, and again in every build over
 	// the same bases (a stat is a system call).
 	stats sync.Map // string → statResult
-	// lstats memoizes fs.Lstat for realPath (lstatMemo).
-	lstats sync.Map // string → statResult
 }
 
 type statResult struct {
@@ -91,22 +90,12 @@ func (c *fileCache) realPath(name string) (string, bool, error) {
 		rr := r.(realResult)
 		return rr.real, rr.linked, rr.err
 	}
-	real, linked, err := realPath(lstatMemo{c}, name)
+	real, linked, err := manifest.RealPath(c.fsys.(manifest.LinkReader), name)
+	if errors.Is(err, manifest.ErrLeavesRoot) {
+		err = errOutside
+	}
 	c.reals.Store(name, realResult{real, linked, err})
 	return real, linked, err
-}
-
-// lstatMemo is the cache's file system with fs.Lstat memoized: realPath
-// checks every leading part of a path for a link, and the paths krusty
-// asks about share most of them (over an os.Root, each check opens every
-// directory on the way).
-type lstatMemo struct{ c *fileCache }
-
-func (m lstatMemo) Open(name string) (fs.File, error)    { return m.c.fsys.Open(name) }
-func (m lstatMemo) ReadLink(name string) (string, error) { return fs.ReadLink(m.c.fsys, name) }
-
-func (m lstatMemo) Lstat(name string) (fs.FileInfo, error) {
-	return memoStat(&m.c.lstats, name, func() (fs.FileInfo, error) { return fs.Lstat(m.c.fsys, name) })
 }
 
 type cachedFile struct {
@@ -118,8 +107,10 @@ type cachedFile struct {
 	limits    []manifest.Problem
 }
 
+// newFileCache reads fsys as repository content: never inside .git
+// (manifest.ContentFS, which also remembers what links resolve to).
 func newFileCache(fsys fs.FS, limits manifest.Limits) *fileCache {
-	return &fileCache{fsys: fsys, limits: limits.OrDefault(), m: map[string]*cachedFile{}}
+	return &fileCache{fsys: manifest.ContentFS(fsys), limits: limits.OrDefault(), m: map[string]*cachedFile{}}
 }
 
 // entry returns the cache entry of a repository-relative file.
@@ -183,10 +174,58 @@ func (k *kustomizeFS) remoteClone(p string) bool {
 	return strings.HasPrefix(p, tmp) && strings.HasPrefix(p[len(tmp):], "kustomize-")
 }
 
+// inClone reads a path of a remote base's clone as content of that clone:
+// nothing outside it, links included, and nothing in its .git.
+func inClone(p string) (fs.FS, string, io.Closer, error) {
+	tmp := filepath.Clean(os.TempDir())
+	rel, err := filepath.Rel(tmp, p)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	clone, rest, _ := strings.Cut(filepath.ToSlash(rel), "/")
+	if rest == "" {
+		rest = "."
+	}
+	fsys, root, err := manifest.OpenContent(filepath.Join(tmp, clone))
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return fsys, rest, root, nil
+}
+
+// cloneStat and the other clone functions answer krusty about a remote
+// base's clone through inClone.
+func cloneStat(p string) (fs.FileInfo, error) {
+	fsys, rel, root, err := inClone(p)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return fs.Stat(fsys, rel)
+}
+
+func cloneRead(p string) ([]byte, error) {
+	fsys, rel, root, err := inClone(p)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return manifest.ReadRegular(fsys, rel, manifest.DefaultLimits.MaxFileBytes)
+}
+
+func cloneReadDir(p string) ([]string, error) {
+	fsys, rel, root, err := inClone(p)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return readDirNames(fsys, rel)
+}
+
 func (k *kustomizeFS) stat(p string) (fs.FileInfo, error) {
 	if k.remoteClone(p) {
 		k.log.outside()
-		return os.Stat(p)
+		return cloneStat(p)
 	}
 	r, err := k.rel(p)
 	if err != nil {
@@ -204,7 +243,7 @@ func (k *kustomizeFS) stat(p string) (fs.FileInfo, error) {
 func (k *kustomizeFS) ReadFile(p string) ([]byte, error) {
 	if k.remoteClone(p) {
 		k.log.outside()
-		return os.ReadFile(p)
+		return cloneRead(p)
 	}
 	r, err := k.rel(p)
 	if err != nil {
@@ -264,7 +303,7 @@ func (k *kustomizeFS) Exists(p string) bool {
 func (k *kustomizeFS) ReadDir(p string) ([]string, error) {
 	if k.remoteClone(p) {
 		k.log.outside()
-		return filesys.MakeFsOnDisk().ReadDir(p)
+		return cloneReadDir(p)
 	}
 	r, err := k.rel(p)
 	if err != nil {

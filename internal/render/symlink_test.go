@@ -2,6 +2,7 @@ package render
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -51,10 +52,10 @@ func TestLinkLeavesDir(t *testing.T) {
 			t.Errorf("%s leaves app: %v, want %v", file, got, want)
 		}
 	}
-	if real, linked, err := realPath(fsys, "shared/back.yaml"); real != "app/real.yaml" || !linked || err != nil {
+	if real, linked, err := manifest.RealPath(fsys.(fs.ReadLinkFS), "shared/back.yaml"); real != "app/real.yaml" || !linked || err != nil {
 		t.Errorf("real path %q %v %v", real, linked, err)
 	}
-	if _, _, err := realPath(fsys, "app/loop.yaml"); !errors.Is(err, errLinkLoop) {
+	if _, _, err := manifest.RealPath(fsys.(fs.ReadLinkFS), "app/loop.yaml"); !errors.Is(err, manifest.ErrLinkLoop) {
 		t.Errorf("a loop: %v", err)
 	}
 }

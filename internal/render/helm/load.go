@@ -122,9 +122,13 @@ func LoadChart(fsys fs.FS, dir string, limits manifest.Limits) (*Chart, error) {
 type FileError struct {
 	At  manifest.Location
 	Err string
+	// Cause is the error Err says, when there is one.
+	Cause error
 }
 
 func (e *FileError) Error() string { return e.At.File + ": " + e.Err }
+
+func (e *FileError) Unwrap() error { return e.Cause }
 
 // readChartFile reads a file of a chart (or a values file) when it is a
 // regular file within the size limit, and says why not otherwise.
@@ -133,12 +137,19 @@ func readChartFile(fsys fs.FS, name string, limits manifest.Limits) ([]byte, err
 	if err != nil {
 		var notRegular *manifest.NotRegularError
 		var tooLarge *manifest.TooLargeError
-		if errors.As(err, &notRegular) || errors.As(err, &tooLarge) || errors.Is(err, manifest.ErrLeavesRoot) {
-			return nil, &FileError{At: manifest.Location{File: name}, Err: err.Error()}
+		if errors.As(err, &notRegular) || errors.As(err, &tooLarge) || refusedRead(err) {
+			return nil, &FileError{At: manifest.Location{File: name}, Err: err.Error(), Cause: err}
 		}
 		return nil, err
 	}
 	return data, nil
+}
+
+// refusedRead reports whether a read was refused for where the file is
+// (outside the directory it is read from, or inside .git), not for what
+// it holds.
+func refusedRead(err error) bool {
+	return errors.Is(err, manifest.ErrLeavesRoot) || manifest.IsGitDirError(err)
 }
 
 // parsedAsYAML reports whether Helm's loader parses a chart file (its

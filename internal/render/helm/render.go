@@ -223,6 +223,9 @@ func (r *Renderer) mergeSources(sources []Source) (map[string]any, []layer, *man
 				if errors.As(p.err, &fe) {
 					loc, why = fe.At, fe.Err
 				}
+				if refusedRead(p.err) && !s.At.IsZero() {
+					loc = s.At // what to edit is the line that names the file
+				}
 				return nil, nil, &manifest.Problem{Rule: RuleValues, Level: "error", Location: loc,
 					Message: fmt.Sprintf("values file %s cannot be read: %s", s.File, why)}
 			}
