@@ -38,6 +38,7 @@ var checkInputs = []checkInput{
 	{Input: "release-name", Flag: "release-name"},
 	{Input: "namespace", Flag: "namespace"},
 	{Input: "kubernetes-version", Flag: "kubernetes-version"},
+	{Input: "crds", Flag: "crds", List: true},
 	{Input: "cache-dir", Flag: "cache-dir"},
 }
 

@@ -26,7 +26,8 @@ type SchemaSettings struct {
 	// KubernetesVersion is the version objects are validated for:
 	// schema.kubernetes_version, else the run's KubernetesVersion.
 	KubernetesVersion KubernetesVersion
-	// CRDs are the CRD files and directories of schema.crds and --crds.
+	// CRDs are the CRD files and directories of schema.crds and --crds,
+	// each marked Workflow when the workflow gives it.
 	CRDs      []InputPath
 	SkipKinds []string
 }
@@ -36,6 +37,10 @@ type SchemaSettings struct {
 // it lies inside the repository, else as written).
 type InputPath struct {
 	Path, Display string
+	// Workflow is set when the workflow names it (a flag, an action input,
+	// a configuration file outside the repository) rather than the
+	// repository's own configuration.
+	Workflow bool
 }
 
 // resolveSchema merges the schema section with --crds: the file's paths
@@ -58,15 +63,16 @@ func resolveSchema(file *File, fl *Flags, root, cwd, configFile string, version 
 			return s, file.src.errorf(fmt.Sprintf("schema.skip_kinds[%d]", i), "skip_kinds entry %q is not a valid pattern (Kind, group/Kind or apiVersion/Kind, with * wildcards)", k)
 		}
 	}
-	add := func(base, p string) {
+	add := func(base, p string, workflow bool) {
 		abs, display := resolveInputPath(root, base, p)
-		s.CRDs = append(s.CRDs, InputPath{Path: abs, Display: display})
+		s.CRDs = append(s.CRDs, InputPath{Path: abs, Display: display, Workflow: workflow})
 	}
+	fileIsWorkflows := file.path != "" && !InRepository(root, file.path)
 	for _, p := range file.Schema.CRDs {
-		add(configDir(cwd, configFile), p)
+		add(configDir(cwd, configFile), p, fileIsWorkflows)
 	}
 	for _, p := range fl.CRDs {
-		add(cwd, p)
+		add(cwd, p, true)
 	}
 	return s, nil
 }

@@ -1,7 +1,9 @@
 package config
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,4 +61,31 @@ func resolveText(t *testing.T, cwd, file string, args ...string) (*Config, error
 		return nil, err
 	}
 	return Resolve(f, fl, cwd)
+}
+
+// The CRDs the workflow names (--crds, schema.crds of a configuration file
+// outside the repository) are marked: they win over the repository's.
+func TestWorkflowCRDsAreMarked(t *testing.T) {
+	base := tree(t, "repo/.git/", "repo/crds/", "ci/crds/")
+	repo := filepath.Join(base, "repo")
+	write := func(path, text string) {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(repo, ".plumb.yaml"), "schema:\n  crds: [crds]\n")
+	write(filepath.Join(base, "ci", "plumb.yaml"), "schema:\n  crds: [crds]\n")
+	workflow := func(cfg *Config) []bool {
+		var out []bool
+		for _, p := range cfg.Schema.CRDs {
+			out = append(out, p.Workflow)
+		}
+		return out
+	}
+	if got := workflow(resolveIn(t, repo, "--crds", filepath.Join(base, "ci", "crds"))); !slices.Equal(got, []bool{false, true}) {
+		t.Errorf("the repository's .plumb.yaml and --crds: %v, want [false true]", got)
+	}
+	if got := workflow(resolveIn(t, repo, "--config", filepath.Join(base, "ci", "plumb.yaml"))); !slices.Equal(got, []bool{true}) {
+		t.Errorf("a configuration file outside the repository: %v, want [true]", got)
+	}
 }

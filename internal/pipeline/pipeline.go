@@ -230,16 +230,12 @@ func Analyzers(_ context.Context, cfg *config.Config, _ fs.FS) ([]analyzer.Analy
 	}
 	engines = append(engines, &kubevirt.Analyzer{Templates: templates})
 	if cfg.Schema.Enabled {
-		var sources []schema.CRDSource
-		for _, p := range cfg.Schema.CRDs {
-			sources = append(sources, schema.CRDSource{Path: p.Path, Display: p.Display})
-		}
-		crds, problems := schema.LoadCRDs(sources, cfg.Limits)
-		for _, p := range problems {
-			setup = append(setup, hygiene.FromProblem(p))
-		}
+		repoCRDs, problems := loadCRDs(cfg, false)
+		setup = append(setup, problems...)
+		workflowCRDs, problems := loadCRDs(cfg, true)
+		setup = append(setup, problems...)
 		engines = append(engines, &schema.Analyzer{KubernetesMinor: cfg.Schema.KubernetesVersion.Minor,
-			SkipKinds: cfg.Schema.SkipKinds, CRDs: crds})
+			SkipKinds: cfg.Schema.SkipKinds, CRDs: repoCRDs, WorkflowCRDs: workflowCRDs, MaxTargetTime: cfg.Limits.OrDefault().MaxTargetTime})
 	}
 	checksEngine, checkProblems := checks.New(cfg.Checks, cfg.File)
 	setup = append(setup, checkProblems...)
@@ -252,6 +248,24 @@ func Analyzers(_ context.Context, cfg *config.Config, _ fs.FS) ([]analyzer.Analy
 		engines = append(engines, a)
 	}
 	return engines, setup
+}
+
+// loadCRDs reads the CRD files and directories that the workflow names
+// (workflow), or that the repository's configuration does: the schema
+// analyzer lets the workflow's win.
+func loadCRDs(cfg *config.Config, workflow bool) ([]*manifest.Object, []finding.Finding) {
+	var sources []schema.CRDSource
+	for _, p := range cfg.Schema.CRDs {
+		if p.Workflow == workflow {
+			sources = append(sources, schema.CRDSource{Path: p.Path, Display: p.Display})
+		}
+	}
+	crds, problems := schema.LoadCRDs(sources, cfg.Limits)
+	var out []finding.Finding
+	for _, p := range problems {
+		out = append(out, hygiene.FromProblem(p))
+	}
+	return crds, out
 }
 
 // Result is a finished run.

@@ -15,6 +15,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/plumb-ci/plumb/internal/analyzer"
 	"github.com/plumb-ci/plumb/internal/finding"
@@ -30,9 +33,18 @@ type Analyzer struct {
 	// SkipKinds are patterns of kinds left alone: Kind, group/Kind or
 	// apiVersion/Kind, with path.Match wildcards.
 	SkipKinds []string
-	// CRDs are CustomResourceDefinitions given outside the checked inputs
-	// (--crds, schema.crds), used after the rendered ones.
+	// WorkflowCRDs are the CustomResourceDefinitions the workflow gives
+	// (--crds, the action's crds input, schema.crds of a configuration
+	// file outside the repository): for the versions they define they win
+	// over the repository's.
+	WorkflowCRDs []*manifest.Object
+	// CRDs are the CustomResourceDefinitions the repository's
+	// configuration names (schema.crds), used after the rendered ones.
 	CRDs []*manifest.Object
+	// MaxTargetTime is a render target's time budget, which also bounds
+	// the time the CEL rules of its custom resources take (0: the
+	// default, manifest.DefaultLimits.MaxTargetTime).
+	MaxTargetTime time.Duration
 	// Workers bounds parallel validation (default GOMAXPROCS).
 	Workers int
 }
@@ -49,6 +61,8 @@ type objectVerdict struct {
 	crd     *crdVersion
 	// findings decided without validating content (API versions).
 	findings []finding.Finding
+	// budget is the CEL time budget of the object's render target.
+	budget *celBudget
 }
 
 // Analyze implements analyzer.Analyzer.
@@ -57,15 +71,18 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 	if err != nil {
 		return nil, err
 	}
-	objects := collectObjects(in)
-	crds := newCRDIndex()
+	objects, budgets := a.collectObjects(in)
+	crds := newCRDIndex(b)
+	for _, o := range a.WorkflowCRDs {
+		crds.add(o, true)
+	}
 	for _, o := range objects {
 		if isCRD(o) {
-			crds.add(o)
+			crds.add(o, false)
 		}
 	}
 	for _, o := range a.CRDs {
-		crds.add(o)
+		crds.add(o, false)
 	}
 	out := &analyzer.Output{Rules: Rules()}
 	out.Findings = append(out.Findings, crds.findings()...)
@@ -76,11 +93,11 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 	}
 	verdicts := make([]objectVerdict, 0, len(objects))
 	noSchema := map[string]bool{}
-	for _, o := range objects {
+	for i, o := range objects {
 		if o.ID.APIVersion == "" || o.ID.Kind == "" || a.skipped(o.ID) {
 			continue
 		}
-		v := objectVerdict{obj: o}
+		v := objectVerdict{obj: o, budget: budgets[i]}
 		group, _ := splitGroupVersion(o.ID.APIVersion)
 		if cv, known := crds.lookup(o.ID.APIVersion, o.ID.Kind); known {
 			at := manifest.Path{manifest.Key("apiVersion")}
@@ -114,7 +131,7 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 			if lifecycleOf(o.ID.APIVersion, o.ID.Kind) == nil {
 				v.findings = append(v.findings, newFinding(o, RuleUnknownKind, manifest.Path{manifest.Key("kind")}, b.unknownKindMessage(o.ID.APIVersion, o.ID.Kind), false))
 			}
-		case leftToKubeVirt(o.ID):
+		case leftToKubeVirt(o.ID), crds.refused[group+"/"+o.ID.Kind]:
 		default:
 			key := o.ID.APIVersion + " " + o.ID.Kind
 			if !noSchema[key] {
@@ -131,22 +148,35 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 		out.Findings = append(out.Findings, verdicts[i].findings...)
 		out.Findings = append(out.Findings, results[i]...)
 	}
+	for _, b := range slices.Compact(slices.Clone(budgets)) {
+		if f := b.finding(); f != nil {
+			out.Findings = append(out.Findings, *f)
+		}
+	}
 	return out, ctx.Err()
 }
 
-// collectObjects lists every rendered object once, in target order.
-func collectObjects(in *analyzer.Input) []*manifest.Object {
+// collectObjects lists every rendered object once, in target order, with
+// the CEL time budget of the first target that holds it.
+func (a *Analyzer) collectObjects(in *analyzer.Input) ([]*manifest.Object, []*celBudget) {
+	limit := a.MaxTargetTime
+	if limit <= 0 {
+		limit = manifest.DefaultLimits.MaxTargetTime
+	}
 	var out []*manifest.Object
+	var budgets []*celBudget
 	seen := map[*manifest.Object]bool{}
 	for _, t := range in.Targets {
+		b := newCELBudget(t.Name, limit)
 		for _, o := range t.Objects {
 			if !seen[o] {
 				seen[o] = true
 				out = append(out, o)
+				budgets = append(budgets, b)
 			}
 		}
 	}
-	return out
+	return out, budgets
 }
 
 // skipped reports whether the configuration leaves the object's kind alone.
@@ -176,14 +206,15 @@ func (a *Analyzer) validateAll(ctx context.Context, verdicts []objectVerdict) []
 	results := make([][]finding.Finding, len(verdicts))
 	parallel.ForEach(a.Workers, len(verdicts), func(i int) {
 		if (verdicts[i].builtin != nil || verdicts[i].crd != nil) && ctx.Err() == nil {
-			results[i] = validateObject(ctx, &verdicts[i])
+			results[i] = validateObject(ctx, &verdicts[i], i)
 		}
 	})
 	return results
 }
 
-// validateObject validates one object's content and locates the problems.
-func validateObject(ctx context.Context, v *objectVerdict) []finding.Finding {
+// validateObject validates one object's content (the i-th verdict) and
+// locates the problems.
+func validateObject(ctx context.Context, v *objectVerdict, i int) []finding.Finding {
 	o := v.obj
 	var secretPaths []manifest.Path
 	var once sync.Once
@@ -201,7 +232,9 @@ func validateObject(ctx context.Context, v *objectVerdict) []finding.Finding {
 	case v.builtin != nil:
 		problems = validateBuiltin(o.Content, v.builtin, secret)
 	case v.crd != nil:
-		problems = v.crd.validate(ctx, o, secret)
+		problems = v.crd.validate(ctx, o, secret, func(eval func(context.Context) field.ErrorList) field.ErrorList {
+			return v.budget.evaluate(ctx, o, i, eval)
+		})
 		if leftToKubeVirt(o.ID) {
 			// The KubeVirt engine reports what does not decode into its
 			// types; one finding per problem.

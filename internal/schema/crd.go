@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 
@@ -24,17 +25,29 @@ func isCRD(o *manifest.Object) bool {
 		(o.ID.APIVersion == "apiextensions.k8s.io/v1" || o.ID.APIVersion == "apiextensions.k8s.io/v1beta1")
 }
 
-// crdIndex holds the CustomResourceDefinitions known to a run, by group
-// and kind; the first definition of a kind wins.
+// crdIndex holds the CustomResourceDefinitions known to a run by group
+// and kind, each kind's definitions in precedence order: the workflow's
+// (--crds) first, then the repository's. A version of a kind is the first
+// definition's that defines it.
 type crdIndex struct {
-	byKind   map[string]*crdEntry // group/Kind
+	builtin *builtinSchema
+	byKind  map[string][]*crdEntry // group/Kind
+	// refused are the group/Kinds of CRDs refused for their group: the
+	// CRD's finding says what to change, so their objects get no note
+	// about a missing schema.
+	refused  map[string]bool
 	problems []finding.Finding
 }
 
 // crdEntry is one CustomResourceDefinition.
 type crdEntry struct {
-	obj      *manifest.Object
-	name     string
+	obj  *manifest.Object
+	name string
+	// file is where the CRD is written; workflow says it was given by the
+	// workflow, not found in the repository.
+	file     string
+	workflow bool
+	spec     *apiextensions.CustomResourceDefinitionSpec
 	versions map[string]*crdVersion
 	served   []string
 	// preserveUnknown: spec.preserveUnknownFields (v1beta1's default),
@@ -60,11 +73,14 @@ type crdVersion struct {
 	compileErr error
 }
 
-func newCRDIndex() *crdIndex { return &crdIndex{byKind: map[string]*crdEntry{}} }
+func newCRDIndex(b *builtinSchema) *crdIndex {
+	return &crdIndex{builtin: b, byKind: map[string][]*crdEntry{}, refused: map[string]bool{}}
+}
 
-// add reads a CustomResourceDefinition; one that cannot be read or whose
-// schema the API server would refuse is a finding at the CRD.
-func (x *crdIndex) add(o *manifest.Object) {
+// add reads a CustomResourceDefinition given by the workflow or found in
+// the repository; one that cannot be read, or that the API server would
+// refuse, is a finding at the CRD.
+func (x *crdIndex) add(o *manifest.Object, workflow bool) {
 	crd, err := decodeCRD(o)
 	if err != nil {
 		x.problems = append(x.problems, newFinding(o, RuleInvalidCRD, nil,
@@ -72,10 +88,26 @@ func (x *crdIndex) add(o *manifest.Object) {
 		return
 	}
 	key := crd.Spec.Group + "/" + crd.Spec.Names.Kind
-	if _, dup := x.byKind[key]; dup || crd.Spec.Names.Kind == "" {
+	if f, refused := groupFinding(o, crd, x.builtin); refused {
+		if f != nil {
+			x.problems = append(x.problems, *f)
+		}
+		x.refused[key] = true
 		return
 	}
-	e := &crdEntry{obj: o, name: crd.Name, versions: map[string]*crdVersion{},
+	if crd.Spec.Names.Kind == "" {
+		return
+	}
+	for _, e := range x.byKind[key] {
+		if reflect.DeepEqual(e.spec, &crd.Spec) {
+			return // the same definition again (a CRD in several targets)
+		}
+	}
+	if !workflow {
+		x.noteOverridden(o, crd, key)
+	}
+	loc, _ := o.Locate(nil)
+	e := &crdEntry{obj: o, name: crd.Name, file: loc.File, workflow: workflow, spec: &crd.Spec, versions: map[string]*crdVersion{},
 		preserveUnknown: crd.Spec.PreserveUnknownFields != nil && *crd.Spec.PreserveUnknownFields}
 	for i, v := range crd.Spec.Versions {
 		cv := &crdVersion{entry: e, name: v.Name, index: i, served: v.Served, deprecated: v.Deprecated}
@@ -104,7 +136,46 @@ func (x *crdIndex) add(o *manifest.Object) {
 		}
 		cv.structural = ss
 	}
-	x.byKind[key] = e
+	x.byKind[key] = append(x.byKind[key], e)
+}
+
+// noteOverridden notes, at a repository's CRD, that a CRD the workflow
+// gave defines some of its versions, and is used for them.
+func (x *crdIndex) noteOverridden(o *manifest.Object, crd *apiextensions.CustomResourceDefinition, key string) {
+	for _, e := range x.byKind[key] {
+		if !e.workflow {
+			continue
+		}
+		var shared []string
+		first := -1
+		for i, v := range crd.Spec.Versions {
+			if e.versions[v.Name] != nil {
+				shared = append(shared, v.Name)
+				if first < 0 {
+					first = i
+				}
+			}
+		}
+		if len(shared) == 0 {
+			continue
+		}
+		var at manifest.Path
+		if _, ok := o.Get(manifest.Path{manifest.Key("spec"), manifest.Key("versions"), manifest.Index(first)}); ok {
+			at = manifest.Path{manifest.Key("spec"), manifest.Key("versions"), manifest.Index(first), manifest.Key("name")}
+		}
+		x.problems = append(x.problems, newFinding(o, RuleCRDOverridden, at,
+			fmt.Sprintf("the workflow's CustomResourceDefinition %s (%s) also defines %s %s of %s, and it is the one used: "+
+				"a CRD given with --crds (the action's crds input) wins over the repository's for the versions it defines",
+				e.name, e.file, plural(len(shared), "version", "versions"), strings.Join(shared, ", "), crd.Spec.Group+" "+crd.Spec.Names.Kind), false))
+		return
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // structural makes the structural schema of s, or says why s is not one.
@@ -146,21 +217,33 @@ func (x *crdIndex) findings() []finding.Finding { return x.problems }
 // then the problem).
 func (x *crdIndex) lookup(apiVersion, kind string) (cv *crdVersion, known bool) {
 	group, version := splitGroupVersion(apiVersion)
-	e := x.byKind[group+"/"+kind]
-	if e == nil {
+	entries := x.byKind[group+"/"+kind]
+	if len(entries) == 0 {
 		return nil, false
 	}
-	if v := e.versions[version]; v != nil && v.served {
-		return v, true
+	for _, e := range entries {
+		if v := e.versions[version]; v != nil {
+			if v.served {
+				return v, true
+			}
+			return nil, true
+		}
 	}
 	return nil, true
 }
 
 // notServedMessage explains a custom resource whose CRD does not serve its
-// version.
+// version: the CRD that defines the version, else the first of the kind.
 func (x *crdIndex) notServedMessage(apiVersion, kind string) string {
 	group, version := splitGroupVersion(apiVersion)
-	e := x.byKind[group+"/"+kind]
+	entries := x.byKind[group+"/"+kind]
+	e := entries[0]
+	for _, c := range entries {
+		if c.versions[version] != nil {
+			e = c
+			break
+		}
+	}
 	served := "none"
 	if len(e.served) > 0 {
 		served = strings.Join(e.served, ", ")

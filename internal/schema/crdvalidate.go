@@ -24,10 +24,16 @@ import (
 // resources) that the schema does not describe.
 var metaFields = map[string]bool{"apiVersion": true, "kind": true, "metadata": true}
 
+// celRunner evaluates an object's CEL rules within their time budget; it
+// returns nothing when the budget did not let them finish (the budget
+// reports that).
+type celRunner func(eval func(context.Context) field.ErrorList) field.ErrorList
+
 // validate checks a custom resource as the API server does on create:
 // defaults applied, unknown fields (pruning), metadata, the OpenAPI schema,
-// embedded resources, list sets and maps, then the CEL rules.
-func (cv *crdVersion) validate(ctx context.Context, o *manifest.Object, secret func(manifest.Path) bool) []problem {
+// embedded resources, list sets and maps, then the CEL rules (with the
+// API server's cost budget, through run).
+func (cv *crdVersion) validate(ctx context.Context, o *manifest.Object, secret func(manifest.Path) bool, run celRunner) []problem {
 	if cv.structural == nil {
 		return nil
 	}
@@ -59,7 +65,10 @@ func (cv *crdVersion) validate(ctx context.Context, o *manifest.Object, secret f
 	errs = append(errs, schemaobjectmeta.Validate(ctx, nil, obj, cv.structural, false)...)
 	errs = append(errs, listtype.ValidateListSetsAndMaps(nil, cv.structural, obj)...)
 	if cv.cel != nil && len(errs) == 0 {
-		celErrs, _ := cv.cel.Validate(ctx, nil, cv.structural, obj, nil, celconfig.RuntimeCELCostBudget)
+		celErrs := run(func(ctx context.Context) field.ErrorList {
+			errs, _ := cv.cel.Validate(ctx, nil, cv.structural, obj, nil, celconfig.RuntimeCELCostBudget)
+			return errs
+		})
 		for _, e := range celErrs {
 			w.addUnlessPlaceholder(o.Content, celProblem(o.Content, e))
 		}

@@ -34,6 +34,13 @@ const (
 	// RuleNoSchema: a custom resource whose CustomResourceDefinition is not
 	// known (a note, once per kind).
 	RuleNoSchema = "schema/no-schema"
+	// RuleCRDOverridden: a repository's CustomResourceDefinition whose
+	// versions a CRD the workflow gave (--crds) defines too, and is used
+	// for (a note).
+	RuleCRDOverridden = "schema/crd-overridden"
+	// RuleValidationBudget: the CEL rules of a render target's custom
+	// resources ran past the target's time budget.
+	RuleValidationBudget = "schema/validation-budget"
 )
 
 type ruleInfo struct {
@@ -78,18 +85,30 @@ var ruleInfos = map[string]ruleInfo{
 		"A CEL validation rule (`x-kubernetes-validations`) of the object's CustomResourceDefinition rejects it, as the API server would. " +
 			"The message is the rule's own; change the object so that the rule holds."},
 	RuleInvalidCRD: {"Unusable CustomResourceDefinition", finding.Error,
-		"The CustomResourceDefinition's schema is not one the API server accepts (apiextensions.k8s.io/v1 requires structural schemas), " +
-			"so the CRD cannot be created and its custom resources were not validated. Fix the schema as the message says."},
+		"The CustomResourceDefinition is not one the API server accepts: its `spec.group` is empty, has no dot, is not a DNS subdomain, " +
+			"is under k8s.io or kubernetes.io without the `api-approved.kubernetes.io` annotation, or is one of the API groups Kubernetes serves itself " +
+			"(`apps`, `batch`, `networking.k8s.io`, ...), whose kinds a CRD never defines; or its schema is not structural (apiextensions.k8s.io/v1 requires it). " +
+			"The CRD cannot be created and its custom resources were not validated against it (the kinds of Kubernetes' own groups are validated against the built-in schema). " +
+			"Fix the CRD as the message says: for the group, use one under a domain you own."},
 	RuleNoSchema: {"No schema for custom resource", finding.Note,
 		"plumb validates custom resources against their CustomResourceDefinitions: the CRDs among the checked files, and those given with " +
 			"`--crds PATH` or `schema.crds` in .plumb.yaml. No CRD defines this kind, so its objects were not validated. " +
 			"Give the CRD (the operator's release usually ships it as a YAML file), or list the kind in `schema.skip_kinds`."},
+	RuleCRDOverridden: {"CustomResourceDefinition given by the workflow is used", finding.Note,
+		"The workflow gave a CustomResourceDefinition of the same group and kind (`--crds`, the action's `crds` input, or `schema.crds` of a configuration file " +
+			"outside the repository), and it defines some of this CRD's versions: custom resources of those versions are validated against the workflow's definition, " +
+			"so that a change to the repository cannot replace the schema the workflow relies on. Versions only this CRD defines are still validated against it. " +
+			"Nothing to change unless the repository's definition is the newer one: then update the workflow's."},
+	RuleValidationBudget: {"Validation rules over the time budget", finding.Error,
+		"Evaluating the CEL validation rules (`x-kubernetes-validations`) of a render target's custom resources took longer than the target's time budget " +
+			"(`--max-target-time`, `limits.max_target_time` in .plumb.yaml; default one minute), so the remaining custom resources were not checked against their rules. " +
+			"Each rule is also held to the API server's own cost limits. Make the rules cheaper (bound lists with `maxItems`, avoid nested loops), split the target, or raise the budget."},
 }
 
 // Rules describes the schema analyzer's rules.
 func Rules() []finding.Rule {
 	ids := []string{RuleUnknownField, RuleWrongType, RuleRequired, RuleEnum, RuleInvalidQuantity, RuleInvalidValue,
-		RuleRemovedAPI, RuleDeprecatedAPI, RuleUnknownKind, RuleValidationRule, RuleInvalidCRD, RuleNoSchema}
+		RuleRemovedAPI, RuleDeprecatedAPI, RuleUnknownKind, RuleValidationRule, RuleInvalidCRD, RuleNoSchema, RuleCRDOverridden, RuleValidationBudget}
 	out := make([]finding.Rule, 0, len(ids))
 	for _, id := range ids {
 		r := ruleInfos[id]
