@@ -69,7 +69,7 @@ func absurdIndexes(good []indexEntry) [][]byte {
 	at := func(off, n int64) indexEntry { return indexEntry{slot: e.slot, variant: e.variant, off: off, n: n} }
 	return [][]byte{
 		indexBody(1<<62, good...),                      // a count the file cannot hold
-		indexBody(1<<59+uint64(len(good)), good...),    // a count whose size wraps to the entries'
+		indexBody(1<<60+uint64(len(good)), good...),    // a count whose size wraps to the entries'
 		indexBody(1, at(e.off, 5<<30)),                 // 5 GiB
 		indexBody(1, at(e.off, 1<<62)),                 // 2^62
 		indexBody(1, at(-1, e.n)),                      // a negative offset
