@@ -78,8 +78,8 @@ func newPack(root *os.Root, id string) *pack {
 }
 
 // file is the pack's open file (opened for reading on first use, when it
-// is a regular file of plumb's).
-func (p *pack) file() (*os.File, error) {
+// is a regular file of plumb's), and its size when it was opened.
+func (p *pack) file() (*os.File, int64, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.f == nil {
@@ -89,11 +89,11 @@ func (p *pack) file() (*os.File, error) {
 		}
 		f, info, err := openRegular(p.root, p.packName, flag)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		p.f, p.size = f, info.Size()
 	}
-	return p.f, nil
+	return p.f, p.size, nil
 }
 
 // headCheck is the size from which an entry's head is read and checked
@@ -106,11 +106,11 @@ const headCheck = 1 << 20
 // run's) must lie within the file; a large one must start with the
 // framing its slot's entries have (head) before it is read whole.
 func (p *pack) read(off, n int64, head []byte) ([]byte, error) {
-	f, err := p.file()
+	f, size, err := p.file()
 	if err != nil {
 		return nil, err
 	}
-	if !p.writable && (off < 0 || n < 0 || off > p.size || n > p.size-off) {
+	if !p.writable && (off < 0 || n < 0 || off > size || n > size-off) {
 		return nil, errBadIndex
 	}
 	if n >= headCheck {
@@ -131,7 +131,7 @@ func (p *pack) read(off, n int64, head []byte) ([]byte, error) {
 
 // write writes data at off in this run's pack.
 func (p *pack) write(data []byte, off int64) error {
-	f, err := p.file()
+	f, _, err := p.file()
 	if err != nil {
 		return err
 	}
