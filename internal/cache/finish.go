@@ -1,11 +1,6 @@
 package cache
 
 import (
-	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"time"
 )
@@ -16,7 +11,8 @@ import (
 // what it used into its own pack, so the pack it read from goes), then,
 // while the directory is over its bound, the least recently used packs
 // (never this run's, which holds everything the run used); with them, what
-// crashed runs abandoned and another format's directory left unused.
+// crashed runs abandoned and the files of other formats left unused. Only
+// plumb's own files are removed (files.go).
 //
 // Finish may be called more than once: the run's pack can grow after it,
 // and the next Finish writes its index again.
@@ -31,18 +27,19 @@ func (s *Store) Finish() error {
 	if own == nil {
 		return nil
 	}
-	if _, err := os.Stat(own.packPath); errors.Is(err, fs.ErrNotExist) {
+	if own.packGone() {
 		// Another run evicted the pack after an earlier Finish.
 		s.forgetOwn(own)
 		return nil
 	}
-	err := writeIndex(s.dir, own, index)
+	err := writeIndex(own, index)
 	own.close()
 	if err != nil || !wrote {
 		return err
 	}
 	s.removeSuperseded()
-	removeOtherFormats(filepath.Dir(s.dir))
+	removeOtherFormats(s.top)
+	removeStaleTemps(s.top, tempTagKind)
 	return s.evict(own)
 }
 
@@ -74,14 +71,14 @@ func (s *Store) removeSuperseded() {
 // over its bound, the least recently used packs until it is within 80% of
 // it (room for the next runs' writes).
 func (s *Store) evict(own *pack) error {
-	l, err := listDir(s.dir)
+	l, err := listDir(s.root)
 	if err != nil {
 		return err
 	}
 	now := time.Now()
 	for i, t := range l.temps {
 		if now.Sub(l.tempMods[i]) > staleTemp {
-			_ = os.Remove(t)
+			tempIndexKind.remove(s.root, t)
 		}
 	}
 	var total int64
@@ -96,13 +93,13 @@ func (s *Store) evict(own *pack) error {
 			}
 		case !p.hasPack:
 			// An index whose pack another run removed while it wrote.
-			if _, err := os.Stat(p.packPath); errors.Is(err, fs.ErrNotExist) && p.remove() {
+			if p.packGone() && p.removeIndex() {
 				continue
 			}
 		default:
 			candidates = append(candidates, p)
 		}
-		total += p.size()
+		total += p.diskSize()
 	}
 	if total <= s.maxBytes {
 		return nil
@@ -114,45 +111,9 @@ func (s *Store) evict(own *pack) error {
 			break
 		}
 		if p.remove() {
-			total -= p.size()
+			total -= p.diskSize()
 			s.count(func(st *Stats) { st.Evicted += int(p.indexSize) / indexEntrySize })
 		}
 	}
 	return nil
-}
-
-// formatName matches the format directories plumb writes.
-var formatName = regexp.MustCompile(`^v[0-9]+$`)
-
-// removeOtherFormats removes the directories of other formats (other
-// plumb versions') that nothing has written or used for staleFormat.
-func removeOtherFormats(dir string) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		if !e.IsDir() || e.Name() == formatDir || !formatName.MatchString(e.Name()) {
-			continue
-		}
-		other := filepath.Join(dir, e.Name())
-		if time.Since(lastModified(other)) > staleFormat {
-			_ = os.RemoveAll(other)
-		}
-	}
-}
-
-// lastModified is the latest modification time of anything under dir.
-func lastModified(dir string) time.Time {
-	var last time.Time
-	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if info, err := d.Info(); err == nil && info.ModTime().After(last) {
-			last = info.ModTime()
-		}
-		return nil
-	})
-	return last
 }

@@ -1,15 +1,13 @@
 package cache
 
 import (
-	"bytes"
 	"crypto/rand"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/crc32"
+	"io/fs"
 	"os"
-	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -17,14 +15,14 @@ import (
 )
 
 // A pack is one run's entries, framed one after another in the order the
-// run wrote them (<id>.pack), with an index of them (<id>.idx) written when
-// the run finishes. The id (the time the pack was made and random bytes)
-// is unique to the run, so a pack has a single writer. An index lists
-// each entry's scoped slot key, variant key, offset and length, and ends
-// with a CRC-32C of itself; it is renamed into place whole.
+// run wrote them after the pack's magic (<id>.pack), with an index of them
+// (<id>.idx, index.go) written when the run finishes. The id (the time the
+// pack was made and random bytes, in hex) is unique to the run, so a pack
+// has a single writer.
 type pack struct {
+	root                *os.Root // the format directory
 	id                  string
-	packPath, indexPath string
+	packName, indexName string
 	hasPack, hasIndex   bool
 	mod                 time.Time // the index's: when the run that wrote it finished
 	packMod             time.Time
@@ -32,48 +30,56 @@ type pack struct {
 	entries             int
 	mu                  sync.Mutex
 	f                   *os.File // open for reading, or for writing this run's
+	size                int64    // the open file's size when it was opened to read
 	writable            bool
-}
-
-// indexEntry is an entry as its pack's index lists it.
-type indexEntry struct {
-	slot, variant Key
-	off, n        int64
 }
 
 const (
 	packSuffix  = ".pack"
 	indexSuffix = ".idx"
-	// indexEntrySize is an entry's size in an index: two keys, offset and
-	// length.
-	indexEntrySize = 2*len(Key{}) + 16
 )
 
-// indexMagic starts every index.
-var indexMagic = []byte("PLUMBI2\n")
+// packMagic starts every pack: a pack is plumb's from the moment it is
+// created.
+var packMagic = []byte("PLUMBP3\n")
 
-// createPack makes this run's pack in dir.
-func createPack(dir string) (*pack, error) {
+// The names and magic of the files plumb writes in its format directory.
+var (
+	packKind  = ownKind{name: regexp.MustCompile(`^[0-9a-f]{16}-[0-9a-f]{16}\.pack$`), magic: packMagic, empty: true}
+	indexKind = ownKind{name: regexp.MustCompile(`^[0-9a-f]{16}-[0-9a-f]{16}\.idx$`), magic: indexMagic}
+	// A temporary file is an index being written, or CACHEDIR.TAG.
+	tempIndexKind = ownKind{name: regexp.MustCompile(`^\.tmp-[0-9a-f]{16}$`), magic: indexMagic, empty: true}
+	tempTagKind   = ownKind{name: tempIndexKind.name, magic: tagMagic, empty: true}
+)
+
+// createPack makes this run's pack in the format directory root.
+func createPack(root *os.Root) (*pack, error) {
 	var r [8]byte
 	if _, err := rand.Read(r[:]); err != nil {
 		return nil, err
 	}
 	id := fmt.Sprintf("%016x-%s", time.Now().UnixNano(), hex.EncodeToString(r[:]))
-	p := newPack(dir, id)
-	f, err := os.OpenFile(p.packPath, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	p := newPack(root, id)
+	f, err := root.OpenFile(p.packName, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
+		return nil, err
+	}
+	if _, err := f.WriteAt(packMagic, 0); err != nil {
+		_ = f.Close()
+		_ = root.Remove(p.packName)
 		return nil, err
 	}
 	p.f, p.writable, p.hasPack = f, true, true
 	return p, nil
 }
 
-func newPack(dir, id string) *pack {
-	return &pack{id: id, packPath: filepath.Join(dir, id+packSuffix), indexPath: filepath.Join(dir, id+indexSuffix)}
+func newPack(root *os.Root, id string) *pack {
+	return &pack{root: root, id: id, packName: id + packSuffix, indexName: id + indexSuffix}
 }
 
-// file is the pack's open file (opened for reading on first use).
-func (p *pack) file() (*os.File, error) {
+// file is the pack's open file (opened for reading on first use, when it
+// is a regular file of plumb's), and its size when it was opened.
+func (p *pack) file() (*os.File, int64, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.f == nil {
@@ -81,21 +87,40 @@ func (p *pack) file() (*os.File, error) {
 		if p.writable {
 			flag = os.O_RDWR
 		}
-		f, err := os.OpenFile(p.packPath, flag, 0)
+		f, info, err := openRegular(p.root, p.packName, flag)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		p.f = f
+		p.f, p.size = f, info.Size()
 	}
-	return p.f, nil
+	return p.f, p.size, nil
 }
 
+// headCheck is the size from which an entry's head is read and checked
+// before the whole entry is: a damaged index can name a length up to
+// maxEntryBytes.
+const headCheck = 1 << 20
+
 // read returns the n bytes at off, in a buffer of their own (a payload
-// handed out may be kept by its reader).
-func (p *pack) read(off, n int64) ([]byte, error) {
-	f, err := p.file()
+// handed out may be kept by its reader). An entry of a pack read (not this
+// run's) must lie within the file; a large one must start with the
+// framing its slot's entries have (head) before it is read whole.
+func (p *pack) read(off, n int64, head []byte) ([]byte, error) {
+	f, size, err := p.file()
 	if err != nil {
 		return nil, err
+	}
+	if !p.writable && (off < 0 || n < 0 || off > size || n > size-off) {
+		return nil, errBadIndex
+	}
+	if n >= headCheck {
+		got := make([]byte, len(head))
+		if _, err := f.ReadAt(got, off); err != nil {
+			return nil, err
+		}
+		if string(got) != string(head) {
+			return nil, errBadIndex
+		}
 	}
 	buf := make([]byte, n)
 	if _, err := f.ReadAt(buf, off); err != nil {
@@ -106,7 +131,7 @@ func (p *pack) read(off, n int64) ([]byte, error) {
 
 // write writes data at off in this run's pack.
 func (p *pack) write(data []byte, off int64) error {
-	f, err := p.file()
+	f, _, err := p.file()
 	if err != nil {
 		return err
 	}
@@ -125,89 +150,31 @@ func (p *pack) close() {
 }
 
 // remove deletes the pack: its index first, so that no reader finds an
-// index whose pack is gone.
+// index whose pack is gone. Only what is plumb's goes (files.go): a file
+// of another kind under an index's or a pack's name stays (and is never
+// read), and makes remove false.
 func (p *pack) remove() bool {
 	p.close()
 	ok := true
 	if p.hasIndex {
-		ok = os.Remove(p.indexPath) == nil
+		ok = indexKind.remove(p.root, p.indexName)
 	}
 	if p.hasPack {
-		ok = os.Remove(p.packPath) == nil && ok
+		ok = packKind.remove(p.root, p.packName) && ok
 	}
 	return ok
 }
 
-// size is what the pack takes on disk.
-func (p *pack) size() int64 { return p.packSize + p.indexSize }
-
-// writeIndex writes the index of entries for p, replacing the one an
-// earlier Finish of the run wrote.
-func writeIndex(dir string, p *pack, entries []indexEntry) error {
-	buf := make([]byte, 0, len(indexMagic)+binary.MaxVarintLen64+len(entries)*indexEntrySize+4)
-	buf = append(buf, indexMagic...)
-	buf = binary.AppendUvarint(buf, uint64(len(entries)))
-	for _, e := range entries {
-		buf = append(buf, e.slot[:]...)
-		buf = append(buf, e.variant[:]...)
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(e.off))
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(e.n))
-	}
-	buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, crcTable))
-	f, err := os.CreateTemp(dir, tempPrefix+"*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(buf)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, p.indexPath)
-	}
-	if err != nil {
-		_ = os.Remove(tmp)
-		return err
-	}
-	p.hasIndex = true
-	return nil
+// removeIndex deletes the pack's index alone (its pack is gone).
+func (p *pack) removeIndex() bool {
+	return indexKind.remove(p.root, p.indexName)
 }
 
-var errBadIndex = errors.New("damaged cache index")
-
-// readIndex reads and checks an index.
-func readIndex(path string) ([]indexEntry, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if len(data) < len(indexMagic)+4 || !bytes.HasPrefix(data, indexMagic) ||
-		crc32.Checksum(data[:len(data)-4], crcTable) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
-		return nil, errBadIndex
-	}
-	body := data[len(indexMagic) : len(data)-4]
-	count, w := binary.Uvarint(body)
-	if w <= 0 || uint64(len(body)-w) != count*uint64(indexEntrySize) {
-		return nil, errBadIndex
-	}
-	body = body[w:]
-	entries := make([]indexEntry, count)
-	for i := range entries {
-		e := body[i*indexEntrySize:]
-		copy(entries[i].slot[:], e)
-		copy(entries[i].variant[:], e[len(Key{}):])
-		entries[i].off = int64(binary.LittleEndian.Uint64(e[2*len(Key{}):]))
-		entries[i].n = int64(binary.LittleEndian.Uint64(e[2*len(Key{})+8:]))
-		if entries[i].off < 0 || entries[i].n < 0 {
-			return nil, errBadIndex
-		}
-	}
-	return entries, nil
-}
+// diskSize is what the pack takes on disk.
+func (p *pack) diskSize() int64 { return p.packSize + p.indexSize }
 
 // listing is what a format directory holds: packs (with their index or
-// not) and temporary files.
+// not) and temporary files, by plumb's names; nothing else is looked at.
 type listing struct {
 	packs map[string]*pack
 	temps []string
@@ -215,9 +182,14 @@ type listing struct {
 	tempMods []time.Time
 }
 
-// listDir lists a format directory.
-func listDir(dir string) (*listing, error) {
-	entries, err := os.ReadDir(dir)
+// listDir lists the format directory root.
+func listDir(root *os.Root) (*listing, error) {
+	d, err := root.Open(".")
+	if err != nil {
+		return nil, err
+	}
+	entries, err := d.ReadDir(-1)
+	_ = d.Close()
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +197,7 @@ func listDir(dir string) (*listing, error) {
 	get := func(id string) *pack {
 		p := l.packs[id]
 		if p == nil {
-			p = newPack(dir, id)
+			p = newPack(root, id)
 			l.packs[id] = p
 		}
 		return p
@@ -234,19 +206,23 @@ func listDir(dir string) (*listing, error) {
 		if !e.Type().IsRegular() {
 			continue
 		}
+		name := e.Name()
+		isPack, isIndex, isTemp := packKind.name.MatchString(name), indexKind.name.MatchString(name), tempIndexKind.name.MatchString(name)
+		if !isPack && !isIndex && !isTemp {
+			continue
+		}
 		info, err := e.Info()
 		if err != nil {
 			continue // removed meanwhile
 		}
-		name := e.Name()
 		switch {
-		case strings.HasPrefix(name, tempPrefix):
-			l.temps = append(l.temps, filepath.Join(dir, name))
+		case isTemp:
+			l.temps = append(l.temps, name)
 			l.tempMods = append(l.tempMods, info.ModTime())
-		case strings.HasSuffix(name, packSuffix):
+		case isPack:
 			p := get(strings.TrimSuffix(name, packSuffix))
 			p.hasPack, p.packSize, p.packMod = true, info.Size(), info.ModTime()
-		case strings.HasSuffix(name, indexSuffix):
+		case isIndex:
 			p := get(strings.TrimSuffix(name, indexSuffix))
 			p.hasIndex, p.indexSize, p.mod = true, info.Size(), info.ModTime()
 		}
@@ -269,4 +245,10 @@ func (l *listing) indexed() []*pack {
 		return strings.Compare(b.id, a.id)
 	})
 	return out
+}
+
+// packGone reports whether the pack file of p does not exist.
+func (p *pack) packGone() bool {
+	_, err := p.root.Lstat(p.packName)
+	return errors.Is(err, fs.ErrNotExist)
 }

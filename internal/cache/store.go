@@ -10,42 +10,47 @@
 // applies (accept) and decodes it.
 //
 // A run writes its entries to one pack file of its own, appended as they
-// come, and the pack's index when it finishes (pack.go): a cold run creates
-// two files, not one per entry (creating a file costs the kernel more than
-// writing the entry on a CI runner's disk). An entry a run uses from an
-// earlier run's pack is copied into its own pack, so a pack's age is the
-// age of its entries' last use, and the packs whose every entry has a newer
-// copy go. Open reads the indexes; a pack without one (a run that crashed,
-// or one still running) is not read, and is removed once it is stale.
+// come, and the pack's index when it finishes (pack.go, index.go): a cold
+// run creates two files, not one per entry (creating a file costs the
+// kernel more than writing the entry on a CI runner's disk). An entry a
+// run uses from an earlier run's pack is copied into its own pack, so a
+// pack's age is the age of its entries' last use, and the packs whose
+// every entry has a newer copy go. Open reads the indexes; a pack without
+// one (a run that crashed, or one still running) is not read, and is
+// removed once it is stale.
 //
 // The store is safe for concurrent use, by goroutines and by processes
 // sharing the directory: a pack is written by one run only, an index is
 // written to a temporary file and renamed into place, so a reader sees a
-// whole index or none; each entry carries its scoped slot key and a
-// checksum, so a damaged one is a miss, never a wrong answer (the run that
-// meets it writes it again, and the damaged copy goes with its pack). Files
-// are private to the user (0600 in 0700 directories): entries hold
-// rendered manifests. The directory is bounded in size: once a run has
-// written, the packs least recently used go until it fits.
+// whole index or none; each entry carries its scoped slot key and is
+// sealed (seal.go), so a damaged one is a miss, never a wrong answer (the
+// run that meets it writes it again, and the damaged copy goes with its
+// pack). Every payload is sealed under a key derived from its slot, which
+// the directory does not hold: a copy of the directory reads as noise
+// without the inputs its entries were made from. Files are private to the
+// user (0600 in 0700 directories), reached without following links, and
+// only plumb's own are ever removed (files.go). The directory is bounded
+// in size: once a run has written, the packs least recently used go until
+// it fits.
 package cache
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
 )
 
 // formatDir separates formats: a plumb that writes another format uses
-// another directory, and the old one ages out (Finish removes another
-// format's directory once nothing has used it for staleFormat).
-const formatDir = "v2"
+// another directory, and the old one ages out (Finish removes the files
+// of the formats plumb wrote before once nothing has used them for
+// staleFormat: formats.go).
+const formatDir = "v3"
 
 // DefaultMaxBytes bounds the cache directory when Options.MaxBytes is 0.
 const DefaultMaxBytes = 1 << 30
@@ -54,7 +59,7 @@ const DefaultMaxBytes = 1 << 30
 // most recently used ones, and older ones go with their packs.
 const maxVariants = 8
 
-// tempPrefix starts the names of indexes being written.
+// tempPrefix starts the names of files being written.
 const tempPrefix = ".tmp-"
 
 // staleTemp is the age after which a temporary file, or a pack without an
@@ -62,12 +67,16 @@ const tempPrefix = ".tmp-"
 // pack, and writes its index when it finishes).
 const staleTemp = time.Hour
 
-// staleFormat is how long another format's directory stays unused before
-// it goes (another plumb version may share the directory).
+// staleFormat is how long another format's files stay unused before they
+// go (another plumb version may share the directory).
 const staleFormat = 24 * time.Hour
 
 // magic starts every entry.
-var magic = []byte("PLUMBC2\n")
+var magic = []byte("PLUMBC3\n")
+
+// entryHead is the framing before an entry's sealed payload: the magic and
+// the scoped slot key (both bound to the seal).
+const entryHead = 8 + len(Key{})
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
@@ -82,9 +91,10 @@ type Options struct {
 
 // Store is a cache directory opened for one run.
 type Store struct {
-	dir      string
-	maxBytes int64
-	identity string
+	// top is the cache directory, root its format directory.
+	top, root *os.Root
+	maxBytes  int64
+	identity  string
 
 	mu sync.Mutex
 	// slots are the copies of every slot's variants in the packs, by
@@ -120,23 +130,36 @@ type Stats struct {
 }
 
 // Open opens (creating it when needed) the cache directory dir and reads
-// the indexes of the packs there.
+// the indexes of the packs there. dir itself may be a link (the user's
+// choice); nothing below it is followed.
 func Open(dir string, opts Options) (*Store, error) {
-	root := filepath.Join(dir, formatDir)
-	if err := os.MkdirAll(root, 0o700); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	tagFile(dir)
+	top, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := top.Mkdir(formatDir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		_ = top.Close()
+		return nil, err
+	}
+	root, err := openDir(top, formatDir)
+	if err != nil {
+		_ = top.Close()
+		return nil, fmt.Errorf("the cache's format directory %s: %w", formatDir, err)
+	}
+	tagFile(top)
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes
 	}
-	s := &Store{dir: root, maxBytes: opts.MaxBytes, identity: opts.Identity, slots: map[Key][]*copyOf{}}
+	s := &Store{top: top, root: root, maxBytes: opts.MaxBytes, identity: opts.Identity, slots: map[Key][]*copyOf{}}
 	listing, err := listDir(root)
 	if err != nil {
 		return nil, err
 	}
 	for _, p := range listing.indexed() {
-		entries, err := readIndex(p.indexPath)
+		entries, err := readIndex(p, p.packSize)
 		if err != nil {
 			// A damaged index: its pack cannot be read.
 			p.remove()
@@ -152,14 +175,19 @@ func Open(dir string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-// tagFile marks the directory as a cache for backup tools
-// (https://bford.info/cachedir/); best effort.
-func tagFile(dir string) {
-	name := filepath.Join(dir, "CACHEDIR.TAG")
-	if _, err := os.Stat(name); err == nil {
+// tagName marks the directory as a cache for backup tools
+// (https://bford.info/cachedir/), tagMagic starts it.
+const tagName = "CACHEDIR.TAG"
+
+var tagMagic = []byte("Signature: 8a477f597d28d172789f06886806bc55\n")
+
+// tagFile writes CACHEDIR.TAG when there is nothing of that name (a link
+// there is left alone, never written through); best effort.
+func tagFile(top *os.Root) {
+	if _, err := top.Lstat(tagName); !errors.Is(err, fs.ErrNotExist) {
 		return
 	}
-	_ = os.WriteFile(name, []byte("Signature: 8a477f597d28d172789f06886806bc55\n# This directory is plumb's cache (https://github.com/plumb-ci/plumb); it can be deleted at any time.\n"), 0o600)
+	_ = writeReplacing(top, tagName, append(slices.Clip(tagMagic), "# This directory is plumb's cache (https://github.com/plumb-ci/plumb); it can be deleted at any time.\n"...))
 }
 
 // Stats returns the counts so far.
@@ -175,9 +203,16 @@ func (s *Store) count(f func(*Stats)) {
 	s.mu.Unlock()
 }
 
-// scoped is a slot's key scoped by the store's identity and the namespace.
+// scoped is a slot's key scoped by the store's identity and the namespace:
+// what the directory holds of it.
 func (s *Store) scoped(ns string, slot Key) Key {
 	return NewHasher("slot").String(s.identity).String(ns).Key(slot).Sum()
+}
+
+// sealKey is what a slot's entries are sealed under: another digest of the
+// slot key, which the directory never holds.
+func (s *Store) sealKey(ns string, slot Key) Key {
+	return NewHasher("seal").String(s.identity).String(ns).Key(slot).Sum()
 }
 
 // Lookup tries the variants of a slot, most recently used first, and
@@ -185,7 +220,8 @@ func (s *Store) scoped(ns string, slot Key) Key {
 // not read back whole is a miss (an older copy of the variant is tried).
 // A variant taken from an earlier run's pack is copied into this run's.
 func (s *Store) Lookup(ns string, slot Key, accept func(payload []byte) bool) bool {
-	scoped := s.scoped(ns, slot)
+	scoped, key := s.scoped(ns, slot), s.sealKey(ns, slot)
+	head := entryHeadOf(scoped)
 	s.mu.Lock()
 	copies := slices.Clone(s.slots[scoped])
 	s.mu.Unlock()
@@ -197,11 +233,15 @@ func (s *Store) Lookup(ns string, slot Key, accept func(payload []byte) bool) bo
 		if c.bad || slices.Contains(tried, c.variant) {
 			continue
 		}
-		data, err := c.pack.read(c.off, c.n)
-		if err != nil {
+		data, err := c.pack.read(c.off, c.n, head)
+		if err != nil && !errors.Is(err, errBadIndex) {
 			continue // a pack removed meanwhile, or unreadable: a miss
 		}
-		payload, ok := unframe(data, scoped)
+		var payload []byte
+		ok := err == nil
+		if ok {
+			payload, ok = unframe(data, head, key)
+		}
 		if !ok {
 			s.mu.Lock()
 			c.bad = true
@@ -230,11 +270,17 @@ func (s *Store) ownPack() *pack {
 	return s.own
 }
 
+// errTooLarge refuses an entry over maxEntryBytes.
+var errTooLarge = errors.New("cache entry too large")
+
 // Put stores a variant of a slot. An error leaves the cache as it was (a
 // failed write is only a later miss).
 func (s *Store) Put(ns string, slot, variant Key, payload []byte) error {
+	if len(payload) > maxEntryBytes-minEntryBytes {
+		return errTooLarge
+	}
 	scoped := s.scoped(ns, slot)
-	if err := s.append(scoped, variant, frame(payload, scoped)); err != nil {
+	if err := s.append(scoped, variant, frame(payload, scoped, s.sealKey(ns, slot))); err != nil {
 		return err
 	}
 	s.count(func(st *Stats) { st.Writes++ })
@@ -251,12 +297,12 @@ func (s *Store) append(scoped, variant Key, framed []byte) error {
 func (s *Store) appendTo(scoped, variant Key, framed []byte, retried bool) error {
 	s.mu.Lock()
 	if s.own == nil {
-		p, err := createPack(s.dir)
+		p, err := createPack(s.root)
 		if err != nil {
 			s.mu.Unlock()
 			return err
 		}
-		s.own = p
+		s.own, s.end = p, int64(len(packMagic))
 	}
 	p, off := s.own, s.end
 	s.end += int64(len(framed))
@@ -289,25 +335,27 @@ func (s *Store) forgetOwn(p *pack) {
 	}
 }
 
-// frame wraps a payload: magic, the scoped slot key, the payload, and a
-// CRC-32C of all of it.
-func frame(payload []byte, slot Key) []byte {
-	out := make([]byte, 0, len(magic)+len(slot)+len(payload)+4)
-	out = append(out, magic...)
-	out = append(out, slot[:]...)
-	out = append(out, payload...)
-	return binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, crcTable))
+// entryHeadOf is the framing every entry of a scoped slot starts with.
+func entryHeadOf(scoped Key) []byte {
+	head := make([]byte, 0, entryHead)
+	head = append(head, magic...)
+	return append(head, scoped[:]...)
 }
 
-// unframe checks an entry's framing and returns its payload.
-func unframe(data []byte, slot Key) ([]byte, bool) {
-	head := len(magic) + len(slot)
-	if len(data) < head+4 || !bytes.Equal(data[:len(magic)], magic) || !bytes.Equal(data[len(magic):head], slot[:]) {
+// frame wraps a payload: magic, the scoped slot key, then the payload
+// sealed under key with the two before it bound to the seal.
+func frame(payload []byte, scoped, key Key) []byte {
+	head := entryHeadOf(scoped)
+	out := make([]byte, 0, entryHead+len(payload)+SealOverhead)
+	out = append(out, head...)
+	return Seal(out, key, payload, head)
+}
+
+// unframe checks an entry's framing (head: entryHeadOf its slot) and opens
+// its payload.
+func unframe(data, head []byte, key Key) ([]byte, bool) {
+	if len(data) < minEntryBytes || !bytes.Equal(data[:entryHead], head) {
 		return nil, false
 	}
-	body := data[:len(data)-4]
-	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
-		return nil, false
-	}
-	return body[head:], true
+	return Unseal(key, data[entryHead:], head)
 }

@@ -36,6 +36,10 @@ type CacheSettings struct {
 	Dir string
 	// MaxBytes bounds the directory.
 	MaxBytes int64
+	// Refused, when set, says why the directory the workflow named is not
+	// used (cachedir.go): the run goes on without the cache, with it as a
+	// warning.
+	Refused string
 }
 
 // DefaultCacheDir is the cache directory when none is configured:
@@ -50,9 +54,10 @@ func DefaultCacheDir() string {
 }
 
 // resolveCache picks --no-cache, else --cache-dir (relative to the working
-// directory), else the file's cache.dir (relative to the repository root),
-// else the default. A cache directory inside the repository is excluded
-// from the inputs.
+// directory), else the file's cache.dir (relative to the repository root,
+// and confined when the file is the repository's: cachedir.go), else the
+// default. A cache directory inside the repository that is used is
+// excluded from the inputs.
 func resolveCache(cfg *Config, file *File, fl *Flags, root, cwd string) error {
 	var s CacheSettings
 	size := fl.CacheMaxSize
@@ -77,12 +82,20 @@ func resolveCache(cfg *Config, file *File, fl *Flags, root, cwd string) error {
 	case fl.CacheDir != "":
 		s.Dir = absUnder(cwd, fl.CacheDir)
 	case file.Cache.Dir != "":
+		if file.path != "" && InRepository(root, file.path) {
+			if err := confineCacheDir(root, cfg.Paths, file.Cache.Dir); err != nil {
+				return file.src.errorf("cache.dir", "cache.dir %q: %v", file.Cache.Dir, err)
+			}
+		}
 		s.Dir = absUnder(root, file.Cache.Dir)
 	default:
 		s.Dir = DefaultCacheDir()
 	}
+	if s.Dir != "" {
+		s.Refused = refuseCache(root, s.Dir)
+	}
 	cfg.Cache = s
-	if s.Dir == "" {
+	if s.Dir == "" || s.Refused != "" {
 		return nil
 	}
 	if InRepository(root, s.Dir) {

@@ -1,61 +1,30 @@
 package pipeline
 
 import (
-	"context"
 	"fmt"
-	"io/fs"
-	"path/filepath"
 
 	"github.com/plumb-ci/plumb/internal/analyzer"
 	"github.com/plumb-ci/plumb/internal/cache"
 	"github.com/plumb-ci/plumb/internal/compare"
 	"github.com/plumb-ci/plumb/internal/config"
-	"github.com/plumb-ci/plumb/internal/gitrev"
 )
 
 // openCache opens the persistent cache the configuration names; nil when
-// it is off. A cache that cannot be opened is not a reason to fail: the
-// run goes on without it, and the warning says why.
+// it is off. A cache that cannot be opened, or that the configuration
+// refused (config.CacheSettings.Refused), is not a reason to fail: the run
+// goes on without it, and the warning says why.
 func openCache(cfg *config.Config) (*cache.Store, string) {
 	if cfg.Cache.Dir == "" {
 		return nil, ""
 	}
-	if committedCache(cfg.Root, cfg.Cache.Dir) {
-		return nil, fmt.Sprintf("the cache directory %s holds files the checked-out commit tracks; a pull request could plant entries there, so plumb runs without the cache: give it a directory git does not track", cfg.Cache.Dir)
+	if cfg.Cache.Refused != "" {
+		return nil, cfg.Cache.Refused
 	}
 	store, err := cache.Open(cfg.Cache.Dir, cache.Options{MaxBytes: cfg.Cache.MaxBytes, Identity: cache.Identity(Version)})
 	if err != nil {
 		return nil, fmt.Sprintf("the cache directory cannot be used, running without it: %v", err)
 	}
 	return store, ""
-}
-
-// committedCache reports whether a cache directory inside the repository
-// holds files of the checked-out commit. Entries are trusted to be what
-// plumb wrote (their keys are the content their render read, not a
-// signature of the result), so a cache a pull request can commit — a
-// directory in the checkout, or a link to one — could hide its findings.
-// A directory that does not exist yet, lies outside the repository or is
-// not in a git checkout holds nothing a commit put there.
-func committedCache(root, dir string) bool {
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return false
-	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return false
-	}
-	if !config.InRepository(realRoot, real) {
-		return false
-	}
-	t, err := gitrev.Open(context.Background(), real, "HEAD", gitrev.Options{})
-	if err != nil {
-		return false
-	}
-	defer t.Close()
-	entries, err := fs.ReadDir(t, ".")
-	return err == nil && len(entries) > 0
 }
 
 // closeCache ends a run's use of the cache (eviction); a failure only

@@ -70,6 +70,9 @@ func cacheRepos(t *testing.T) map[string]cacheRepo {
 	repos := map[string]cacheRepo{
 		"demo":  {dir: "../../fixtures/demo"},
 		"bench": tinyBenchRepo(t),
+		// Secret values in every form (their builds are sealed in the
+		// cache: cmd/plumb's TestCacheHoldsNoSecretValues).
+		"cache-secrets": {dir: "../../fixtures/cache-secrets", args: []string{"--set", "password=PLANTED-HELM-SET-8"}},
 	}
 	corpus, _ := filepath.Abs("../../../shared/corpus")
 	if _, err := os.Stat(corpus); err != nil {

@@ -2,10 +2,13 @@ package pipeline
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/plumb-ci/plumb/internal/cache"
@@ -85,6 +88,20 @@ func rootFree(root string, settings []byte) []byte {
 type contentHasher struct {
 	h    *cache.Hasher
 	root string
+	// git is the repository's .git, links resolved ("" until known).
+	git string
+}
+
+// gitDir is the repository's .git directory, links resolved.
+func (c *contentHasher) gitDir() string {
+	if c.git == "" && c.root != "" {
+		real, err := filepath.EvalSymlinks(c.root)
+		if err != nil {
+			real = c.root
+		}
+		c.git = filepath.Join(real, ".git")
+	}
+	return c.git
 }
 
 // name is how p enters the key: repository-relative when inside it.
@@ -99,6 +116,17 @@ func (c *contentHasher) name(p string) string {
 
 // path adds a file's content, or every file below a directory with its
 // relative path, to the key; a path that cannot be read adds why.
+//
+// The engines read these paths through an os.Root (compare, checks, CRDs,
+// rules): a symbolic link is followed when it stays inside the directory
+// and refused when it leaves it. So the key holds what decides what they
+// read: the directory the path leads to (a link given as the path is
+// resolved, and where it leads is part of the key), every regular file
+// below it by content, and every link below it by its target's text — a
+// link retargeted between runs is another key — with, for a link to a file
+// inside the directory, that file's content again (its own path holds it
+// too). A link's target outside the directory, which the engines refuse,
+// is not read. The repository's .git is never part of it.
 func (c *contentHasher) path(p string) {
 	h := c.h
 	h.String(c.name(p))
@@ -110,35 +138,78 @@ func (c *contentHasher) path(p string) {
 		h.String("error: " + why(err))
 		return
 	}
-	if !st.IsDir() {
-		hashFile(h, p)
-		return
-	}
-	err = filepath.WalkDir(p, func(name string, d fs.DirEntry, err error) error {
-		if err != nil {
-			h.String("error: " + err.Error())
-			return nil
-		}
-		if d.Type().IsRegular() {
-			rel, _ := filepath.Rel(p, name)
-			h.String(filepath.ToSlash(rel))
-			hashFile(h, name)
-		}
-		return nil
-	})
-	if err != nil {
-		h.String("error: " + err.Error())
-	}
-}
-
-// hashFile adds a file's content digest.
-func hashFile(h *cache.Hasher, name string) {
-	data, err := os.ReadFile(name)
+	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		h.String("error: " + why(err))
 		return
 	}
-	h.Key(cache.Digest(data))
+	if real != filepath.Clean(p) {
+		h.String("resolves to").String(c.name(real))
+	}
+	if !st.IsDir() {
+		if !st.Mode().IsRegular() {
+			h.String("not a regular file") // a named pipe would block
+			return
+		}
+		hashFile(h, real)
+		return
+	}
+	c.walk(real, real, ".")
+}
+
+// walk adds the entries of dir, rel below the walk's top, in name order.
+func (c *contentHasher) walk(top, dir, rel string) {
+	h := c.h
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		h.String("error: " + why(err))
+	}
+	for _, e := range entries {
+		name, r := filepath.Join(dir, e.Name()), path.Join(rel, e.Name())
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(name)
+			if err != nil {
+				h.String(r).String("error: " + why(err))
+				continue
+			}
+			h.String(r).String("link").String(target)
+			if real, err := filepath.EvalSymlinks(name); err == nil && config.InRepository(top, real) {
+				if st, err := os.Stat(real); err == nil && st.Mode().IsRegular() {
+					hashFile(h, real)
+				}
+			}
+		case e.IsDir():
+			if name == c.gitDir() {
+				continue
+			}
+			c.walk(top, name, r)
+		case e.Type().IsRegular():
+			h.String(r)
+			hashFile(h, name)
+		}
+	}
+}
+
+// hashFile adds a regular file's content digest, read as a stream (a
+// large file costs time, not memory).
+func hashFile(h *cache.Hasher, name string) {
+	f, err := os.Open(name)
+	if err != nil {
+		h.String("error: " + why(err))
+		return
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		h.String("not a regular file")
+		return
+	}
+	d := sha256.New()
+	if _, err := io.Copy(d, f); err != nil {
+		h.String("error: " + why(err))
+		return
+	}
+	h.Bytes(d.Sum(nil))
 }
 
 // why is an error without the path it names (the path is in the key

@@ -31,6 +31,19 @@ import (
 // Not cached: builds with --allow-remote (remote content is not in the
 // repository), builds that change kustomize's global OpenAPI schema, and
 // builds that read outside the repository.
+//
+// A build holds the target's Secrets with their values, and whatever the
+// workflow decrypted into the files it read (SOPS, a secretGenerator's
+// env file); the cache directory may be restored where those were never
+// given (actions/cache in a fork's pull request). So an entry holds in
+// the clear only the questions, each with a check digest of its answer (a
+// digest of the answer digest: the keys of the target's analyses, which
+// hash answer digests, cannot be computed from it), and the build itself
+// sealed under a key derived from the answers (krustySeal) — a key only a
+// run whose repository gives the same answers derives. Nothing in the
+// directory tells a value of the build, in any encoding; a digest tells
+// whether a guess of every input the build read is right, as a git
+// object id does.
 
 // nsKustomize is the cache namespace of krusty builds.
 const nsKustomize = "render-kustomize"
@@ -163,7 +176,7 @@ func (r *renderer) cachedKrusty(c *closure, withOrigin bool, log *accessLog, ove
 	slot := krustySlot(k.Dir, withOrigin, over, r.opts.Limits)
 	hit := store.Lookup(nsKustomize, slot, func(payload []byte) bool {
 		var ok bool
-		built, buildErr, inputs, ok = r.acceptKrusty(payload, log)
+		built, buildErr, inputs, ok = r.acceptKrusty(slot, payload, log)
 		return ok
 	})
 	if hit {
@@ -181,47 +194,77 @@ func (r *renderer) cachedKrusty(c *closure, withOrigin bool, log *accessLog, ove
 	if rec.unreusable || guard.overBudget() != "" || guard.stopped() {
 		return built, buildErr, cache.Key{}
 	}
-	payload, variant, ok := encodeKrusty(rec, built, buildErr)
+	payload, variant, seal, ok := encodeKrusty(slot, rec, built, buildErr)
 	if ok {
 		_ = store.Put(nsKustomize, slot, variant, payload) // a failed write is a later miss
 	}
-	return built, buildErr, variant
+	return built, buildErr, buildInputs(seal)
 }
 
-// encodeKrusty writes an entry: the questions with their answers' digests,
-// then the build's error or output. The variant key is the digest of the
-// questions and answers.
-func encodeKrusty(rec *accessLog, built []builtResource, buildErr error) (payload []byte, variant cache.Key, ok bool) {
+// checkDigest is what an entry holds of an answer's digest.
+func checkDigest(d cache.Key) cache.Key { return cache.NewHasher("check").Key(d).Sum() }
+
+// krustyKeys accumulates, question by question, an entry's variant key
+// (the questions with their check digests: it is stored) and its seal key
+// (the slot and the questions with their answers' digests: never stored).
+type krustyKeys struct{ variant, seal *cache.Hasher }
+
+func newKrustyKeys(slot cache.Key) krustyKeys {
+	return krustyKeys{cache.NewHasher("variant"), cache.NewHasher("render/kustomize/seal").Key(slot)}
+}
+
+func (k krustyKeys) add(kind accessKind, path string, digest cache.Key) {
+	k.variant.Int(int(kind)).String(path).Key(checkDigest(digest))
+	k.seal.Int(int(kind)).String(path).Key(digest)
+}
+
+// buildInputs is what a build contributes to its target's inputs
+// (Target.Inputs): derived from its seal key, so that no key of the
+// target's analyses can be computed from what the directory holds.
+func buildInputs(seal cache.Key) cache.Key {
+	if seal == (cache.Key{}) {
+		return cache.Key{}
+	}
+	return cache.NewHasher("render/kustomize/inputs").Key(seal).Sum()
+}
+
+// encodeKrusty writes an entry: the questions with their answers' check
+// digests, then the build's error or output, sealed under the seal key.
+func encodeKrusty(slot cache.Key, rec *accessLog, built []builtResource, buildErr error) (payload []byte, variant, seal cache.Key, ok bool) {
 	e := &cache.Encoder{}
-	vh := cache.NewHasher("variant")
+	keys := newKrustyKeys(slot)
 	e.Uint(uint64(len(rec.accesses)))
 	for _, a := range rec.accesses {
 		d := accessDigest(a)
+		c := checkDigest(d)
 		e.Uint(uint64(a.kind))
 		e.String(a.path)
-		e.Raw(d[:])
-		vh.Int(int(a.kind)).String(a.path).Key(d)
+		e.Raw(c[:])
+		keys.add(a.kind, a.path, d)
 	}
+	body := &cache.Encoder{}
 	if buildErr != nil {
-		e.Bool(true)
-		e.String(buildErr.Error())
-		return e.Bytes(), vh.Sum(), true
-	}
-	e.Bool(false)
-	e.Uint(uint64(len(built)))
-	for _, b := range built {
-		encodeOrigin(e, b.origin)
-		if b.content != nil {
-			e.Bool(true)
-			if err := e.Value(b.content); err != nil {
-				return nil, cache.Key{}, false
+		body.Bool(true)
+		body.String(buildErr.Error())
+	} else {
+		body.Bool(false)
+		body.Uint(uint64(len(built)))
+		for _, b := range built {
+			encodeOrigin(body, b.origin)
+			if b.content != nil {
+				body.Bool(true)
+				if err := body.Value(b.content); err != nil {
+					return nil, cache.Key{}, cache.Key{}, false
+				}
+			} else {
+				body.Bool(false)
+				body.Raw(b.json)
 			}
-		} else {
-			e.Bool(false)
-			e.Raw(b.json)
 		}
 	}
-	return e.Bytes(), vh.Sum(), true
+	seal = keys.seal.Sum()
+	e.Raw(cache.Seal(nil, seal, body.Bytes(), nil))
+	return e.Bytes(), keys.variant.Sum(), seal, true
 }
 
 func encodeOrigin(e *cache.Encoder, o *krustyOrigin) {
@@ -247,12 +290,12 @@ func decodeOrigin(d *cache.Decoder) *krustyOrigin {
 }
 
 // acceptKrusty checks an entry's questions against the repository and,
-// when every answer is the same, decodes the build and replays the
-// answers into log (pull-request mode shares the build with the other
+// when every answer is the same, opens and decodes the build and replays
+// the answers into log (pull-request mode shares the build with the other
 // revision through it).
-func (r *renderer) acceptKrusty(payload []byte, log *accessLog) ([]builtResource, error, cache.Key, bool) {
+func (r *renderer) acceptKrusty(slot cache.Key, payload []byte, log *accessLog) ([]builtResource, error, cache.Key, bool) {
 	d := cache.NewDecoder(payload)
-	vh := cache.NewHasher("variant")
+	keys := newKrustyKeys(slot)
 	n := d.Len(3)
 	type question struct {
 		kind accessKind
@@ -268,12 +311,18 @@ func (r *renderer) acceptKrusty(payload []byte, log *accessLog) ([]builtResource
 			return nil, nil, cache.Key{}, false
 		}
 		a := r.answers.get(kind, path)
-		if string(a.digest[:]) != string(digest) {
+		if c := checkDigest(a.digest); string(c[:]) != string(digest) {
 			return nil, nil, cache.Key{}, false
 		}
-		vh.Int(int(kind)).String(path).Key(a.digest)
+		keys.add(kind, path, a.digest)
 		qs = append(qs, question{kind, path, a})
 	}
+	seal := keys.seal.Sum()
+	plain, ok := cache.Unseal(seal, d.RawView(), nil)
+	if d.Done() != nil || !ok {
+		return nil, nil, cache.Key{}, false
+	}
+	d = cache.NewDecoder(plain)
 	var built []builtResource
 	var buildErr error
 	if d.Bool() {
@@ -297,7 +346,7 @@ func (r *renderer) acceptKrusty(payload []byte, log *accessLog) ([]builtResource
 			q.a.replay(log, q.kind, q.path)
 		}
 	}
-	return built, buildErr, vh.Sum(), true
+	return built, buildErr, buildInputs(seal), true
 }
 
 // kustomizeInputs is the digest of what a kustomize target was made from:

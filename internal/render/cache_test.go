@@ -121,7 +121,7 @@ func TestPersistentCacheSurvivesDamage(t *testing.T) {
 			return err
 		}
 		for at := 0; ; {
-			i := bytes.Index(data[at:], []byte("PLUMBC2\n"))
+			i := bytes.Index(data[at:], []byte("PLUMBC3\n"))
 			if i < 0 {
 				break
 			}
