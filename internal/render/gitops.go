@@ -110,7 +110,7 @@ func helmRelease(fsys fs.FS, t *Target, o *manifest.Object) (*HelmTarget, *manif
 	ht := &HelmTarget{Chart: dir, ReleaseName: release, Namespace: ns, Holder: t,
 		Name: fmt.Sprintf("%s[HelmRelease %s in %s]", dir, o.ID.Name, t.Name)}
 	ht.At, _ = o.Locate(spec.Child(manifest.Key("chart")))
-	for _, vf := range listOf(c, "spec", "chart", "spec", "valuesFiles") {
+	for i, vf := range listOf(c, "spec", "chart", "spec", "valuesFiles") {
 		s, _ := vf.(string)
 		if s == "" {
 			continue
@@ -118,6 +118,9 @@ func helmRelease(fsys fs.FS, t *Target, o *manifest.Object) (*HelmTarget, *manif
 		f := path.Join(dir, s)
 		if !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") && !fileExists(fsys, f) {
 			f = path.Clean(s)
+		}
+		if p := valuesOutside(o, spec.Child(manifest.Key("valuesFiles"), manifest.Index(i)), s, f); p != nil {
+			return nil, p
 		}
 		ht.Values = append(ht.Values, f)
 	}
@@ -167,10 +170,17 @@ func argoApplication(fsys fs.FS, t *Target, o *manifest.Object) ([]HelmTarget, [
 		ht := HelmTarget{Chart: dir, ReleaseName: release, Namespace: str(c, "spec", "destination", "namespace"), Holder: t,
 			Name: fmt.Sprintf("%s[Application %s in %s]", dir, o.ID.Name, t.Name)}
 		ht.At, _ = o.Locate(sp.Child(manifest.Key("path")))
-		for _, vf := range listAt(helmSpec, "valueFiles") {
-			if s, _ := vf.(string); s != "" {
-				ht.Values = append(ht.Values, path.Clean(path.Join(dir, s)))
+		var outside *manifest.Problem
+		for i, vf := range listAt(helmSpec, "valueFiles") {
+			if s, _ := vf.(string); s != "" && outside == nil {
+				f := path.Clean(path.Join(dir, s))
+				outside = valuesOutside(o, hp.Child(manifest.Key("valueFiles"), manifest.Index(i)), s, f)
+				ht.Values = append(ht.Values, f)
 			}
+		}
+		if outside != nil {
+			notes = append(notes, *outside)
+			continue
 		}
 		inline := map[string]any{}
 		var locate []func(manifest.Path) (manifest.Location, bool)
@@ -216,6 +226,27 @@ func argoApplication(fsys fs.FS, t *Target, o *manifest.Object) ([]HelmTarget, [
 		out = append(out, ht)
 	}
 	return out, notes
+}
+
+// valuesOutside refuses a values file a GitOps definition names (written,
+// f once resolved in the repository) that lies outside the repository: ../
+// past its root, or an absolute path. plumb reads only the repository's
+// files (the file system would only say "invalid argument"); the first such
+// file is reported and the definition's chart is not rendered. nil when f
+// is inside.
+func valuesOutside(o *manifest.Object, at manifest.Path, written, f string) *manifest.Problem {
+	why := ""
+	switch {
+	case path.IsAbs(f):
+		why = " (an absolute path)"
+	case f == ".." || strings.HasPrefix(f, "../"):
+	default:
+		return nil
+	}
+	loc, _ := o.Locate(at)
+	return &manifest.Problem{Rule: helm.RuleValues, Level: "error", Location: loc, Object: o.ID, Path: at, Key: o.ID.Key() + "|" + at.String(),
+		Message: fmt.Sprintf("%s %s: values file %q is outside the repository%s; plumb reads only the repository's files, so the chart is not rendered for this %s",
+			o.ID.Kind, o.ID.Name, written, why, o.ID.Kind)}
 }
 
 // objectLocate locates a path below base in an object (through its own
