@@ -25,7 +25,7 @@ func TestTemplateAndValuesErrorsNameWhatToChange(t *testing.T) {
 		"ref-secret/metadata.yaml": "apiVersion: v2\nparts:\n  - name: p\n    components:\n      - name: c\n        allOf:\n          - path: secret.yaml\n          - path: cm.yaml\n",
 		"ref-secret/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {{ .metadata.name }}\n  namespace: x\n" +
 			"{{- if .stringData }}\n{{ fail (printf \"bad password %s\" .stringData.password) }}\n{{- end }}\n",
-		"ref-secret/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: x\ndata:\n  k: other\n",
+		"ref-secret/cm.yaml":                  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: x\ndata:\n  k: other\n",
 		"gitops/charts/app/Chart.yaml":        "apiVersion: v2\nname: app\nversion: 0.1.0\n",
 		"gitops/charts/app/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\ndata:\n  v: {{ .Values.v | default \"x\" | quote }}\n",
 		"gitops/flux.yaml": "apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: app\n  namespace: x\nspec:\n  chart:\n    spec:\n" +
