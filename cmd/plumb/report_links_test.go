@@ -46,7 +46,7 @@ func TestReportPathsDoNotFollowTheRepositorysLinks(t *testing.T) {
 		}
 	}
 	shard := filepath.Join(base, "shard.json")
-	if r := runBounded(t, repo, 0, "check", "--root", ".", "--no-default-checks", "ok", "--format", "json="+shard); r.code != 0 {
+	if r := runBounded(t, repo, 0, "check", "--root", ".", "--no-default-checks", "ok", "--shard", "1/1", "--format", "json="+shard); r.code != 0 {
 		t.Fatalf("the shard report: exit %d\n%s", r.code, r.stderr)
 	}
 	for _, c := range []struct {
