@@ -310,11 +310,13 @@ func heading(s string) (string, bool) {
 }
 
 // inline renders a line's text: a backslash escape and a code span (a
-// backtick run closed by one as long, on the line) are kept as written;
-// a backtick run without its pair and a backslash before anything else are
-// escaped; the text between goes through writeWords.
+// backtick run closed by the next run as long, on the line, as CommonMark
+// pairs them) are kept as written; a backtick run without its pair and a
+// backslash before anything else are escaped; the text between goes
+// through writeWords.
 func inline(s string) string {
 	var b strings.Builder
+	spans := newSpanFinder(s)
 	start := 0
 	for i := 0; i < len(s); {
 		switch s[i] {
@@ -331,7 +333,7 @@ func inline(s string) string {
 		case '`':
 			writeWords(&b, s[start:i], false)
 			n := run(s, i)
-			if end := closingRun(s, i+n, n); end >= 0 {
+			if end := spans.closing(i, n); end >= 0 {
 				b.WriteString(s[i : end+n])
 				i = end + n
 			} else {
@@ -356,19 +358,38 @@ func run(s string, i int) int {
 	return n
 }
 
-// closingRun finds the next backtick run of exactly n from i, -1 when
-// there is none.
-func closingRun(s string, i, n int) int {
-	for i < len(s) {
+// spanFinder finds the run that closes a code span in linear time overall:
+// the line's backtick runs by length, with a cursor per length that only
+// moves forward (the runs asked about come in order).
+type spanFinder struct {
+	byLen  map[int][]int // run start positions, by run length
+	cursor map[int]int
+}
+
+func newSpanFinder(s string) *spanFinder {
+	f := &spanFinder{byLen: map[int][]int{}, cursor: map[int]int{}}
+	for i := 0; i < len(s); {
 		if s[i] != '`' {
 			i++
 			continue
 		}
-		m := run(s, i)
-		if m == n {
-			return i
-		}
-		i += m
+		n := run(s, i)
+		f.byLen[n] = append(f.byLen[n], i)
+		i += n
+	}
+	return f
+}
+
+// closing returns where the first run of exactly n backticks after the run
+// at i starts, -1 when there is none.
+func (f *spanFinder) closing(i, n int) int {
+	runs, c := f.byLen[n], f.cursor[n]
+	for c < len(runs) && runs[c] <= i {
+		c++
+	}
+	f.cursor[n] = c
+	if c < len(runs) {
+		return runs[c]
 	}
 	return -1
 }

@@ -98,6 +98,7 @@ func TestUntrustedIsLinear(t *testing.T) {
 	for _, in := range []string{
 		strings.Repeat("` ", 1<<19), strings.Repeat("```\n", 1<<18), strings.Repeat("## a\n", 1<<18),
 		strings.Repeat("a`", 1<<19) + strings.Repeat("``", 1<<18), strings.Repeat("@a ", 1<<18), strings.Repeat("https://x ", 1<<17),
+		runsOfEveryLength(1 << 20),
 	} {
 		start := time.Now()
 		out := Untrusted(in)
@@ -105,6 +106,17 @@ func TestUntrustedIsLinear(t *testing.T) {
 			t.Errorf("%d bytes (%.20q…): %v, %d bytes out", len(in), in, d, len(out))
 		}
 	}
+}
+
+// runsOfEveryLength is backtick runs of lengths 1, 2, 3, ... on one line,
+// none closed: a search for each run's pair that scans the rest of the line
+// is quadratic.
+func runsOfEveryLength(size int) string {
+	var b strings.Builder
+	for n := 1; b.Len() < size; n++ {
+		b.WriteString(strings.Repeat("`", n) + " ")
+	}
+	return b.String()
 }
 
 // inert fails when Markdown outside code holds what GitHub renders as more
@@ -160,7 +172,7 @@ func withoutCode(line string) string {
 			i += 2
 		case line[i] == '`':
 			n := run(line, i)
-			if end := closingRun(line, i+n, n); end >= 0 {
+			if end := newSpanFinder(line).closing(i, n); end >= 0 {
 				b.WriteString("%")
 				i = end + n
 			} else {
