@@ -89,7 +89,7 @@ func loadConfig(fl *config.Flags) (*config.Config, []report.Output, error) {
 		return nil, nil, formatError(cfg, err)
 	}
 	report.WithSARIFCategory(outs, fl.SARIFCategory)
-	report.WithinRoot(outs, cfg.OutputRoot)
+	report.WithinRoot(outs, cfg.Root)
 	minLevel := cfg.MinLevel
 	report.WithTextOptions(outs, report.TextOptions{MinLevel: &minLevel, Verbose: cfg.Verbose})
 	return cfg, outs, nil

@@ -44,6 +44,9 @@ does; 2 when the reports are not the complete set of shards of one run.`,
 				return err
 			}
 			report.WithSARIFCategory(outs, category)
+			if cwd, err := os.Getwd(); err == nil {
+				report.WithinRoot(outs, config.RepositoryRoot(cwd))
+			}
 			var in []report.ShardReport
 			for _, name := range args {
 				data, err := report.ReadShardFile(name)

@@ -173,23 +173,16 @@ func (r *runner) analyze(ctx context.Context) int {
 		r.command("error", e.Error())
 	}
 
-	var outs []report.Output
-	if r.ai.sarifFile != "" {
-		// The category is set here, not by upload-sarif: its category
-		// input only fills in a run that has none.
-		outs = append(outs, report.Output{Format: "sarif", File: r.abs(r.ai.sarifFile), Sink: report.SARIF{Category: r.ai.category}})
-	}
-	if r.ai.reportFile != "" {
-		outs = append(outs, report.Output{Format: "json", File: r.abs(r.ai.reportFile)})
-	}
 	code := res.ExitCode(cfg.FailOn)
-	sarifFile, reportFile := r.ai.sarifFile, r.ai.reportFile
-	if err := report.WriteAll(outs, rep, io.Discard); err != nil {
-		// The findings still go to the other surfaces; the step fails as
-		// for any unusable input.
-		r.errorLines(err)
+	// The category is set here, not by upload-sarif: its category input
+	// only fills in a run that has none.
+	sarifFile, err := r.writeOutput(report.Output{Format: "sarif", Sink: report.SARIF{Category: r.ai.category}}, r.ai.sarifFile, rep)
+	if err != nil {
 		code = pipeline.ExitError
-		sarifFile, reportFile = existing(r.abs(sarifFile), sarifFile), existing(r.abs(reportFile), reportFile)
+	}
+	reportFile, err := r.writeOutput(report.Output{Format: "json"}, r.ai.reportFile, rep)
+	if err != nil {
+		code = pipeline.ExitError
 	}
 
 	pr := r.ghctx.PR
@@ -215,16 +208,25 @@ func (r *runner) defaultBaseRef(cfg *config.Config) {
 	}
 }
 
-// existing returns name when the file abs exists, "" otherwise (an output
-// must not name a file that was not written).
-func existing(abs, name string) string {
+// writeOutput writes one report file an input names (none when name is
+// empty) and returns the name for the step's outputs: "" when it was not
+// written. A relative name is written inside the workspace without
+// following the repository's links (report.WithinRoot). A failure is said;
+// the findings still go to the other surfaces, and the step fails as for
+// any unusable input.
+func (r *runner) writeOutput(o report.Output, name string, rep *report.Report) (string, error) {
 	if name == "" {
-		return ""
+		return "", nil
 	}
-	if _, err := os.Stat(abs); err != nil {
-		return ""
+	o.File = r.abs(name)
+	if !filepath.IsAbs(name) && config.InRepository(r.root, o.File) {
+		o.Root = r.root
 	}
-	return name
+	if err := report.WriteAll([]report.Output{o}, rep, io.Discard); err != nil {
+		r.errorLines(err)
+		return "", err
+	}
+	return name, nil
 }
 
 // abs resolves an output path against the workspace.

@@ -8,6 +8,7 @@
 package compare
 
 import (
+	"sync"
 	"text/template"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -121,8 +122,10 @@ type Template struct {
 	// set, unset, merge...): it then renders from a copy of the input.
 	mutatesData bool
 	// source holds the template's lines, to place an error in its output
-	// (errorLine).
-	source []string
+	// (errorLine), and their patterns (lineGlobs).
+	source    []string
+	globsOnce sync.Once
+	globs     []lineGlob
 }
 
 // TemplateConfig is a template's per-template configuration.

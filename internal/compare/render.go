@@ -67,9 +67,11 @@ func (e *outputSyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e
 
 // errorLine is the line of the template an error is about: the line
 // text/template names, or, for output that is not YAML, the template line
-// that wrote the offending line of output (the template line with the same
-// text nearest to it). 0 when neither is known: the line of the output is
-// not the template's, which conditionals, ranges and comments shift.
+// that wrote the offending line of output — the template line with the
+// same text nearest to it, else the nearest whose text matches it with
+// each action standing for whatever it printed. 0 when none is known: the
+// line of the output is not the template's, which conditionals, ranges and
+// comments shift.
 func (t *Template) errorLine(err error) int {
 	var ny *notYAMLError
 	var ose *outputSyntaxError
@@ -84,13 +86,108 @@ func (t *Template) errorLine(err error) int {
 	if strings.TrimSpace(want) == "" {
 		return 0
 	}
-	best := 0
-	for i, l := range t.source {
-		if strings.TrimRight(l, " \t\r") == want && (best == 0 || abs(i+1-ose.line) < abs(best-ose.line)) {
-			best = i + 1
+	nearest := func(match func(i int) bool) int {
+		best := 0
+		for i := range t.source {
+			if match(i) && (best == 0 || abs(i+1-ose.line) < abs(best-ose.line)) {
+				best = i + 1
+			}
+		}
+		return best
+	}
+	if l := nearest(func(i int) bool { return strings.TrimRight(t.source[i], " \t\r") == want }); l > 0 {
+		return l
+	}
+	globs := t.lineGlobs()
+	return nearest(func(i int) bool { return globs[i].matches(want) })
+}
+
+// lineGlobs are the template's lines as patterns of the output lines they
+// can write, computed once (when an error needs them).
+func (t *Template) lineGlobs() []lineGlob {
+	t.globsOnce.Do(func() {
+		t.globs = make([]lineGlob, len(t.source))
+		for i, l := range t.source {
+			t.globs[i] = globOf(l)
+		}
+	})
+	return t.globs
+}
+
+// lineGlob is a template line's literal text between its actions: an
+// output line it writes starts with the first part, ends with the last and
+// holds the others in order. A line with one part has no action; a line
+// without literal text (nil) matches nothing, as it would match anything.
+type lineGlob []string
+
+// globOf reads a template line. The whitespace a trim marker ("{{- ",
+// " -}}") removes is left out of the literal beside it; an action left open
+// at the end of the line, or closed at its start, is a wildcard too.
+func globOf(line string) lineGlob {
+	rest := strings.TrimRight(line, " \t\r")
+	var parts []string
+	text := false
+	literal := func(s string) {
+		parts = append(parts, s)
+		text = text || strings.TrimSpace(s) != ""
+	}
+	if end := strings.Index(rest, "}}"); end >= 0 && !strings.Contains(rest[:end], "{{") {
+		literal("") // the end of an action begun on an earlier line
+		trim := strings.HasSuffix(rest[:end], " -")
+		rest = rest[end+2:]
+		if trim {
+			rest = strings.TrimLeft(rest, " \t")
 		}
 	}
-	return best
+	for {
+		open := strings.Index(rest, "{{")
+		if open < 0 {
+			literal(rest)
+			break
+		}
+		before := rest[:open]
+		if strings.HasPrefix(rest[open:], "{{- ") {
+			before = strings.TrimRight(before, " \t")
+		}
+		literal(before)
+		end := strings.Index(rest[open+2:], "}}")
+		if end < 0 {
+			literal("") // an action that goes on to the next line
+			break
+		}
+		action := rest[open+2 : open+2+end]
+		rest = rest[open+2+end+2:]
+		if strings.HasSuffix(action, " -") {
+			rest = strings.TrimLeft(rest, " \t")
+		}
+	}
+	if !text {
+		return nil
+	}
+	return parts
+}
+
+// matches reports whether the template line can have written s.
+func (g lineGlob) matches(s string) bool {
+	switch len(g) {
+	case 0:
+		return false
+	case 1:
+		return s == g[0]
+	}
+	first, last := g[0], g[len(g)-1]
+	if len(s) < len(first)+len(last) || !strings.HasPrefix(s, first) || !strings.HasSuffix(s, last) {
+		return false
+	}
+	mid := s[len(first) : len(s)-len(last)]
+	for _, p := range g[1 : len(g)-1] {
+		i := strings.Index(mid, p)
+		if i < 0 {
+			return false
+		}
+		mid = mid[i+len(p):]
+	}
+	return true
 }
 
 func abs(n int) int {

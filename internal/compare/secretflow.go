@@ -3,8 +3,8 @@ package compare
 import (
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -30,11 +30,17 @@ import (
 const minInputSecretLen = 4
 
 // inputSecretValues lists the values of an input object plumb never
-// prints, longest first.
+// prints that are long enough to follow, longest first.
 func inputSecretValues(obj *manifest.Object) []string {
+	return secretValuesOf(obj, minInputSecretLen)
+}
+
+// secretValuesOf lists the input's secret values of at least minLen
+// bytes, longest first.
+func secretValuesOf(obj *manifest.Object, minLen int) []string {
 	seen := map[string]bool{}
 	add := func(s string) {
-		if len(s) >= minInputSecretLen && s != manifest.Redacted {
+		if len(s) >= minLen && s != manifest.Redacted {
 			seen[s] = true
 		}
 	}
@@ -106,22 +112,54 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.inner }
 
-// redactInputSecrets returns err with the input's secret values in its
-// text replaced by the mask; err itself when it holds none.
+// redactInputSecrets returns err without what could show the input's
+// secret values: for an input that holds any (of any length), the message
+// of a function the template called (fail, required, b64dec ...) and the
+// value a range could not iterate over are left out — a mask in their
+// place would still tell that, and where, a message held one — and the
+// values themselves are replaced by the mask anywhere else (a reference
+// whose own text happens to hold one). err itself when nothing changes.
 func redactInputSecrets(err error, obj *manifest.Object) error {
-	values := inputSecretValues(obj)
-	msg := err.Error()
-	changed := msg
-	for _, s := range values {
-		changed = strings.ReplaceAll(changed, s, maskSame)
-	}
-	if changed == msg {
+	if len(secretValuesOf(obj, 1)) == 0 {
 		return err
+	}
+	redact := func(msg string) string {
+		msg = withoutValueText(msg)
+		for _, s := range inputSecretValues(obj) {
+			msg = strings.ReplaceAll(msg, s, maskSame)
+		}
+		return msg
 	}
 	var ny *notYAMLError
 	if errors.As(err, &ny) {
-		// Its output is never shown for an input with secrets.
-		return fmt.Errorf("%s", changed)
+		// Its output is never shown for an input with secrets, but still
+		// places the error at its template line.
+		inner := redact(ny.err.Error())
+		if inner == ny.err.Error() {
+			return err
+		}
+		return &notYAMLError{path: ny.path, err: &redactedError{msg: inner, inner: ny.err}, Text: ny.Text}
 	}
-	return &redactedError{msg: changed, inner: err}
+	msg := err.Error()
+	if changed := redact(msg); changed != msg {
+		return &redactedError{msg: changed, inner: err}
+	}
+	return err
+}
+
+// valueTextRE finds where text/template's errors go on with text a value
+// can be in: a called function's own error, and what a range was given.
+var valueTextRE = regexp.MustCompile(`(error calling [\pL\pN_]+: |range can't iterate over )`)
+
+// withoutValueText cuts an execution error's message where a value's text
+// could begin.
+func withoutValueText(msg string) string {
+	m := valueTextRE.FindStringSubmatchIndex(msg)
+	if m == nil {
+		return msg
+	}
+	if strings.HasPrefix(msg[m[2]:], "range") {
+		return msg[:m[2]] + "range can't iterate over the value it was given (not shown, as the input holds secret values)"
+	}
+	return msg[:m[3]] + "its message is not shown, as the input holds secret values"
 }

@@ -116,10 +116,6 @@ type Config struct {
 	// KubernetesVersion is the cluster version charts render for and
 	// schemas are checked against (kubernetes.go).
 	KubernetesVersion KubernetesVersion
-	// OutputRoot, when set, is the directory report files must be written
-	// inside, through an os.Root: the repository root, when the report
-	// paths come from the repository's own configuration (confine.go).
-	OutputRoot string
 	// Schema is schema validation (schema.go).
 	Schema SchemaSettings
 	// Helm is how charts render (helm.go).

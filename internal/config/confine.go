@@ -94,8 +94,9 @@ func resolveExisting(abs string) (string, error) {
 }
 
 // confineFileValues applies the confinement to every path the
-// configuration file sets and the command line does not override. It sets
-// cfg.OutputRoot when report files come from the file.
+// configuration file sets and the command line does not override. (Report
+// files inside the repository are then written without following its links,
+// whoever named them: report.WithinRoot.)
 func confineFileValues(cfg *Config, file *File, fl *Flags, cwd string) []error {
 	if file.path == "" || !InRepository(cfg.Root, file.path) {
 		return nil
@@ -120,7 +121,6 @@ func confineFileValues(cfg *Config, file *File, fl *Flags, cwd string) []error {
 				}
 			}
 		}
-		cfg.OutputRoot = root
 	}
 	for i, p := range file.Rules.Files {
 		check(fmt.Sprintf("rules.files[%d]", i), cwd, p)

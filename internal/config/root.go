@@ -43,6 +43,12 @@ func discoverRoot(cwd string, paths []string) string {
 	return commonParent(abs)
 }
 
+// RepositoryRoot is the repository the working directory is in (its
+// top level), or the working directory when it is in none: where a command
+// without inputs (plumb merge) writes relative report paths without
+// following the repository's links.
+func RepositoryRoot(cwd string) string { return discoverRoot(cwd, nil) }
+
 // gitTopLevel returns the nearest directory at or above p (a file or a
 // directory) that holds a .git entry — a directory, or the file of a
 // worktree or submodule — or "" when there is none. It does not run git.

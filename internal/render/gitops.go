@@ -120,7 +120,9 @@ func helmRelease(fsys fs.FS, t *Target, o *manifest.Object) (*HelmTarget, *manif
 		if !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") && !fileExists(fsys, f) {
 			f = path.Clean(s)
 		}
-		ht.addValues(f, o, files.Child(manifest.Index(i)))
+		if p := ht.addValues(f, s, o, files.Child(manifest.Index(i))); p != nil {
+			return nil, p
+		}
 	}
 	if v, ok := specMap(c)["values"].(map[string]any); ok {
 		base := pathOf("spec", "values")
@@ -168,10 +170,15 @@ func argoApplication(fsys fs.FS, t *Target, o *manifest.Object) ([]HelmTarget, [
 		ht := HelmTarget{Chart: dir, ReleaseName: release, Namespace: str(c, "spec", "destination", "namespace"), Holder: t,
 			Name: fmt.Sprintf("%s[Application %s in %s]", dir, o.ID.Name, t.Name)}
 		ht.At, _ = o.Locate(sp.Child(manifest.Key("path")))
+		var outside *manifest.Problem
 		for i, vf := range listAt(helmSpec, "valueFiles") {
-			if s, _ := vf.(string); s != "" {
-				ht.addValues(path.Clean(path.Join(dir, s)), o, hp.Child(manifest.Key("valueFiles"), manifest.Index(i)))
+			if s, _ := vf.(string); s != "" && outside == nil {
+				outside = ht.addValues(path.Clean(path.Join(dir, s)), s, o, hp.Child(manifest.Key("valueFiles"), manifest.Index(i)))
 			}
+		}
+		if outside != nil {
+			notes = append(notes, *outside)
+			continue
 		}
 		inline := map[string]any{}
 		var locate []func(manifest.Path) (manifest.Location, bool)
@@ -220,11 +227,38 @@ func argoApplication(fsys fs.FS, t *Target, o *manifest.Object) ([]HelmTarget, [
 }
 
 // addValues adds a values file that the GitOps definition o names at
-// field: a file that cannot be read is reported there.
-func (ht *HelmTarget) addValues(file string, o *manifest.Object, field manifest.Path) {
+// field (written, file once resolved in the repository): a file that
+// cannot be read is reported there. A file outside the repository is not
+// added: the problem that says so comes back.
+func (ht *HelmTarget) addValues(file, written string, o *manifest.Object, field manifest.Path) *manifest.Problem {
+	if p := valuesOutside(o, field, written, file); p != nil {
+		return p
+	}
 	at, _ := o.Locate(field)
 	ht.Values = append(ht.Values, file)
 	ht.ValuesAt = append(ht.ValuesAt, at)
+	return nil
+}
+
+// valuesOutside refuses a values file a GitOps definition names (written,
+// f once resolved in the repository) that lies outside the repository: ../
+// past its root, or an absolute path. plumb reads only the repository's
+// files (the file system would only say "invalid argument"); the first such
+// file is reported and the definition's chart is not rendered. nil when f
+// is inside.
+func valuesOutside(o *manifest.Object, at manifest.Path, written, f string) *manifest.Problem {
+	why := ""
+	switch {
+	case path.IsAbs(f):
+		why = " (an absolute path)"
+	case f == ".." || strings.HasPrefix(f, "../"):
+	default:
+		return nil
+	}
+	loc, _ := o.Locate(at)
+	return &manifest.Problem{Rule: helm.RuleValues, Level: "error", Location: loc, Object: o.ID, Path: at, Key: o.ID.Key() + "|" + at.String(),
+		Message: fmt.Sprintf("%s %s: values file %q is outside the repository%s; plumb reads only the repository's files, so the chart is not rendered for this %s",
+			o.ID.Kind, o.ID.Name, written, why, o.ID.Kind)}
 }
 
 // objectLocate locates a path below base in an object (through its own

@@ -2,9 +2,10 @@ package renderdiff
 
 import (
 	"fmt"
-	"html"
 	"slices"
 	"strings"
+
+	"github.com/plumb-ci/plumb/internal/mdtext"
 )
 
 // CommentLimit is the most characters GitHub accepts in a comment body.
@@ -66,9 +67,9 @@ type block struct {
 }
 
 func newBlock(t *Target) block {
-	fence := fenceFor(t.Diff)
+	fence := mdtext.Fence(t.Diff)
 	summary := fmt.Sprintf("<details><summary><code>%s</code> — %s (+%d −%d)</summary>\n\n%sdiff\n",
-		html.EscapeString(t.Name), describe(t), t.LinesAdded, t.LinesRemoved, fence)
+		mdtext.HTML(t.Name), describe(t), t.LinesAdded, t.LinesRemoved, fence)
 	lines := strings.SplitAfter(t.Diff, "\n")
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
@@ -131,21 +132,6 @@ func (b *block) render() string {
 	sb.WriteString(b.cutNote())
 	sb.WriteString(b.tail)
 	return sb.String()
-}
-
-// fenceFor returns a code fence longer than any run of backticks in s, so a
-// ConfigMap holding Markdown cannot close the block early.
-func fenceFor(s string) string {
-	longest, run := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	return strings.Repeat("`", max(3, longest+1))
 }
 
 // describe summarises a target's changes in words.

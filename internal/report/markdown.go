@@ -9,6 +9,8 @@ import (
 
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/mdtext"
+	"github.com/plumb-ci/plumb/reference"
 )
 
 // Markdown writes the summary people read on a pull request: counts by
@@ -459,94 +461,14 @@ func (d *budgetDoc) section(header, footer string, items []string) int {
 	return n
 }
 
-// mdText escapes repository text for a Markdown table cell or paragraph:
-// one line, no HTML, no Markdown syntax, no @mentions, no table breaks.
-func mdText(s string) string {
-	s = singleLine(s)
-	var b strings.Builder
-	if strings.HasPrefix(s, "#") {
-		b.WriteByte('\\') // not a heading
-	}
-	for _, c := range s {
-		switch c {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '\\', '`', '*', '_', '[', ']', '|', '~':
-			b.WriteByte('\\')
-			b.WriteRune(c)
-		default:
-			b.WriteRune(c)
-		}
-	}
-	return breakMentions(b.String())
-}
-
-// breakMentions puts a zero-width space after every @ that GitHub would
-// read as a mention (at the start of a word, before a name), so a comment
-// never notifies whoever a manifest happens to name. An @ inside a word
-// (image@sha256:..., an e-mail address) is left alone.
-func breakMentions(s string) string {
-	if !strings.Contains(s, "@") {
-		return s
-	}
-	var b strings.Builder
-	prev := ' '
-	rs := []rune(s)
-	for i, c := range rs {
-		b.WriteRune(c)
-		if c == '@' && !isWordRune(prev) && i+1 < len(rs) && isWordRune(rs[i+1]) {
-			b.WriteString("\u200b")
-		}
-		prev = c
-	}
-	return b.String()
-}
-
-func isWordRune(c rune) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
-}
-
-// htmlText escapes text for an HTML context such as <summary>.
-func htmlText(s string) string {
-	s = singleLine(s)
-	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\"", "&quot;")
-	return breakMentions(r.Replace(s))
-}
-
-// codeSpan prints s as inline code that survives any backticks in s and
-// does not break a table row.
-func codeSpan(s string) string {
-	s = strings.ReplaceAll(singleLine(s), "|", "\\|")
-	fence := "`"
-	for strings.Contains(s, fence) {
-		fence += "`"
-	}
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		s = " " + s + " "
-	}
-	return fence + s + fence
-}
+// The Markdown printers of repository text: internal/mdtext.
+func mdText(s string) string       { return mdtext.Text(s) }
+func htmlText(s string) string     { return mdtext.HTML(s) }
+func codeSpan(s string) string     { return mdtext.Code(s) }
+func codeFence(body string) string { return mdtext.Fence(body) }
 
 // codeSpanHTML is inline code inside HTML (a <summary>).
 func codeSpanHTML(s string) string { return "<code>" + htmlText(s) + "</code>" }
-
-// codeFence returns a backtick fence longer than any backtick run in body.
-func codeFence(body string) string {
-	longest, run := 0, 0
-	for _, c := range body {
-		if c == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	return strings.Repeat("`", max(3, longest+1))
-}
 
 // maxCommentDiff bounds the diff quoted in one review comment.
 const maxCommentDiff = 20000
@@ -589,7 +511,7 @@ func FindingCommentWith(f *finding.Finding, alike []*finding.Finding, extra stri
 	}
 	if help := strings.TrimSpace(f.Help); help != "" {
 		b.WriteString("<details><summary>How to fix</summary>\n\n")
-		b.WriteString(trustedMarkdown(truncateRunes(help, 10000)))
+		b.WriteString(helpMarkdown(f, truncateRunes(help, 10000)))
 		b.WriteString("\n\n</details>\n\n")
 	}
 	if diff := strings.TrimRight(f.Diff, "\n"); diff != "" {
@@ -606,11 +528,29 @@ func FindingCommentWith(f *finding.Finding, alike []*finding.Finding, extra stri
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// trustedMarkdown passes rule remediation text (Markdown written by the
-// rule's author) through, minus what could do harm in a comment: HTML
-// comments (they could fake plumb's hidden markers) and @mentions.
-func trustedMarkdown(s string) string {
-	return breakMentions(strings.NewReplacer("<!--", "&lt;!--", "-->", "--&gt;").Replace(s))
+// helpMarkdown renders a finding's help: Markdown as written when it is
+// plumb's own (TrustedHelp), else the safe subset of untrusted Markdown.
+func helpMarkdown(f *finding.Finding, help string) string {
+	if TrustedHelp(f.RuleID, f.Help) {
+		return mdtext.Trusted(help)
+	}
+	return mdtext.Untrusted(help)
+}
+
+// TrustedHelp reports whether a help text is plumb's own Markdown: the
+// remediation plumb's embedded catalog holds for that very check. Any
+// other — a repository's catalog (checks.dirs, --checks), an inspection
+// rule's description, a help that quotes the repository (a KubeVirt rule's
+// name), a report read back from JSON whose text differs — is untrusted.
+// Deciding by the text itself holds wherever the finding went: the cache,
+// a shard's report merged, a fork's report posted.
+func TrustedHelp(ruleID, help string) bool {
+	id, ok := strings.CutPrefix(ruleID, "check/")
+	if !ok {
+		return false
+	}
+	r, ok := reference.CheckRemediation(id)
+	return ok && r == help
 }
 
 // MarkdownText escapes text from outside (a repository, an API error) for

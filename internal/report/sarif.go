@@ -16,6 +16,7 @@ import (
 	"github.com/owenrumney/go-sarif/v2/sarif"
 
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/mdtext"
 )
 
 // SARIF writes the report as SARIF 2.1.0, shaped for GitHub code scanning:
@@ -262,7 +263,11 @@ func sarifRule(r finding.Rule, lim SARIFLimits) *sarif.ReportingDescriptor {
 		},
 	}
 	if r.Help != "" {
+		// Code scanning renders it (its links and images too).
 		d.Help.Markdown = ptr(r.Help)
+		if !TrustedHelp(r.ID, r.Help) {
+			d.Help.Markdown = ptr(mdtext.Untrusted(r.Help))
+		}
 	}
 	props := sarif.Properties{
 		"precision":        firstNonEmpty(r.Precision, "high"),

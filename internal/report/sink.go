@@ -31,19 +31,37 @@ type Output struct {
 	Text TextOptions
 }
 
-// WithinRoot makes the file outputs write inside root through an os.Root:
-// a report path whose directories lead out of it through a symbolic link
-// fails instead of writing there. plumb confines report paths that come
-// from the repository's own configuration this way.
+// WithinRoot makes the file outputs given as relative paths that lie
+// inside root (the repository) write there through an os.Root, without
+// following a symbolic link the repository holds out of it or into .git
+// (writeFileInRoot): whoever named the path — the command line, an action
+// input, .plumb.yaml —, a link in the checkout is the pull request's
+// choice, not theirs. An absolute path, or one leading out of root, is
+// written where it says.
 func WithinRoot(outs []Output, root string) {
 	if root == "" {
 		return
 	}
 	for i := range outs {
-		if outs[i].File != "" {
+		if f := outs[i].File; f != "" && !filepath.IsAbs(f) && insideRoot(root, f) {
 			outs[i].Root = root
 		}
 	}
+}
+
+// insideRoot reports whether a path relative to the working directory
+// lies lexically inside root.
+func insideRoot(root, name string) bool {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return false
+	}
+	rootAbs, err := filepath.Abs(root)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(rootAbs, abs)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // TextOnStdout reports whether one of the outputs is the text report

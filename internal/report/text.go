@@ -9,6 +9,7 @@ import (
 
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/mdtext"
 )
 
 // Text writes findings grouped by file, one per line in the
@@ -173,41 +174,12 @@ func sharedLines(fs []finding.Finding) map[int][]string {
 // inert: a line break becomes a space (a runner reads each line for
 // workflow commands, and a bare CR ends a line there), other control
 // characters (a terminal's escape sequences) are shown as \xNN.
-func singleLine(s string) string {
-	clean := true
-	for _, r := range s {
-		if isControl(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	s = strings.ReplaceAll(s, "\r\n", " ")
-	for _, r := range s {
-		switch {
-		case r == '\r' || r == '\n':
-			b.WriteByte(' ')
-		case isControl(r):
-			fmt.Fprintf(&b, "\\x%02x", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+func singleLine(s string) string { return mdtext.OneLine(s) }
 
 // InertLine is a line of repository text made safe to print on its own
 // line: line breaks become spaces, other control characters \xNN, and a
 // start that reads like a workflow command is prefixed with "./".
 func InertLine(s string) string { return lineStart(singleLine(s)) }
-
-// isControl reports a C0 or C1 control character other than tab, or DEL.
-func isControl(r rune) bool {
-	return (r < 0x20 && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0)
-}
 
 // lineStart keeps a line from starting like a workflow command ("::name"
 // or the legacy "##[name"): a file named ::set-output.yaml is printed as
