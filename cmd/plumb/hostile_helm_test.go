@@ -1,9 +1,14 @@
 package main
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -64,6 +69,27 @@ func TestHostileCharts(t *testing.T) {
 	if err := os.Symlink(filepath.Join("..", "big.bin"), filepath.Join(repo, "hlink", "big.txt")); err != nil {
 		t.Fatal(err)
 	}
+	// Subchart archives: ten of 99 MiB each (in 9 MiB files), ten of
+	// 9 MiB (each within the budget, together over it), one holding an
+	// 11 MiB file. The same archive bytes serve under ten names: plumb
+	// stops before rendering any.
+	archives := map[string]string{}
+	for _, name := range []string{"htgz99", "htgz9", "htgzfile"} {
+		for k, v := range hostileChart(name, nil) {
+			archives[k] = v
+		}
+	}
+	archives["htgzfile/charts/big-0.1.0.tgz"] = zeroTgz(t, "big", map[string]int{"files/blob": 11 << 20})
+	tgz99 := map[string]int{}
+	for i := range 11 {
+		tgz99[fmt.Sprintf("files/blob%02d", i)] = 9 << 20
+	}
+	tgz99data, tgz9data := zeroTgz(t, "s", tgz99), zeroTgz(t, "s", map[string]int{"files/blob": 9 << 20})
+	for i := range 10 {
+		archives[fmt.Sprintf("htgz99/charts/s%d-0.1.0.tgz", i)] = tgz99data
+		archives[fmt.Sprintf("htgz9/charts/s%d-0.1.0.tgz", i)] = tgz9data
+	}
+	writeTree(t, repo, archives)
 	outside := filepath.Join(filepath.Dir(repo), "outside.txt")
 	writeTree(t, filepath.Dir(repo), map[string]string{"outside.txt": "PLANTED-OUTSIDE-VALUE\n"})
 	writeTree(t, repo, hostileChart("hescape", map[string]string{"templates/f.yaml": "{{ .Files.Get \"leak.txt\" }}\n"}))
@@ -117,6 +143,12 @@ func TestHostileCharts(t *testing.T) {
 			`htplself/templates/cm.yaml:6:8: error: template failed: tpl is called inside 100 tpl calls, plumb's limit (each copies the chart's templates): the template calls itself without end (tpl -> tpl); make the recursion stop [render/helm-template]`},
 		{"a loop in a template tpl's text defines past the time budget", []string{"htpldefine", "--max-target-time", "2s"},
 			"htpldefine/templates/t.yaml:1:3: error: template failed: the chart did not render within 2s, the time budget of a render target"},
+		{"ten subchart archives of 99 MiB each", []string{"htgz99"},
+			"htgz99/charts/s0-0.1.0.tgz: error: the chart cannot be read: the chart is larger than 67108864 bytes with what its archives decompress to (the decompression was stopped in s/files/blob07), the size budget of a render target (raise it with --max-target-size or limits.max_target_size in .plumb.yaml) [render/helm-chart]"},
+		{"ten subchart archives of 9 MiB each, together over the budget", []string{"htgz9"},
+			"htgz9/charts/s7-0.1.0.tgz: error: the chart cannot be read: the chart is larger than 67108864 bytes with what its archives decompress to (the decompression was stopped in s/files/blob)"},
+		{"an 11 MiB file in a subchart archive", []string{"htgzfile"},
+			"htgzfile/charts/big-0.1.0.tgz: error: the chart cannot be read: big/files/blob, a file in the archive, is over the 10485760-byte file-size limit (raise it with --max-file-size) [render/helm-chart]"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -127,6 +159,29 @@ func TestHostileCharts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// zeroTgz is a chart archive (chart name) holding files of zeros of the
+// given sizes.
+func zeroTgz(t *testing.T, name string, files map[string]int) string {
+	t.Helper()
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	tw := tar.NewWriter(zw)
+	chart := "apiVersion: v2\nname: " + name + "\nversion: 0.1.0\n"
+	tw.WriteHeader(&tar.Header{Name: name + "/Chart.yaml", Mode: 0o644, Size: int64(len(chart))})
+	tw.Write([]byte(chart))
+	for _, k := range slices.Sorted(maps.Keys(files)) {
+		tw.WriteHeader(&tar.Header{Name: name + "/" + k, Mode: 0o644, Size: int64(files[k])})
+		tw.Write(make([]byte, files[k]))
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
 }
 
 // cycleChart is the files of a chart whose n helpers include (call is
