@@ -9,8 +9,8 @@ ENV GOTOOLCHAIN=local \
     GOFLAGS=-mod=readonly \
     CGO_ENABLED=0
 COPY go.mod go.sum ./
-# A patched copy of a dependency, named by go.mod's replace line
-# (third_party/kyaml/PLUMB.md).
+# Patched copies of dependencies, named by go.mod's replace lines
+# (third_party/kyaml/PLUMB.md, third_party/kustomize-api/PLUMB.md).
 COPY third_party ./third_party
 RUN go mod download && go mod verify
 COPY cmd ./cmd

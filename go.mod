@@ -111,3 +111,5 @@ require (
 )
 
 replace sigs.k8s.io/kustomize/kyaml v0.21.2 => ./third_party/kyaml
+
+replace sigs.k8s.io/kustomize/api v0.21.2 => ./third_party/kustomize-api

@@ -39,7 +39,8 @@ const boundedDeadline = 90 * time.Second
 // boundedRun is one run of the binary and its peak memory.
 type boundedRun struct {
 	proc
-	peak uint64 // bytes, the highest VmHWM read
+	peak uint64        // bytes, the highest VmHWM read
+	cpu  time.Duration // user and system time (the machine may be loaded: wall time says less)
 }
 
 // runBounded runs plumb in dir with args under the address-space cap and
@@ -95,6 +96,9 @@ func runBoundedEnv(t *testing.T, dir string, env []string, maxRSS uint64, args .
 	close(done)
 	wg.Wait()
 	r := boundedRun{proc: proc{stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(start)}, peak: peak}
+	if ps := cmd.ProcessState; ps != nil {
+		r.cpu = ps.UserTime() + ps.SystemTime()
+	}
 	if ctx.Err() != nil {
 		t.Fatalf("plumb %s: still running after %v\nstderr:\n%s", strings.Join(args, " "), boundedDeadline, r.stderr)
 	}
@@ -111,7 +115,7 @@ func runBoundedEnv(t *testing.T, dir string, env []string, maxRSS uint64, args .
 	if strings.Contains(r.stderr, "fatal error: out of memory") || strings.Contains(r.stderr, "runtime: out of memory") {
 		t.Errorf("plumb %s: ran out of its %d GiB address space:\n%.2000s", strings.Join(args, " "), boundedAddressSpace>>20, r.stderr)
 	}
-	t.Logf("plumb %s: %v, peak %.0f MiB", strings.Join(args, " "), r.elapsed.Round(time.Millisecond), float64(r.peak)/(1<<20))
+	t.Logf("plumb %s: %v (CPU %v), peak %.0f MiB", strings.Join(args, " "), r.elapsed.Round(time.Millisecond), r.cpu.Round(time.Millisecond), float64(r.peak)/(1<<20))
 	return r
 }
 

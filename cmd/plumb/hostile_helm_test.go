@@ -1,8 +1,14 @@
 package main
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -43,6 +49,12 @@ func TestHostileCharts(t *testing.T) {
 		"hcycle":  {"templates/d.yaml": "{{ $d := dict }}{{ $_ := set $d \"self\" $d }}{{ toYaml $d }}\n"},
 		"hindent": {"templates/d.yaml": "{{ nindent 2000000000 \"x\" }}\n"},
 		"hloop":   {"templates/t.yaml": "{{ tpl \"{{ range until 1000000 }}{{ range until 1000000 }}{{ end }}{{ end }}\" . }}\n"},
+		"hinc10":  cycleChart(10, "include"),
+		"hinc60":  cycleChart(60, "include"),
+		"htmpl10": cycleChart(10, "template"),
+		"htplself": {"values.yaml": "x: '{{ tpl .Values.x . }}'\n",
+			"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: {{ tpl .Values.x . }}\n"},
+		"htpldefine": {"templates/t.yaml": "{{ tpl \"{{ define \\\"x\\\" }}{{ range until 1000000 }}{{ range until 1000000 }}{{ end }}{{ end }}{{ end }}{{ template \\\"x\\\" }}\" . }}\n"},
 	} {
 		for k, v := range hostileChart(name, extra) {
 			tree[k] = v
@@ -57,6 +69,27 @@ func TestHostileCharts(t *testing.T) {
 	if err := os.Symlink(filepath.Join("..", "big.bin"), filepath.Join(repo, "hlink", "big.txt")); err != nil {
 		t.Fatal(err)
 	}
+	// Subchart archives: ten of 99 MiB each (in 9 MiB files), ten of
+	// 9 MiB (each within the budget, together over it), one holding an
+	// 11 MiB file. The same archive bytes serve under ten names: plumb
+	// stops before rendering any.
+	archives := map[string]string{}
+	for _, name := range []string{"htgz99", "htgz9", "htgzfile"} {
+		for k, v := range hostileChart(name, nil) {
+			archives[k] = v
+		}
+	}
+	archives["htgzfile/charts/big-0.1.0.tgz"] = zeroTgz(t, "big", map[string]int{"files/blob": 11 << 20})
+	tgz99 := map[string]int{}
+	for i := range 11 {
+		tgz99[fmt.Sprintf("files/blob%02d", i)] = 9 << 20
+	}
+	tgz99data, tgz9data := zeroTgz(t, "s", tgz99), zeroTgz(t, "s", map[string]int{"files/blob": 9 << 20})
+	for i := range 10 {
+		archives[fmt.Sprintf("htgz99/charts/s%d-0.1.0.tgz", i)] = tgz99data
+		archives[fmt.Sprintf("htgz9/charts/s%d-0.1.0.tgz", i)] = tgz9data
+	}
+	writeTree(t, repo, archives)
 	outside := filepath.Join(filepath.Dir(repo), "outside.txt")
 	writeTree(t, filepath.Dir(repo), map[string]string{"outside.txt": "PLANTED-OUTSIDE-VALUE\n"})
 	writeTree(t, repo, hostileChart("hescape", map[string]string{"templates/f.yaml": "{{ .Files.Get \"leak.txt\" }}\n"}))
@@ -100,6 +133,22 @@ func TestHostileCharts(t *testing.T) {
 			"htrace/templates/n.yaml:1:33: error: template failed: the templates wrote (or plumb's trace of them took) more than 67108864 bytes"},
 		{"a loop in tpl's text past the time budget", []string{"hloop", "--max-target-time", "2s"},
 			"hloop/templates/t.yaml:1:3: error: template failed: the chart did not render within 2s, the time budget of a render target: raise it with --max-target-time or limits.max_target_time in .plumb.yaml, or bound the loop [render/helm-template]"},
+		{"ten helpers including each other", []string{"hinc10"},
+			`hinc10/templates/_helpers.tpl:10:22: error: template failed: include "h0" is nested in itself more than 1000 times, Helm's limit: the templates call each other in a cycle without end (h0 -> h1 -> h2 -> h3 -> h4 -> … 1 more … -> h6 -> h7 -> h8 -> h9 -> h0); make the recursion stop [render/helm-template]`},
+		{"sixty helpers including each other", []string{"hinc60", "--max-target-time", "2s"},
+			`hinc60/templates/_helpers.tpl:20:23: error: template failed: include "h20": 20000 include and tpl calls are running at once, plumb's limit: the templates call each other in a cycle without end (h20 -> h21 -> h22 -> h23 -> h24 -> … 51 more … -> h16 -> h17 -> h18 -> h19 -> h20); make the recursion stop [render/helm-template]`},
+		{"ten helpers calling each other with template", []string{"htmpl10"},
+			`htmpl10/templates/_helpers.tpl:9:31: error: template failed: template "h9" is nested 100000 templates deep, the limit (text/template's for {{template}}, counted across include and tpl): the templates call each other in a cycle without end (h9 -> h0 -> h1 -> h2 -> h3 -> … 1 more … -> h5 -> h6 -> h7 -> h8 -> h9); make the recursion stop [render/helm-template]`},
+		{"a value that tpl renders with itself", []string{"htplself"},
+			`htplself/templates/cm.yaml:6:8: error: template failed: tpl is called inside 100 tpl calls, plumb's limit (each copies the chart's templates): the template calls itself without end (tpl -> tpl); make the recursion stop [render/helm-template]`},
+		{"a loop in a template tpl's text defines past the time budget", []string{"htpldefine", "--max-target-time", "2s"},
+			"htpldefine/templates/t.yaml:1:3: error: template failed: the chart did not render within 2s, the time budget of a render target"},
+		{"ten subchart archives of 99 MiB each", []string{"htgz99"},
+			"htgz99/charts/s0-0.1.0.tgz: error: the chart cannot be read: the chart is larger than 67108864 bytes with what its archives decompress to (the decompression was stopped in s/files/blob07), the size budget of a render target (raise it with --max-target-size or limits.max_target_size in .plumb.yaml) [render/helm-chart]"},
+		{"ten subchart archives of 9 MiB each, together over the budget", []string{"htgz9"},
+			"htgz9/charts/s7-0.1.0.tgz: error: the chart cannot be read: the chart is larger than 67108864 bytes with what its archives decompress to (the decompression was stopped in s/files/blob)"},
+		{"an 11 MiB file in a subchart archive", []string{"htgzfile"},
+			"htgzfile/charts/big-0.1.0.tgz: error: the chart cannot be read: big/files/blob, a file in the archive, is over the 10485760-byte file-size limit (raise it with --max-file-size) [render/helm-chart]"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -109,6 +158,42 @@ func TestHostileCharts(t *testing.T) {
 				t.Errorf("exit %d, want 1 and %q\nstdout:\n%.3000s\nstderr:\n%.2000s", r.code, c.want, r.stdout, r.stderr)
 			}
 		})
+	}
+}
+
+// zeroTgz is a chart archive (chart name) holding files of zeros of the
+// given sizes.
+func zeroTgz(t *testing.T, name string, files map[string]int) string {
+	t.Helper()
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	tw := tar.NewWriter(zw)
+	chart := "apiVersion: v2\nname: " + name + "\nversion: 0.1.0\n"
+	tw.WriteHeader(&tar.Header{Name: name + "/Chart.yaml", Mode: 0o644, Size: int64(len(chart))})
+	tw.Write([]byte(chart))
+	for _, k := range slices.Sorted(maps.Keys(files)) {
+		tw.WriteHeader(&tar.Header{Name: name + "/" + k, Mode: 0o644, Size: int64(files[k])})
+		tw.Write(make([]byte, files[k]))
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+// cycleChart is the files of a chart whose n helpers include (call is
+// "include") or {{template}} each other in a cycle, from its one template.
+func cycleChart(n int, call string) map[string]string {
+	var h strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&h, "{{- define \"h%d\" -}}{{ %s \"h%d\" . }}{{- end -}}\n", i, call, (i+1)%n)
+	}
+	return map[string]string{
+		"templates/_helpers.tpl": h.String(),
+		"templates/cm.yaml":      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  namespace: x\ndata:\n  a: \"{{ " + call + " \"h0\" . }}\"\n",
 	}
 }
 

@@ -182,7 +182,7 @@ func (r *renderer) renderCharts(ctx context.Context, jobs []chartRender, problem
 	if len(jobs) == 0 {
 		return nil
 	}
-	hr := helm.NewRenderer(r.files.fsys, r.opts.Limits)
+	hr := r.helmRenderer()
 	out := make([]*Target, len(jobs))
 	perJob := make([][]manifest.Problem, len(jobs))
 	parallel.ForEach(r.opts.Workers, len(jobs), func(i int) {
@@ -258,4 +258,16 @@ func isConventionValues(dir, file string) bool {
 	}
 	ext := path.Ext(n)
 	return (ext == ".yaml" || ext == ".yml") && (strings.HasPrefix(n, "values-") || strings.HasPrefix(n, "values."))
+}
+
+// helmRenderer is a chart renderer reading through the repository, which
+// leaves the duplicate keys of the files the loader read (and reports) to
+// the loader.
+func (r *renderer) helmRenderer() *helm.Renderer {
+	hr := helm.NewRenderer(r.files.fsys, r.opts.Limits)
+	hr.Reported = func(file string) bool {
+		_, ok := r.files.loaded[file]
+		return ok
+	}
+	return hr
 }

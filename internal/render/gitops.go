@@ -6,8 +6,6 @@ import (
 	"path"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render/helm"
 )
@@ -21,7 +19,7 @@ import (
 // repository is not rendered; a note says so.
 
 // gitopsTargets finds those definitions among the rendered objects.
-func gitopsTargets(fsys fs.FS, targets []*Target, _ *manifest.Set, problems *problemSet) []HelmTarget {
+func gitopsTargets(fsys fs.FS, targets []*Target, limits manifest.Limits, problems *problemSet) []HelmTarget {
 	var out []HelmTarget
 	for _, t := range targets {
 		for _, o := range t.Objects {
@@ -33,7 +31,7 @@ func gitopsTargets(fsys fs.FS, targets []*Target, _ *manifest.Set, problems *pro
 					out = append(out, *ht)
 				}
 			case strings.HasPrefix(o.ID.APIVersion, "argoproj.io/") && o.ID.Kind == "Application":
-				hts, notes := argoApplication(fsys, t, o)
+				hts, notes := argoApplication(fsys, t, o, limits)
 				problems.add(notes...)
 				out = append(out, hts...)
 			}
@@ -124,17 +122,21 @@ func helmRelease(fsys fs.FS, t *Target, o *manifest.Object) (*HelmTarget, *manif
 			return nil, p
 		}
 	}
-	if v, ok := specMap(c)["values"].(map[string]any); ok {
-		base := pathOf("spec", "values")
+	switch v := specMap(c)["values"].(type) {
+	case nil:
+	case map[string]any:
 		ht.Inline = v
-		ht.InlineLocate = objectLocate(o, base)
+		ht.InlineLocate = objectLocate(o, pathOf("spec", "values"))
+	default:
+		p := wrongValues(o, pathOf("spec", "values"), v, "a mapping", "Flux")
+		return nil, &p
 	}
 	return ht, nil
 }
 
 // argoApplication renders the Helm sources of an Argo CD Application that
 // are charts of this repository.
-func argoApplication(fsys fs.FS, t *Target, o *manifest.Object) ([]HelmTarget, []manifest.Problem) {
+func argoApplication(fsys fs.FS, t *Target, o *manifest.Object, limits manifest.Limits) ([]HelmTarget, []manifest.Problem) {
 	c := o.Content
 	var sources []manifest.Path
 	if _, ok := specMap(c)["source"].(map[string]any); ok {
@@ -182,20 +184,29 @@ func argoApplication(fsys fs.FS, t *Target, o *manifest.Object) ([]HelmTarget, [
 		}
 		inline := map[string]any{}
 		var locate []func(manifest.Path) (manifest.Location, bool)
-		if s, _ := helmSpec["values"].(string); s != "" {
-			var v map[string]any
-			if err := yaml.Unmarshal([]byte(s), &v); err == nil && v != nil {
-				mergeInto(inline, v)
-				at, _ := o.Locate(hp.Child(manifest.Key("values")))
-				locate = append(locate, func(rel manifest.Path) (manifest.Location, bool) {
-					_, ok := manifest.Lookup(v, rel)
-					return at, ok
-				})
+		switch s := helmSpec["values"].(type) {
+		case nil:
+		case string:
+			ev, ps, ok := argoValues(fsys, o, hp.Child(manifest.Key("values")), s, limits)
+			notes = append(notes, ps...)
+			if !ok {
+				continue
 			}
+			mergeInto(inline, ev.values)
+			locate = append(locate, ev.locate)
+		default:
+			p := wrongValues(o, hp.Child(manifest.Key("values")), s, "YAML text", "Argo CD (valuesObject takes a mapping)")
+			notes = append(notes, p)
+			continue
 		}
-		if v, ok := helmSpec["valuesObject"].(map[string]any); ok {
+		switch v := helmSpec["valuesObject"].(type) {
+		case nil:
+		case map[string]any:
 			mergeInto(inline, v)
 			locate = append(locate, objectLocate(o, hp.Child(manifest.Key("valuesObject"))))
+		default:
+			notes = append(notes, wrongValues(o, hp.Child(manifest.Key("valuesObject")), v, "a mapping", "Argo CD"))
+			continue
 		}
 		if len(inline) > 0 {
 			ht.Inline = inline

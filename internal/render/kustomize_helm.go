@@ -120,7 +120,7 @@ type inflated struct {
 
 func (r *renderer) helmInflater() *kustomizeHelm {
 	r.helmOnce.Do(func() {
-		r.helm = &kustomizeHelm{r: helm.NewRenderer(r.files.fsys, r.opts.Limits), charts: map[string]*helm.Chart{}, out: map[string]*inflated{}}
+		r.helm = &kustomizeHelm{r: r.helmRenderer(), charts: map[string]*helm.Chart{}, out: map[string]*inflated{}}
 	})
 	return r.helm
 }

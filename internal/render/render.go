@@ -269,7 +269,7 @@ func (r *renderer) run(ctx context.Context) *Result {
 		t.Declared = declared[t.Name]
 	}
 	res.Targets = append(built, plain...)
-	res.Targets = append(res.Targets, r.chartTargets(ctx, gitopsTargets(r.files.fsys, res.Targets, r.set, problems), change, problems)...)
+	res.Targets = append(res.Targets, r.chartTargets(ctx, gitopsTargets(r.files.fsys, res.Targets, r.opts.Limits, problems), change, problems)...)
 	res.Skipped = r.skipped(inputs, resources, notObjects)
 	slices.SortFunc(res.Targets, func(a, b *Target) int { return strings.Compare(a.Name, b.Name) })
 

@@ -59,7 +59,12 @@ var ruleHelp = map[string]string{
 		"YAML, so none of the target's objects were checked. The finding is at the template line Helm names, with Helm's message; " +
 		"`helm template --debug` shows the output.",
 	helm.RuleValues: "A values file does not parse, or the values break the chart's values.schema.json (each violation at the " +
-		"values line it is about). plumb does not fetch a schema's remote `$ref`s.",
+		"values line it is about), or values written inside a GitOps definition cannot be read as its controller reads them " +
+		"(an Argo CD Application's `helm.values` that is not valid YAML, a `valuesObject` or HelmRelease `spec.values` that is not " +
+		"a mapping): the chart is not rendered with them, rather than rendered without them. plumb does not fetch a schema's remote `$ref`s.",
+	helm.RuleDuplicateKey: "A values file, or an Argo CD Application's `helm.values` text, writes the same key twice in one mapping. " +
+		"Helm reads it without a word and keeps only the last value, so the first is never used: what a reviewer reads first is " +
+		"not what is deployed. plumb renders with the last value, as Helm does. Delete one of the two keys.",
 	helm.RuleDependency: "A dependency in Chart.yaml is not in the chart's charts/ directory (as a directory or a .tgz). plumb " +
 		"renders offline, from the repository: run `helm dependency build` and commit charts/.",
 	helm.RuleNotRendered: "A Flux HelmRelease or an Argo CD Application deploys a chart from a Helm repository, an OCI registry " +
@@ -80,6 +85,7 @@ func Rules() []finding.Rule {
 		rule(helm.RuleChart, "Chart cannot be rendered", finding.Error),
 		rule(helm.RuleTemplate, "Chart template fails", finding.Error),
 		rule(helm.RuleValues, "Chart values are invalid", finding.Error),
+		rule(helm.RuleDuplicateKey, "Chart values write a key twice", finding.Warning),
 		rule(helm.RuleDependency, "Chart dependency not vendored", finding.Error),
 		rule(helm.RuleNotRendered, "Chart not rendered", finding.Note),
 	}

@@ -1,7 +1,6 @@
 package helm
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -22,8 +21,9 @@ import (
 // instrumentation calls (instrument.go) run before every node and at every
 // range iteration, so they are where the budget is checked; tpl's text,
 // which is not instrumented, gets a check at each range iteration
-// (tmplcheck). Values the template functions build are bounded too
-// (guardedFuncs).
+// (tmplcheck), in every template its text defines. A render over its
+// budget is stopped where it is (tracer.stop). Values the template
+// functions build are bounded too (guardedFuncs).
 
 // fnBudget is the budget check put into tpl's trees.
 const fnBudget = "__plumb_budget"
@@ -46,46 +46,20 @@ func newBudget(limits manifest.Limits) *budget {
 	return &budget{deadline: time.Now().Add(limits.MaxTargetTime), maxTime: limits.MaxTargetTime, maxBytes: limits.MaxTargetBytes}
 }
 
-// errBudget marks a render stopped by its budget.
-var errBudget = errors.New("over the render target's budget")
-
-// budgetError says which bound stopped the render.
-type budgetError struct{ msg string }
-
-func (e *budgetError) Error() string { return e.msg }
-func (e *budgetError) Unwrap() error { return errBudget }
-
-// at places a render stopped by the budget at the innermost position of a
-// chart template in err's chain of template errors (the loop or the node
-// that was running), in Helm's "execution error at (POS): MESSAGE" form,
-// without the chain of calls that led there; name is the template being
-// rendered, the place when no position is known.
-func (e *budgetError) at(err error, name string, tpls map[string]renderable) error {
-	where := name
-	for _, m := range templatePosRE.FindAllStringSubmatch(err.Error(), -1) {
-		if _, ok := tpls[m[1]]; ok {
-			where = m[0]
-		}
-	}
-	return fmt.Errorf("execution error at (%s): %s", where, e.msg)
-}
-
-// check fails once the render has written more than the size budget or,
-// looked at every 64 calls, run past its time.
-func (b *budget) check(written int64) error {
-	if b == nil {
-		return nil
-	}
+// check says why the render must stop ("" if it need not): it has
+// written more than the size budget or, looked at every 64 calls, run past
+// its time.
+func (b *budget) check(written int64) string {
 	if written > b.maxBytes {
-		return &budgetError{fmt.Sprintf("the templates wrote (or plumb's trace of them took) more than %d bytes, the size budget of a render target: "+
-			"raise it with --max-target-size or limits.max_target_size in .plumb.yaml, or write less", b.maxBytes)}
+		return fmt.Sprintf("the templates wrote (or plumb's trace of them took) more than %d bytes, the size budget of a render target: "+
+			"raise it with --max-target-size or limits.max_target_size in .plumb.yaml, or write less", b.maxBytes)
 	}
 	b.calls++
 	if b.calls%64 == 0 && time.Now().After(b.deadline) {
-		return &budgetError{fmt.Sprintf("the chart did not render within %v, the time budget of a render target: "+
-			"raise it with --max-target-time or limits.max_target_time in .plumb.yaml, or bound the loop", b.maxTime)}
+		return fmt.Sprintf("the chart did not render within %v, the time budget of a render target: "+
+			"raise it with --max-target-time or limits.max_target_time in .plumb.yaml, or bound the loop", b.maxTime)
 	}
-	return nil
+	return ""
 }
 
 // guardedFuncs is Helm's function map with the template guards

@@ -116,6 +116,7 @@ func (c *treeCache) parse(f *tmplFile) *parsedFile {
 			continue
 		}
 		in.list(tt.Tree.Root, nil)
+		nestCalls(tt.Tree, tt.Name())
 		p.trees = append(p.trees, namedTree{tt.Name(), tt.Tree})
 	}
 	sort.Slice(p.trees, func(i, j int) bool { return p.trees[i].name < p.trees[j].name })
@@ -134,6 +135,8 @@ var parseFuncs = func() template.FuncMap {
 	m[fnAt] = func(int, ...any) string { return "" }
 	m[fnIter] = func(int) string { return "" }
 	m[fnBudget] = func() string { return "" }
+	m[fnEnter] = func(string) string { return "" }
+	m[fnLeave] = func() string { return "" }
 	return m
 }()
 
@@ -172,15 +175,32 @@ type engineRun struct {
 // render executes every template of tpls (engine.go's render), recording
 // the trace. files maps template names to their files.
 //
-// b bounds the render (budget.go; nil: unbounded).
+// b bounds the render (budget.go; nil: unbounded). The templates run on
+// a goroutine of their own, which a bound ends at once (nesting.go).
 func render(cache *treeCache, tpls map[string]renderable, seed string, b *budget) (out map[string]*rendered, err error) {
+	run := &engineRun{t: template.New("gotpl"), tracer: newTracer(), nodes: map[int]*parsedFile{}}
+	run.tracer.budget = b
+	done := make(chan struct{})
+	var name string // the template being rendered
+	go func() {
+		defer close(done)
+		out, err = run.render(cache, tpls, seed, &name)
+	}()
+	<-done
+	if s := run.tracer.stopped; s != nil {
+		return nil, s.placed(name)
+	}
+	return out, err
+}
+
+// render is render's work, on the goroutine a stop ends; name is set to
+// each template as it is rendered.
+func (run *engineRun) render(cache *treeCache, tpls map[string]renderable, seed string, rendering *string) (out map[string]*rendered, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("rendering template failed: %v", r)
 		}
 	}()
-	run := &engineRun{t: template.New("gotpl"), tracer: newTracer(), nodes: map[int]*parsedFile{}}
-	run.tracer.budget = b
 	run.t.Option("missingkey=zero")
 	run.initFunMap(seed)
 
@@ -206,13 +226,11 @@ func render(cache *treeCache, tpls map[string]renderable, seed string, b *budget
 		}
 		vals := tpls[name].vals
 		vals["Template"] = common.Values{"Name": name, "BasePath": tpls[name].basePath}
+		*rendering = name
 		f := run.tracer.push()
 		err := run.t.ExecuteTemplate(&f.buf, name, vals)
 		run.tracer.pop()
 		if err != nil {
-			if be := (*budgetError)(nil); errors.As(err, &be) {
-				return nil, be.at(err, name, tpls)
-			}
 			return nil, reformatExecErrorMsg(name, err)
 		}
 		run.tracer.done += int64(f.buf.Len())
@@ -248,26 +266,26 @@ func (r *engineRun) initFunMap(seed string) {
 	maps.Copy(fm, rnd)
 	fm[fnAt] = r.tracer.at
 	fm[fnIter] = r.tracer.iter
-	fm[fnBudget] = func() (string, error) { return "", r.tracer.checkBudget() }
+	fm[fnBudget] = func() string { r.tracer.checkBudget(); return "" }
+	fm[fnEnter] = r.tracer.enter
+	fm[fnLeave] = r.tracer.leave
 	r.t.Funcs(fm)
 }
 
 // includeFun is Helm's include, recording the included template's trace in
-// a frame of its own (trace.go splices it into the caller's output).
+// a frame of its own (trace.go splices it into the caller's output). Its
+// recursion limit stops the render (nesting.go) where Helm's fails it.
 func (r *engineRun) includeFun(t *template.Template, includedNames map[string]int) func(string, any) (string, error) {
 	return func(name string, data any) (string, error) {
-		if v, ok := includedNames[name]; ok {
-			if v > recursionMaxNums {
-				return "", fmt.Errorf("rendering template has a nested reference name: %s: %w",
-					name, errors.New("unable to execute template"))
-			}
-			includedNames[name]++
-		} else {
-			includedNames[name] = 1
-		}
+		r.tracer.include(name, includedNames[name])
+		includedNames[name]++
+		r.tracer.checkBudget()
+		last := r.tracer.last
 		f := r.tracer.push()
 		err := t.ExecuteTemplate(&f.buf, name, data)
 		r.tracer.pop()
+		r.tracer.last = last
+		r.tracer.endCall(0)
 		includedNames[name]--
 		s := f.buf.String()
 		if err == nil {
@@ -286,6 +304,9 @@ func (r *engineRun) tplFun(parent *template.Template, includedNames map[string]i
 		if err != nil {
 			return "", fmt.Errorf("cannot clone template: %w", err)
 		}
+		copies := max(len(t.Templates()), 1)
+		r.tracer.tpl(copies)
+		defer r.tracer.endCall(copies)
 		t.Option("missingkey=zero")
 		t.Funcs(template.FuncMap{
 			"include": r.includeFun(t, includedNames),
@@ -295,15 +316,34 @@ func (r *engineRun) tplFun(parent *template.Template, includedNames map[string]i
 		if err != nil {
 			return "", fmt.Errorf("cannot parse template %q: %w", tpl, err)
 		}
-		tmplcheck.Instrument(t.Tree, fnBudget)
+		instrumentTpl(t)
+		last := r.tracer.last
 		f := r.tracer.push()
 		f.muted = true
 		err = t.Execute(&f.buf, vals)
 		r.tracer.pop()
+		r.tracer.last = last
 		if err != nil {
 			return "", fmt.Errorf("error during tpl function execution for %q: %w", tpl, err)
 		}
 		return strings.ReplaceAll(f.buf.String(), "<no value>", ""), nil
+	}
+}
+
+// instrumentTpl puts the budget and nesting calls into the templates tpl's
+// text made: its own (named "tpl" in a cycle's message) and those it
+// defines. The templates cloned from the chart have them already.
+func instrumentTpl(t *template.Template) {
+	for _, tt := range t.Templates() {
+		if tt.Tree == nil || tt.Tree.Root == nil || isNestCall(tt.Tree.Root) {
+			continue
+		}
+		tmplcheck.Instrument(tt.Tree, fnBudget)
+		name := tt.Name()
+		if tt.Name() == t.Name() {
+			name = "tpl"
+		}
+		nestCalls(tt.Tree, name)
 	}
 }
 

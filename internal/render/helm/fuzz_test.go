@@ -38,6 +38,10 @@ func FuzzChartInputs(f *testing.F) {
 		{"a: 1\n", "", "{{ tpl \"{{ range until 1000000 }}{{ range until 1000000 }}{{ end }}{{ end }}\" . }}"},
 		{"a: 1\n", "", "{{- define \"r\" }}{{ include \"r\" . }}{{ include \"r\" . }}{{ end }}{{ include \"r\" . }}"},
 		{"a: 1\n", "", "{{ nindent 2000000000 \"x\" }}{{ randAlphaNum 2000000000 }}"},
+		// Templates that call each other without end.
+		{"a: 1\n", "", "{{- define \"a\" }}{{ include \"b\" . }}{{ end }}{{- define \"b\" }}{{ include \"a\" . }}{{ end }}{{ include \"a\" . }}"},
+		{"a: 1\n", "", "{{- define \"a\" }}{{ template \"b\" . }}{{ end }}{{- define \"b\" }}{{ template \"a\" . }}{{ end }}{{ template \"a\" . }}"},
+		{"x: '{{ tpl .Values.x . }}'\n", "", "{{ tpl .Values.x . }}"},
 		{"a: .nan\n", "a: .inf\n", cm},
 		{"", "", ""},
 	} {
@@ -88,6 +92,24 @@ func FuzzChartInputs(f *testing.F) {
 			if lines := manifest.CountLines([]byte(content)); p.Location.Line > lines {
 				t.Fatalf("problem at line %d of %s, which has %d lines: %s", p.Location.Line, p.Location.File, lines, p.Message)
 			}
+		}
+	})
+}
+
+// FuzzSubchartArchive loads a chart whose subchart archive is fuzzed:
+// whatever it holds, the load finishes, within the chart's size budget,
+// without a panic. Seeds are an archive, an archive inside one, and one
+// that decompresses past the budget.
+func FuzzSubchartArchive(f *testing.F) {
+	f.Add(tgz(f, "s", map[string]any{"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: s\n"}))
+	f.Add(tgz(f, "o", map[string]any{"charts/i-0.1.0.tgz": tgz(f, "i", map[string]any{"values.yaml": "a: &A {b: *A}\n"})}))
+	f.Add(tgz(f, "big", map[string]any{"files/a": 900 << 10, "files/b": 900 << 10}))
+	f.Add([]byte("\x1f\x8b\x08"))
+	f.Fuzz(func(t *testing.T, archive []byte) {
+		fsys := archiveChart(map[string][]byte{"charts/s-0.1.0.tgz": archive})
+		limits := manifest.Limits{MaxTargetBytes: 1 << 20, MaxFileBytes: 1 << 20, MaxTargetTime: time.Second}
+		if c, err := LoadChart(fsys, "c", limits); err == nil {
+			NewRenderer(fsys, limits).Render(c, Request{Target: "c", KubeVersion: "v1.37.0"})
 		}
 	})
 }

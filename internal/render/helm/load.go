@@ -49,7 +49,10 @@ var utf8bom = []byte{0xEF, 0xBB, 0xBF}
 // budget of a render target (or Helm's own bound for a decompressed chart,
 // when smaller); the YAML files Helm parses (Chart.yaml, values files,
 // requirements and lock files) must keep within the nesting and alias
-// limits. A file that breaks one is a *FileError at its line.
+// limits. What its subchart archives decompress to counts against the same
+// budget, and their files are held to the same limits (archive.go). A file
+// that breaks one is a *FileError at its line (an archive's: at the
+// archive).
 func LoadChart(fsys fs.FS, dir string, limits manifest.Limits) (*Chart, error) {
 	limits = limits.OrDefault()
 	rules := ignore.Empty()
@@ -63,6 +66,7 @@ func LoadChart(fsys fs.FS, dir string, limits manifest.Limits) (*Chart, error) {
 	rules.AddDefaults()
 	c := &Chart{Dir: dir, byContent: map[string][]string{}, trees: newTreeCache(), maxBytes: min(archive.MaxDecompressedChartSize, limits.MaxTargetBytes)}
 	var total int64
+	archives := &archiveCheck{limits: limits, total: &total, max: c.maxBytes}
 	err := fs.WalkDir(fsys, dir, func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -99,6 +103,11 @@ func LoadChart(fsys fs.FS, dir string, limits manifest.Limits) (*Chart, error) {
 		if parsedAsYAML(rel) {
 			if ps := manifest.LimitProblems(name, data, limits); len(ps) > 0 {
 				return &FileError{At: ps[0].Location, Err: ps[0].Message}
+			}
+		}
+		if subchartArchive(rel) {
+			if err := archives.check(name, data); err != nil {
+				return err
 			}
 		}
 		data = bytes.TrimPrefix(data, utf8bom)

@@ -36,6 +36,9 @@ const (
 	RuleTemplate = "render/helm-template"
 	// RuleValues: a values file does not parse or breaks values.schema.json.
 	RuleValues = "render/helm-values"
+	// RuleDuplicateKey: values write a key twice, of which Helm keeps the
+	// last (a warning).
+	RuleDuplicateKey = "render/helm-duplicate-key"
 	// RuleDependency: a dependency of Chart.yaml is not in charts/.
 	RuleDependency = "render/helm-dependency"
 	// RuleNotRendered: a chart plumb does not render (a remote chart named
@@ -79,6 +82,10 @@ type Renderer struct {
 	limits manifest.Limits
 	mu     sync.Mutex
 	values *valuesDocs
+	// Reported, when set, tells the files whose YAML problems (duplicate
+	// keys among them) the manifest loader reports: their duplicate keys
+	// are not reported again.
+	Reported func(file string) bool
 }
 
 // NewRenderer reads charts and values files through fsys.
@@ -133,6 +140,14 @@ func (r *Renderer) Render(c *Chart, req Request) Output {
 		out.Problems = append(out.Problems, *bad)
 		return out
 	}
+	for _, s := range req.Sources {
+		if s.File != "" {
+			out.Problems = append(out.Problems, r.duplicates(s.File)...)
+		}
+	}
+	for _, file := range chartValuesFiles(c, ch) {
+		out.Problems = append(out.Problems, r.duplicates(file)...)
+	}
 	if err := chartutil.ProcessDependencies(ch, vals); err != nil {
 		return problem(RuleDependency, at("dependencies"), "chart dependencies cannot be processed: %v", err)
 	}
@@ -176,7 +191,18 @@ func (r *Renderer) Render(c *Chart, req Request) Output {
 		out.Problems = append(out.Problems, templateProblem(err, tpls, at("")))
 		return out
 	}
-	return r.assemble(c, ch, req, files, src, indexValues(toRender["Values"]))
+	res := r.assemble(c, ch, req, files, src, indexValues(toRender["Values"]))
+	res.Problems = append(out.Problems, res.Problems...)
+	return res
+}
+
+// duplicates are the keys a values file writes twice, unless the loader
+// reports the file's YAML already (Reported).
+func (r *Renderer) duplicates(file string) []manifest.Problem {
+	if r.Reported != nil && r.Reported(file) {
+		return nil
+	}
+	return r.valuesFile(file).duplicates
 }
 
 type missingDep struct {
@@ -301,6 +327,27 @@ func deepCopyValue(v any) any {
 		return out
 	}
 	return v
+}
+
+// chartValuesFiles are the repository files of the values.yaml of the
+// chart and of its subchart directories.
+func chartValuesFiles(c *Chart, ch *chart.Chart) []string {
+	var out []string
+	var walk func(ch *chart.Chart)
+	walk = func(ch *chart.Chart) {
+		for _, f := range ch.Raw {
+			if f.Name == "values.yaml" {
+				if file := c.repoFile(f.Name, bytes.TrimPrefix(f.Data, utf8bom)); file != "" {
+					out = append(out, file)
+				}
+			}
+		}
+		for _, d := range ch.Dependencies() {
+			walk(d)
+		}
+	}
+	walk(ch)
+	return out
 }
 
 // valueOrigin adds the chart's values.yaml and its subcharts' (each at its

@@ -48,6 +48,23 @@ type tracer struct {
 	// recorded counts the events recorded: the trace costs memory too,
 	// also where a loop writes nothing.
 	recorded int64
+	// below is what the frames under the top one hold: only the top one is
+	// written, so the sum is kept as frames are pushed and popped, not
+	// summed at every check (a deep include chain would make that
+	// quadratic).
+	below int64
+
+	// nest are the templates running, outermost first; calls counts the
+	// include and tpl calls running, tpls the tpl calls and tplCopies the
+	// templates they copied (nesting.go).
+	nest                   []string
+	calls, tpls, tplCopies int
+	// last is the last instrumented node reached (hasLast: any was), the
+	// position of a stop.
+	last    int
+	hasLast bool
+	// stopped is why the render was stopped, nil if it was not.
+	stopped *stopError
 }
 
 // eventBytes is what one recorded event costs (an event and its share of
@@ -58,14 +75,20 @@ func newTracer() *tracer { return &tracer{} }
 
 func (t *tracer) push() *frame {
 	f := &frame{}
-	if n := len(t.stack); n > 0 && t.stack[n-1].muted {
-		f.muted = true
+	if top := t.top(); top != nil {
+		f.muted = top.muted
+		t.below += int64(top.buf.Len())
 	}
 	t.stack = append(t.stack, f)
 	return f
 }
 
-func (t *tracer) pop() { t.stack = t.stack[:len(t.stack)-1] }
+func (t *tracer) pop() {
+	t.stack = t.stack[:len(t.stack)-1]
+	if top := t.top(); top != nil {
+		t.below -= int64(top.buf.Len())
+	}
+}
 
 func (t *tracer) top() *frame {
 	if len(t.stack) == 0 {
@@ -74,27 +97,28 @@ func (t *tracer) top() *frame {
 	return t.stack[len(t.stack)-1]
 }
 
-// checkBudget fails once the render is over its budget: what the frames
-// being written and the finished templates hold, and the time.
-func (t *tracer) checkBudget() error {
+// checkBudget stops the render once it is over its budget: what the
+// frames being written and the finished templates hold, and the time.
+func (t *tracer) checkBudget() {
 	if t.budget == nil {
-		return nil
+		return
 	}
-	written := t.done + t.recorded*eventBytes
-	for _, f := range t.stack {
+	written := t.done + t.recorded*eventBytes + t.below
+	if f := t.top(); f != nil {
 		written += int64(f.buf.Len())
 	}
-	return t.budget.check(written)
+	if msg := t.budget.check(written); msg != "" {
+		t.stop(msg)
+	}
 }
 
 // at records that node id starts writing; it prints nothing.
-func (t *tracer) at(id int, dot any, args ...any) (string, error) {
-	if err := t.checkBudget(); err != nil {
-		return "", err
-	}
+func (t *tracer) at(id int, dot any, args ...any) string {
+	t.last, t.hasLast = id, true
+	t.checkBudget()
 	f := t.top()
 	if f == nil || f.muted {
-		return "", nil
+		return ""
 	}
 	e := event{off: f.buf.Len(), id: int(id), dot: dot}
 	if len(args) > 0 {
@@ -105,21 +129,20 @@ func (t *tracer) at(id int, dot any, args ...any) (string, error) {
 	}
 	f.events = append(f.events, e)
 	t.recorded++
-	return "", nil
+	return ""
 }
 
 // iter records the start of a range iteration.
-func (t *tracer) iter(id int) (string, error) {
-	if err := t.checkBudget(); err != nil {
-		return "", err
-	}
+func (t *tracer) iter(id int) string {
+	t.last, t.hasLast = id, true
+	t.checkBudget()
 	f := t.top()
 	if f == nil || f.muted {
-		return "", nil
+		return ""
 	}
 	f.events = append(f.events, event{off: f.buf.Len(), id: int(id)})
 	t.recorded++
-	return "", nil
+	return ""
 }
 
 // spliced records an include's result in the caller's frame.

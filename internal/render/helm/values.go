@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"go.yaml.in/yaml/v3"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	"helm.sh/helm/v4/pkg/strvals"
 
@@ -107,7 +108,9 @@ type parsedValues struct {
 	data []byte
 	doc  *manifest.Document
 	vals map[string]any
-	err  error
+	// duplicates are the keys written twice (warnings).
+	duplicates []manifest.Problem
+	err        error
 }
 
 func (v *valuesDocs) get(file string) *parsedValues {
@@ -121,18 +124,120 @@ func (v *valuesDocs) get(file string) *parsedValues {
 		p.err = err
 		return p
 	}
-	if ps := manifest.LimitProblems(file, data, v.limits); len(ps) > 0 {
-		p.err = &FileError{At: ps[0].Location, Err: ps[0].Message}
-		return p
-	}
 	p.data = bytes.TrimPrefix(data, utf8bom)
-	p.vals, p.err = loader.LoadValues(bytes.NewReader(p.data))
-	if p.err != nil {
-		p.err = fmt.Errorf("failed to parse %s: %w", file, p.err)
+	vals, err := ReadValues(file, p.data, v.limits)
+	if err != nil {
+		p.err = err
 		return p
 	}
-	if docs, _ := manifest.Parse(file, p.data, v.limits); len(docs) > 0 {
-		p.doc = docs[0]
+	p.vals, p.duplicates = vals.Values, vals.DuplicateProblems(nil)
+	if len(vals.Docs) > 0 {
+		p.doc = vals.Docs[0]
 	}
 	return p
+}
+
+// Values is a values text read as Helm reads it.
+type Values struct {
+	// Values are what Helm reads: the documents merged, a key written twice
+	// with its last value (sigs.k8s.io/yaml, as Helm 3 and 4 read values,
+	// keeps the last and says nothing).
+	Values map[string]any
+	// Docs are the text's documents, for positions.
+	Docs       []*manifest.Document
+	duplicates []duplicate
+}
+
+// duplicate is a key written twice in one mapping: at the later one (the
+// value Helm keeps), first the first.
+type duplicate struct {
+	key, fingerprint string
+	at, first        manifest.Location
+}
+
+// ReadValues reads a values text (the file name, for positions) as Helm's
+// loader does, held to the loader's nesting and alias limits. A text Helm
+// cannot read is an error (a *FileError at the line when plumb's parser
+// places it), never an empty set of values.
+func ReadValues(name string, data []byte, limits manifest.Limits) (*Values, error) {
+	if ps := manifest.LimitProblems(name, data, limits); len(ps) > 0 {
+		return nil, &FileError{At: ps[0].Location, Err: ps[0].Message}
+	}
+	vals, err := loader.LoadValues(bytes.NewReader(data))
+	docs, problems := manifest.Parse(name, data, limits)
+	if err != nil {
+		for _, p := range problems {
+			if p.Rule != manifest.RuleDuplicateKey {
+				return nil, &FileError{At: p.Location, Err: p.Message}
+			}
+		}
+		return nil, fmt.Errorf("failed to parse %s: %w", name, err)
+	}
+	out := &Values{Values: vals, Docs: docs}
+	for _, d := range docs {
+		out.duplicates = append(out.duplicates, duplicateKeys(d)...)
+	}
+	return out, nil
+}
+
+// DuplicateProblems are the keys written twice, each a warning at the
+// second: Helm reads the text, but never uses the first value. place maps
+// a position of the text to the file (nil: the text is the file).
+func (v *Values) DuplicateProblems(place func(manifest.Location) manifest.Location) []manifest.Problem {
+	if place == nil {
+		place = func(l manifest.Location) manifest.Location { return l }
+	}
+	var out []manifest.Problem
+	for _, d := range v.duplicates {
+		at, first := place(d.at), place(d.first)
+		out = append(out, manifest.Problem{Rule: RuleDuplicateKey, Level: "warning", Location: at,
+			Related: []manifest.Location{first}, Key: d.fingerprint,
+			Message: fmt.Sprintf("duplicate key %q (first defined at line %d): Helm keeps only the last value and never uses the first; keep one of them",
+				d.key, first.Line)})
+	}
+	return out
+}
+
+// duplicateKeys finds the keys a values document writes twice in one
+// mapping. Aliases are not followed: a mapping is reported where it is
+// written.
+func duplicateKeys(d *manifest.Document) []duplicate {
+	var out []duplicate
+	loc := func(n *yaml.Node) manifest.Location {
+		return manifest.Location{File: d.File, Line: n.Line + d.LineOffset, Column: n.Column}
+	}
+	var walk func(n *yaml.Node, p manifest.Path)
+	walk = func(n *yaml.Node, p manifest.Path) {
+		if n == nil {
+			return
+		}
+		switch n.Kind {
+		case yaml.MappingNode:
+			first := map[string]*yaml.Node{}
+			times := map[string]int{}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if k.Kind != yaml.ScalarNode || k.Value == "<<" && (k.Tag == "!!merge" || k.Tag == "") {
+					continue
+				}
+				if f, dup := first[k.Value]; dup {
+					times[k.Value]++
+					fp := fmt.Sprintf("doc%d:%s", d.Index, p.Child(manifest.Key(k.Value)))
+					if n := times[k.Value]; n > 1 {
+						fp += fmt.Sprintf("#%d", n)
+					}
+					out = append(out, duplicate{key: k.Value, fingerprint: fp, at: loc(k), first: loc(f)})
+				} else {
+					first[k.Value] = k
+				}
+				walk(n.Content[i+1], p.Child(manifest.Key(k.Value)))
+			}
+		case yaml.SequenceNode:
+			for i, c := range n.Content {
+				walk(c, p.Child(manifest.Index(i)))
+			}
+		}
+	}
+	walk(d.Node, nil)
+	return out
 }
