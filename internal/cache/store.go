@@ -40,6 +40,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/plumb-ci/plumb/internal/redact"
 )
 
 // formatDir separates formats: a plumb that writes another format uses
@@ -249,6 +251,9 @@ func (s *Store) append(scoped, variant Key, framed []byte) error {
 }
 
 func (s *Store) appendTo(scoped, variant Key, framed []byte, retried bool) error {
+	if redact.Process().Contains(framed) {
+		return errHoldsToken
+	}
 	s.mu.Lock()
 	if s.own == nil {
 		p, err := createPack(s.dir)
@@ -278,6 +283,14 @@ func (s *Store) appendTo(scoped, variant Key, framed []byte, retried bool) error
 	s.mu.Unlock()
 	return nil
 }
+
+// errHoldsToken refuses an entry that holds a form of a token the process
+// knows (redact.Process): it is not stored, rather than stored redacted,
+// so that a later run renders afresh instead of reading a value that is
+// not what its inputs hold. A token only gets into an entry through the
+// repository's content (a generator reading .git/config), which changes
+// with the token on every job anyway.
+var errHoldsToken = errors.New("the entry holds a token of the environment: not stored")
 
 // forgetOwn drops this run's pack p, which another run removed (its
 // entries are gone with it), unless it was dropped already.

@@ -12,6 +12,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/diff"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/fix"
+	"github.com/plumb-ci/plumb/internal/redact"
 	"github.com/plumb-ci/plumb/internal/report"
 )
 
@@ -88,7 +89,12 @@ func Fix(ctx context.Context, cfg *config.Config, opts FixOptions) (*FixResult, 
 		}
 		var edits []finding.Edit
 		for _, it := range batch.Items {
-			edits = append(edits, it.Edits...)
+			for _, e := range it.Edits {
+				// An edit's text is plumb's output: the process's
+				// tokens never reach it.
+				e.New = redact.Process().String(e.New)
+				edits = append(edits, e)
+			}
 			for _, f := range it.Findings {
 				attempted[f.Fingerprint] = true
 			}
