@@ -12,6 +12,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/diff"
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/fix"
+	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/redact"
 	"github.com/plumb-ci/plumb/internal/report"
 )
@@ -124,7 +125,9 @@ func Fix(ctx context.Context, cfg *config.Config, opts FixOptions) (*FixResult, 
 	}
 	for name, before := range old {
 		if after := current[name]; after != before {
-			out.Diffs[name] = diff.Unified("a/"+name, "b/"+name, before, after)
+			// The diff's context lines are the file's: its
+			// credential-shaped text is not printed.
+			out.Diffs[name], _ = manifest.RedactCredentialShapes(diff.Unified("a/"+name, "b/"+name, before, after))
 		}
 	}
 	return out, nil
