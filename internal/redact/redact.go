@@ -46,15 +46,25 @@ type Set struct {
 	forms []string
 	// maxLen is the length of the longest form.
 	maxLen int
-	// byHead are the forms by their first four bytes, and heads a bit
-	// per hash of them, so that one pass over a text finds every form:
-	// most positions cost a load and a bit test.
-	byHead map[uint32][]string
-	heads  [1 << headBits / 64]uint64
+	// grams are the forms by every four bytes they hold (with the offset
+	// of the four bytes), and filter a bit per hash of them. Every form
+	// holds at least step+3 bytes, so of any step consecutive positions
+	// of a text, one starts four bytes inside each occurrence: find
+	// looks at every step-th position only, and most cost a load and a
+	// bit test.
+	grams  map[uint32][]gram
+	filter [1 << filterBits / 64]uint64
+	step   int
 }
 
-// headBits is the size of the heads filter, in bits of the hash.
-const headBits = 16
+// gram is four bytes of a form, at off.
+type gram struct {
+	form string
+	off  int
+}
+
+// filterBits is the size of the grams filter, in bits of the hash.
+const filterBits = 16
 
 // New returns the Set of tokens; values shorter than MinLen (after
 // trimming space) are left out.
@@ -79,26 +89,29 @@ func New(tokens ...string) *Set {
 		}
 		return strings.Compare(a, b)
 	})
-	if len(s.forms) > 0 {
-		s.maxLen = len(s.forms[0])
+	if len(s.forms) == 0 {
+		return s
 	}
-	s.byHead = map[uint32][]string{}
+	s.maxLen = len(s.forms[0])
+	s.step = len(s.forms[len(s.forms)-1]) - 3 // the shortest holds MinLen bytes at least
+	s.grams = map[uint32][]gram{}
 	for _, f := range s.forms {
-		h := head(f, 0)
-		s.byHead[h] = append(s.byHead[h], f)
-		bit := hash(h)
-		s.heads[bit/64] |= 1 << (bit % 64)
+		for off := 0; off+4 <= len(f); off++ {
+			q := quad(f, off)
+			s.grams[q] = append(s.grams[q], gram{form: f, off: off})
+			bit := hash(q)
+			s.filter[bit/64] |= 1 << (bit % 64)
+		}
 	}
 	return s
 }
 
-// head is the four bytes of text at i, little-endian (every form is
-// longer: the shortest is a base64 core of MinLen bytes).
-func head[T string | []byte](text T, i int) uint32 {
+// quad is the four bytes of text at i, little-endian.
+func quad[T string | []byte](text T, i int) uint32 {
 	return uint32(text[i]) | uint32(text[i+1])<<8 | uint32(text[i+2])<<16 | uint32(text[i+3])<<24
 }
 
-func hash(h uint32) uint32 { return h * 2654435761 >> (32 - headBits) }
+func hash(q uint32) uint32 { return q * 2654435761 >> (32 - filterBits) }
 
 // FromEnv returns the Set of the tokens in the environment (Names).
 func FromEnv(lookup func(string) (string, bool)) *Set {
@@ -201,27 +214,36 @@ func (s *Set) Contains(b []byte) bool {
 func (s *Set) spans(text string) [][2]int {
 	var spans [][2]int
 	find(s, text, func(start, end int) bool {
-		if n := len(spans); n > 0 && start <= spans[n-1][1] {
-			spans[n-1][1] = max(spans[n-1][1], end)
-		} else {
-			spans = append(spans, [2]int{start, end})
-		}
+		spans = append(spans, [2]int{start, end})
 		return true
 	})
-	return spans
-}
-
-// find calls found with the range of every form in text, by start (at
-// one start, longest first), until it returns false.
-func find[T string | []byte](s *Set, text T, found func(start, end int) bool) {
-	for i := 0; i+4 <= len(text); i++ {
-		h := head(text, i)
-		if bit := hash(h); s.heads[bit/64]&(1<<(bit%64)) == 0 {
+	if len(spans) < 2 {
+		return spans
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	merged := spans[:1]
+	for _, sp := range spans[1:] {
+		if top := &merged[len(merged)-1]; sp[0] <= top[1] {
+			top[1] = max(top[1], sp[1])
 			continue
 		}
-		for _, f := range s.byHead[h] {
-			if len(f) <= len(text)-i && string(text[i:i+len(f)]) == f {
-				if !found(i, i+len(f)) {
+		merged = append(merged, sp)
+	}
+	return merged
+}
+
+// find calls found with the range of every form in text (in no order, an
+// occurrence maybe more than once) until it returns false.
+func find[T string | []byte](s *Set, text T, found func(start, end int) bool) {
+	for p := 0; p+4 <= len(text); p += s.step {
+		q := quad(text, p)
+		if bit := hash(q); s.filter[bit/64]&(1<<(bit%64)) == 0 {
+			continue
+		}
+		for _, g := range s.grams[q] {
+			start := p - g.off
+			if start >= 0 && start+len(g.form) <= len(text) && string(text[start:start+len(g.form)]) == g.form {
+				if !found(start, start+len(g.form)) {
 					return
 				}
 			}

@@ -198,3 +198,22 @@ func BenchmarkString(b *testing.B) {
 		s.String(text)
 	}
 }
+
+// find looks at every step-th position only: a form is found wherever it
+// starts and ends, also at the text's ends, for the shortest token too.
+func TestFormsAreFoundAtEveryOffset(t *testing.T) {
+	for _, tok := range []string{"12345678", token} {
+		s := New(tok)
+		for before := 0; before <= 2*s.step+1; before++ {
+			for _, after := range []string{"", "y", "yyyyyyyyyyyyyyyyyyyy"} {
+				text := strings.Repeat("x", before) + tok + after
+				if got, want := s.String(text), strings.Repeat("x", before)+Mask+after; got != want {
+					t.Errorf("%q: %q, want %q", text, got, want)
+				}
+				if !s.Contains([]byte(text)) {
+					t.Errorf("Contains(%q) is false", text)
+				}
+			}
+		}
+	}
+}
