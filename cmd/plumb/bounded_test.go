@@ -62,10 +62,13 @@ func runBoundedEnv(t *testing.T, dir string, env []string, maxRSS uint64, args .
 	bin := plumbBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), boundedDeadline)
 	defer cancel()
-	script := fmt.Sprintf(`ulimit -v %d 2>/dev/null; exec "$0" "$@"`, boundedAddressSpace)
-	cmd := exec.CommandContext(ctx, "/bin/sh", append([]string{"-c", script, bin}, args...)...)
+	// The shell drops variables whose names are not identifiers (the
+	// runner's INPUT_BASE-REF): env(1) sets the environment after it.
+	script := fmt.Sprintf(`ulimit -v %d 2>/dev/null; exec env "$@"`, boundedAddressSpace)
+	shArgs := append(append([]string{"-c", script, "sh"}, env...), append([]string{bin}, args...)...)
+	cmd := exec.CommandContext(ctx, "/bin/sh", shArgs...)
 	cmd.Dir = dir
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}, env...)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()

@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/plumb-ci/plumb/internal/pipeline"
+	"github.com/plumb-ci/plumb/internal/redact"
 )
 
 // exitError carries an exit code out of a command.
@@ -21,7 +23,16 @@ func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func main() {
 	pipeline.Version = releaseVersion()
-	os.Exit(run(actionArgs(os.Args[1:]), os.Stdout, os.Stderr))
+	// The tokens in the environment never reach an output: every sink
+	// redacts them with the process's Set (internal/redact).
+	tokens := redact.FromEnv(os.LookupEnv)
+	redact.Install(tokens)
+	stdout, stderr := tokens.Writer(os.Stdout), tokens.Writer(os.Stderr)
+	log.SetOutput(stderr)
+	code := run(actionArgs(os.Args[1:]), stdout, stderr)
+	stdout.Flush()
+	stderr.Flush()
+	os.Exit(code)
 }
 
 // run executes the CLI and returns the process exit code.

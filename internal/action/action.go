@@ -25,6 +25,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/github"
 	"github.com/plumb-ci/plumb/internal/pipeline"
+	"github.com/plumb-ci/plumb/internal/redact"
 	"github.com/plumb-ci/plumb/internal/report"
 )
 
@@ -48,6 +49,16 @@ func OSEnv(stdout io.Writer) Env {
 func (e Env) getenv(k string) string {
 	v, _ := e.LookupEnv(k)
 	return v
+}
+
+// maskWriter is where the ::add-mask:: command goes: the one line that
+// carries the token on purpose, past the redaction of stdout (main's
+// redact.Writer).
+func (e Env) maskWriter() io.Writer {
+	if u, ok := e.Stdout.(interface{ Unredacted() io.Writer }); ok {
+		return u.Unredacted()
+	}
+	return e.Stdout
 }
 
 // Detected reports whether the process runs as a GitHub Action step (the
@@ -109,7 +120,7 @@ func (r *runner) run(ctx context.Context) int {
 			r.command("error", "the token input holds a line break; it cannot be a GitHub token")
 			return pipeline.ExitError
 		}
-		r.gha.AddMask(token)
+		githubactions.New(githubactions.WithWriter(r.env.maskWriter())).AddMask(token)
 	}
 	ai, err := readActionInputs(r.in)
 	if err != nil {
@@ -307,7 +318,7 @@ func (r *runner) setOutputs(rep *report.Report, sarifFile, reportFile string) {
 		{"report-file", reportFile},
 	}
 	for _, o := range outputs {
-		if err := safely(func() { r.gha.SetOutput(o.k, o.v) }); err != nil {
+		if err := safely(func() { r.gha.SetOutput(o.k, redact.Process().String(o.v)) }); err != nil {
 			r.command("warning", fmt.Sprintf("could not set the %s output: %v", o.k, err))
 			return
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/github"
+	"github.com/plumb-ci/plumb/internal/redact"
 	"github.com/plumb-ci/plumb/internal/renderdiff"
 	"github.com/plumb-ci/plumb/internal/report"
 )
@@ -309,7 +310,7 @@ func (r *runner) writeJobSummary(rep *report.Report, pr *github.PullRequest, not
 		Notes:       notes,
 		Truncated:   "The JSON report (the report-file output) lists every finding.",
 	}.Render(rep)
-	if err := safely(func() { r.gha.AddStepSummary(md) }); err != nil {
+	if err := safely(func() { r.gha.AddStepSummary(redact.Process().String(md)) }); err != nil {
 		r.command("warning", fmt.Sprintf("could not write the job summary: %v", err))
 	}
 }
@@ -332,7 +333,7 @@ var commitID = regexp.MustCompile(`^(?:[0-9a-f]{40}|[0-9a-f]{64})$`)
 // said on a line of its own in the step log (not only in debug output).
 func (r *runner) transport() *github.Transport {
 	return &github.Transport{
-		Base:     r.env.HTTP,
+		Base:     redact.Process().Transport(r.env.HTTP),
 		Clock:    r.env.Clock,
 		Announce: func(msg string) { fmt.Fprintln(r.out, "plumb: "+report.InertLine(msg)) },
 	}

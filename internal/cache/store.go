@@ -44,6 +44,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/plumb-ci/plumb/internal/redact"
 )
 
 // formatDir separates formats: a plumb that writes another format uses
@@ -252,7 +254,7 @@ func (s *Store) Lookup(ns string, slot Key, accept func(payload []byte) bool) bo
 		tried = append(tried, c.variant)
 		if accept(payload) {
 			s.count(func(st *Stats) { st.Hits++ })
-			if c.pack != s.ownPack() {
+			if c.pack != s.ownPack() && !redact.Process().Contains(payload) {
 				if s.append(scoped, c.variant, data) == nil {
 					s.count(func(st *Stats) { st.Copied++ })
 				}
@@ -278,6 +280,10 @@ var errTooLarge = errors.New("cache entry too large")
 func (s *Store) Put(ns string, slot, variant Key, payload []byte) error {
 	if len(payload) > maxEntryBytes-minEntryBytes {
 		return errTooLarge
+	}
+	// Judged before sealing: whoever has an entry's inputs can unseal it.
+	if redact.Process().Contains(payload) {
+		return errHoldsToken
 	}
 	scoped := s.scoped(ns, slot)
 	if err := s.append(scoped, variant, frame(payload, scoped, s.sealKey(ns, slot))); err != nil {
@@ -324,6 +330,14 @@ func (s *Store) appendTo(scoped, variant Key, framed []byte, retried bool) error
 	s.mu.Unlock()
 	return nil
 }
+
+// errHoldsToken refuses an entry that holds a form of a token the process
+// knows (redact.Process): it is not stored, rather than stored redacted,
+// so that a later run renders afresh instead of reading a value that is
+// not what its inputs hold. A token only gets into an entry through the
+// repository's content (a generator reading .git/config), which changes
+// with the token on every job anyway.
+var errHoldsToken = errors.New("the entry holds a token of the environment: not stored")
 
 // forgetOwn drops this run's pack p, which another run removed (its
 // entries are gone with it), unless it was dropped already.

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/redact"
 )
 
 // generate is `plumb compare -g --output-dir DIR`: a reference skeleton
@@ -239,7 +240,7 @@ func writeGenerated(dir string, files []GeneratedFile) error {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return fmt.Errorf("writing the reference: %w", err)
 		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+		if err := os.WriteFile(p, redact.Process().Bytes(f.Data), 0o644); err != nil {
 			return fmt.Errorf("writing the reference: %w", err)
 		}
 	}

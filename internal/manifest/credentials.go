@@ -50,38 +50,37 @@ func HasURLPassword(s string) bool {
 }
 
 // RedactCredentialText returns text with the values of the credential
-// settings it holds and its URL passwords replaced by Redacted, and
-// whether it found any.
+// settings it holds and its credential shapes (RedactCredentialShapes: URL
+// passwords, tokens, ...) replaced by Redacted, and whether it found any.
 func RedactCredentialText(text string) (string, bool) {
+	out, settings := redactSettings(text)
+	out, shapes := RedactCredentialShapes(out)
+	return out, settings || shapes
+}
+
+// redactSettings redacts the values of the credential settings in text.
+func redactSettings(text string) (string, bool) {
 	if !strings.ContainsAny(text, "=:") {
 		return text, false
 	}
 	changed := false
-	redact := func(re *regexp.Regexp, s string, keyed bool) string {
+	redact := func(re *regexp.Regexp, s string) string {
 		return re.ReplaceAllStringFunc(s, func(m string) string {
 			g := re.FindStringSubmatch(m)
-			if keyed {
-				value := g[3]
-				if !IsCredentialName(g[1]) || strings.Trim(value, `"'`) == "" || isReference(value) || value == Redacted {
-					return m
-				}
-				changed = true
-				quote := ""
-				if value[0] == '"' || value[0] == '\'' {
-					quote = value[:1]
-				}
-				return m[:len(m)-len(value)] + quote + Redacted + quote
-			}
-			if isReference(g[2]) {
+			value := g[3]
+			if !IsCredentialName(g[1]) || strings.Trim(value, `"'`) == "" || isReference(value) || value == Redacted {
 				return m
 			}
 			changed = true
-			return g[1] + Redacted + "@"
+			quote := ""
+			if value[0] == '"' || value[0] == '\'' {
+				quote = value[:1]
+			}
+			return m[:len(m)-len(value)] + quote + Redacted + quote
 		})
 	}
-	out := redact(jsonSettingRE, text, true)
-	out = redact(settingRE, out, true)
-	out = redact(urlPasswordRE, out, false)
+	out := redact(jsonSettingRE, text)
+	out = redact(settingRE, out)
 	return out, changed
 }
 
@@ -96,12 +95,7 @@ func credentialValues(text string) []string {
 			}
 		}
 	}
-	for _, g := range urlPasswordRE.FindAllStringSubmatch(text, -1) {
-		if !isReference(g[2]) {
-			out = append(out, g[2])
-		}
-	}
-	return out
+	return append(out, credentialShapeValues(text)...)
 }
 
 // SecretValues lists the strings of an object that plumb never prints:

@@ -43,6 +43,9 @@ var secretValueFields = []string{"data", "stringData", "binaryData"}
 //   - a ConfigMap's data value that holds credential settings or URL
 //     passwords inside its text (a file such as app.properties: see
 //     RedactCredentialText), which MaskSecretContent redacts in place;
+//   - any other string of the object that holds credential-shaped text (a
+//     GitHub token, an Authorization header, a private key: see
+//     RedactCredentialShapes), also redacted in place;
 //   - the value of an environment variable whose name names a credential
 //     or whose value is a URL with a password (an item of an env list with
 //     name and value, wherever it is: the containers of any workload kind,
@@ -50,27 +53,28 @@ var secretValueFields = []string{"data", "stringData", "binaryData"}
 //   - the kubectl last-applied-configuration annotation of an object with
 //     any of these, which repeats them.
 func SecretPaths(content map[string]any) []Path {
-	out := wholeSecretPaths(content)
-	for _, t := range secretTexts(content) {
-		out = append(out, t.path)
+	whole, texts := objectSecrets(content, nil)
+	for _, t := range texts {
+		whole = append(whole, t.path)
 	}
-	return withLastApplied(content, out, false)
+	return withLastApplied(content, whole, false)
 }
 
-// wholeSecretPaths are the SecretPaths whose whole value is secret, the
-// last-applied annotation aside.
-func wholeSecretPaths(content map[string]any) []Path {
-	var out []Path
+// objectSecrets finds an object's secrets, the last-applied annotation
+// aside: whole, the paths whose whole value is secret (extra, fields that
+// hold a copy of a secret value, among them), and texts, the strings that
+// hold credentials inside their text with their redacted text.
+func objectSecrets(content map[string]any, extra []Path) (whole []Path, texts []textSecret) {
 	if IsSecret(content) {
 		for _, f := range secretValueFields {
 			switch v := content[f].(type) {
 			case map[string]any:
 				for _, k := range sortedKeys(v) {
-					out = append(out, Path{Key(f), Key(k)})
+					whole = append(whole, Path{Key(f), Key(k)})
 				}
 			case nil:
 			default:
-				out = append(out, Path{Key(f)})
+				whole = append(whole, Path{Key(f)})
 			}
 		}
 	}
@@ -82,14 +86,18 @@ func wholeSecretPaths(content map[string]any) []Path {
 					continue
 				}
 				if s, _ := m[k].(string); IsCredentialName(k) || !strings.Contains(s, "\n") && HasURLPassword(s) {
-					out = append(out, Path{Key(f), Key(k)})
+					whole = append(whole, Path{Key(f), Key(k)})
 				}
 			}
 		}
 	}
 	// The walk's path buffer: deep enough for any workload, so that the
 	// walk appends into it instead of allocating at every level.
-	return appendCredentialEnv(out, content, make(Path, 0, 16))
+	w := secretWalk{whole: whole}
+	w.walk(content, make(Path, 0, 16))
+	whole = append(w.whole, extra...)
+	texts = append(configMapTexts(content), shapeTexts(content, whole, w.shapes)...)
+	return whole, texts
 }
 
 // withLastApplied adds the last-applied annotation of an object with
@@ -112,10 +120,10 @@ type textSecret struct {
 	text string
 }
 
-// secretTexts lists a ConfigMap's data values (not already secret whole)
-// that hold credential settings or URL passwords, each with its redacted
-// text.
-func secretTexts(content map[string]any) []textSecret {
+// configMapTexts lists a ConfigMap's data values (not already secret
+// whole) that hold credential settings, URL passwords or credential
+// shapes, each with its redacted text.
+func configMapTexts(content map[string]any) []textSecret {
 	if !isConfigMap(content) {
 		return nil
 	}
@@ -133,11 +141,19 @@ func secretTexts(content map[string]any) []textSecret {
 	return out
 }
 
-// appendCredentialEnv appends the value paths of credential environment
-// variables below v, whose path is p. p is a buffer the walk extends and
+// secretWalk is one walk of an object for what lies below its top level:
+// the value paths of credential environment variables (whole), and the
+// strings that may hold credential shapes (shapes, each with its text
+// as it is).
+type secretWalk struct {
+	whole  []Path
+	shapes []textSecret
+}
+
+// walk walks v, whose path is p. p is a buffer the walk extends and
 // truncates; only found paths are copied, so most objects cost no
 // allocation.
-func appendCredentialEnv(out []Path, v any, p Path) []Path {
+func (w *secretWalk) walk(v any, p Path) {
 	switch t := v.(type) {
 	case map[string]any:
 		if list, ok := t["env"].([]any); ok {
@@ -147,33 +163,38 @@ func appendCredentialEnv(out []Path, v any, p Path) []Path {
 					v, has := e["value"]
 					sv, _ := v.(string)
 					if has && !blank(v) && (IsCredentialName(name) || HasURLPassword(sv)) {
-						out = append(out, append(slices.Clone(p), Key("env"), Index(i), Key("value")))
+						w.whole = append(w.whole, append(slices.Clone(p), Key("env"), Index(i), Key("value")))
 					}
 				}
 			}
 		}
-		n := len(out)
+		n := len(w.whole)
 		for k, e := range t {
-			switch e.(type) {
-			case map[string]any, []any:
-				if k != "env" {
-					out = appendCredentialEnv(out, e, append(p, Key(k)))
+			switch ev := e.(type) {
+			case string:
+				if mayHoldShape(ev) {
+					w.shapes = append(w.shapes, textSecret{path: append(slices.Clone(p), Key(k)), text: ev})
 				}
+			case map[string]any, []any:
+				w.walk(e, append(p, Key(k)))
 			}
 		}
 		// Map order is random: sort what this level found below it.
-		if len(out)-n > 1 {
-			slices.SortFunc(out[n:], func(a, b Path) int { return strings.Compare(a.String(), b.String()) })
+		if len(w.whole)-n > 1 {
+			slices.SortFunc(w.whole[n:], func(a, b Path) int { return strings.Compare(a.String(), b.String()) })
 		}
 	case []any:
 		for i, e := range t {
-			switch e.(type) {
+			switch ev := e.(type) {
+			case string:
+				if mayHoldShape(ev) {
+					w.shapes = append(w.shapes, textSecret{path: append(slices.Clone(p), Index(i)), text: ev})
+				}
 			case map[string]any, []any:
-				out = appendCredentialEnv(out, e, append(p, Index(i)))
+				w.walk(e, append(p, Index(i)))
 			}
 		}
 	}
-	return out
 }
 
 // blank reports whether a value is empty: nothing to hide, and a check
@@ -288,8 +309,7 @@ func MaskSecrets(content map[string]any) (map[string]any, bool) {
 // secretTrie holds an object's secret paths, the text ones with their
 // redacted text; nil when there is none.
 func secretTrie(content map[string]any, extra ...Path) *pathTrie {
-	whole := append(wholeSecretPaths(content), extra...)
-	texts := secretTexts(content)
+	whole, texts := objectSecrets(content, extra)
 	// The annotation repeats the texts' credentials too.
 	whole = withLastApplied(content, whole, len(texts) > 0)
 	if len(whole) == 0 && len(texts) == 0 {
@@ -541,14 +561,11 @@ func CredentialValues(v any) []string {
 // ObjectSecretPaths is SecretPaths of an object's content with the fields
 // that hold a copy of another object's secret value (Object.SecretFields).
 func ObjectSecretPaths(o *Object) []Path {
-	if len(o.SecretFields) == 0 {
-		return SecretPaths(o.Content)
+	whole, texts := objectSecrets(o.Content, o.SecretFields)
+	for _, t := range texts {
+		whole = append(whole, t.path)
 	}
-	out := append(wholeSecretPaths(o.Content), o.SecretFields...)
-	for _, t := range secretTexts(o.Content) {
-		out = append(out, t.path)
-	}
-	return withLastApplied(o.Content, out, false)
+	return withLastApplied(o.Content, whole, false)
 }
 
 // MaskObject is MaskSecrets of an object, its SecretFields included.

@@ -13,6 +13,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/fix"
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/redact"
 	"github.com/plumb-ci/plumb/internal/report"
 )
 
@@ -89,7 +90,12 @@ func Fix(ctx context.Context, cfg *config.Config, opts FixOptions) (*FixResult, 
 		}
 		var edits []finding.Edit
 		for _, it := range batch.Items {
-			edits = append(edits, it.Edits...)
+			for _, e := range it.Edits {
+				// An edit's text is plumb's output: the process's
+				// tokens never reach it.
+				e.New = redact.Process().String(e.New)
+				edits = append(edits, e)
+			}
 			for _, f := range it.Findings {
 				attempted[f.Fingerprint] = true
 			}
@@ -119,7 +125,9 @@ func Fix(ctx context.Context, cfg *config.Config, opts FixOptions) (*FixResult, 
 	}
 	for name, before := range old {
 		if after := current[name]; after != before {
-			out.Diffs[name] = diff.Unified("a/"+name, "b/"+name, before, after)
+			// The diff's context lines are the file's: its
+			// credential-shaped text is not printed.
+			out.Diffs[name], _ = manifest.RedactCredentialShapes(diff.Unified("a/"+name, "b/"+name, before, after))
 		}
 	}
 	return out, nil

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/plumb-ci/plumb/internal/redact"
 )
 
 // Sink writes a report in one format.
@@ -238,6 +240,9 @@ func dirOf(name string) string {
 // isTerminal reports whether w is a terminal that wants colour (NO_COLOR,
 // see no-color.org, turns it off).
 func isTerminal(w io.Writer) bool {
+	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
+		w = u.Unwrap() // main's redact.Writer
+	}
 	f, ok := w.(*os.File)
 	if !ok || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
 		return false
@@ -249,12 +254,19 @@ func isTerminal(w io.Writer) bool {
 // writeClose writes a report to f through a buffer and closes f; f is
 // closed whatever fails.
 func writeClose(f io.WriteCloser, write func(io.Writer) error) error {
-	bw := bufio.NewWriter(f)
+	// The process's tokens never reach a report file (stdout is
+	// redacted by main).
+	rw := redact.Process().Writer(f)
+	bw := bufio.NewWriter(rw)
 	if err := write(bw); err != nil {
 		f.Close()
 		return err
 	}
 	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := rw.Flush(); err != nil {
 		f.Close()
 		return err
 	}
