@@ -126,8 +126,8 @@ func Fix(ctx context.Context, cfg *config.Config, opts FixOptions) (*FixResult, 
 	for name, before := range old {
 		if after := current[name]; after != before {
 			// The diff's context lines are the file's: its
-			// credential-shaped text is not printed.
-			out.Diffs[name], _ = manifest.RedactCredentialShapes(diff.Unified("a/"+name, "b/"+name, before, after))
+			// credentials are not printed.
+			out.Diffs[name] = diff.Unified("a/"+name, "b/"+name, fix.MaskSecretLines(name, before), fix.MaskSecretLines(name, after))
 		}
 	}
 	return out, nil
