@@ -355,7 +355,7 @@ func TestTokensNeverLeave(t *testing.T) {
 		{"compare", compare.stdout, []string{"***"}},
 		{"checks eval", evalRun.stdout, []string{"metadata ", "***"}},
 		{"the JSON report", everything["file r.json"], []string{"***"}},
-		{"the requests to GitHub", act.bodies(), []string{"POST /repos/acme/shop/pulls/7/reviews", "***"}},
+		{"the requests to GitHub", act.bodies(), []string{"POST /repos/acme/shop/pulls/7/comments", "POST /repos/acme/shop/issues/7/comments", "***"}},
 		{"the job summary", act.summary, []string{"***"}},
 		{"the cache", strings.Join(mapValues(snapshot(t, cache)), ""), []string{"PLUMB"}},
 	} {
