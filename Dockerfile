@@ -36,6 +36,7 @@ LABEL org.opencontainers.image.title="plumb" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.revision="${REVISION}"
 COPY --from=build /out/plumb /usr/local/bin/plumb
+COPY LICENSE NOTICE /usr/share/doc/plumb/
 # Not root. UID 1001 is the user of GitHub-hosted runners: a Docker action
 # must write the runner's files (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY) and the
 # workspace (the SARIF file), which belong to that user. See docs/github-action.md.

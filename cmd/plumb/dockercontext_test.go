@@ -47,6 +47,13 @@ func TestDockerBuildStageBuildsFromItsContext(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// The image ships the license and the notice of the code it copies.
+	for _, f := range []string{"LICENSE", "NOTICE"} {
+		if !context[f] {
+			t.Errorf("%s is not in the build context: the image's COPY of it fails", f)
+		}
+	}
+
 	stage := t.TempDir()
 	copies := buildStageCopies(t, filepath.Join(root, "Dockerfile"))
 	if len(copies) == 0 {

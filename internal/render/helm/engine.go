@@ -1,8 +1,25 @@
-// Parts of this file (render, recAllTpls, includeFun, tplFun, the
+/*
+Copyright The Helm Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// plumb: parts of this file (render, recAllTpls, includeFun, tplFun, the
 // required and fail functions, sortTemplates, cleanupParseError and the
-// error reformatting) follow Helm's pkg/engine/engine.go (helm.sh/helm/v4
-// v4.3.1, Apache License 2.0, Copyright The Helm Authors), so that the
-// output is `helm template`'s. What differs: each template file is parsed
+// error reformatting) are derived from Helm's pkg/engine/engine.go
+// (helm.sh/helm/v4 v4.3.1), modified, so that the output is `helm
+// template`'s. NOTICE names it; TestHelmCopiesMatchThePinnedModule fails
+// when the pinned module's engine.go changes, for the parts to be ported. What differs: each template file is parsed
 // once per chart and its tree reused for every values set, and the trees
 // are instrumented (instrument.go) so the render records where each byte of
 // its output came from, and checks the render's budget (budget.go).

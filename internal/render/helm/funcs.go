@@ -1,7 +1,24 @@
-// This file is a copy of Helm's pkg/engine/funcs.go (helm.sh/helm/v4 v4.3.1,
-// Apache License 2.0, Copyright The Helm Authors): the engine's function map
-// is not exported, and plumb's instrumented engine (engine.go) must offer
-// exactly the functions `helm template` offers. Changes: the package name.
+/*
+Copyright The Helm Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// plumb: a copy of Helm's pkg/engine/funcs.go (helm.sh/helm/v4 v4.3.1): the
+// engine's function map is not exported, and plumb's instrumented engine
+// (engine.go) must offer exactly the functions `helm template` offers.
+// Changes: the package name. NOTICE names it;
+// TestHelmCopiesMatchThePinnedModule holds it to the pinned module.
 
 package helm
 
