@@ -1,10 +1,12 @@
 package finding
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
 	"github.com/plumb-ci/plumb/internal/cache"
+	"github.com/plumb-ci/plumb/internal/cache/cachetest"
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
@@ -44,5 +46,41 @@ func TestFindingCodecRefusesLaterStages(t *testing.T) {
 		if err := EncodeFindings(&cache.Encoder{}, []Finding{f}); err == nil {
 			t.Errorf("%+v encoded", f)
 		}
+	}
+}
+
+// laterStages are the fields only stages after the analyzers set: the
+// codec refuses a finding that has them (TestFindingCodecRefusesLaterStages).
+var laterStages = map[string]bool{"Finding.Status": true, "Finding.Suppressed": true,
+	"Fix.Edits": true, "Fix.Joint": true, "Fix.Span": true, "Fix.NoEdit": true}
+
+// Every field the codec is meant to keep comes back: the filled finding
+// and rule round-trip whole, whatever fields the types gain.
+func TestCodecKeepsEveryField(t *testing.T) {
+	var f Finding
+	var r Rule
+	fl := &cachetest.Filler{Skip: laterStages, Special: map[reflect.Type]func(int) reflect.Value{
+		// A segment is a key or an index, not both.
+		reflect.TypeFor[Path](): func(n int) reflect.Value {
+			return reflect.ValueOf(Path{manifest.Key(fmt.Sprintf("k%d", n)), manifest.Index(n)})
+		},
+	}}
+	fl.Fill(&f)
+	fl.Fill(&r)
+	e := &cache.Encoder{}
+	if err := EncodeFindings(e, []Finding{f}); err != nil {
+		t.Fatal(err)
+	}
+	EncodeRules(e, []Rule{r})
+	d := cache.NewDecoder(e.Bytes())
+	out, rules := DecodeFindings(d), DecodeRules(d)
+	if err := d.Done(); err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 1 || !reflect.DeepEqual(f, out[0]) {
+		t.Errorf("a finding lost fields in the cache codec (write them in encodeFinding and decodeFinding):\n in: %+v\nout: %+v", f, out)
+	}
+	if len(rules) != 1 || !reflect.DeepEqual(r, rules[0]) {
+		t.Errorf("a rule lost fields in the cache codec (write them in EncodeRules and DecodeRules):\n in: %+v\nout: %+v", r, rules)
 	}
 }
