@@ -304,7 +304,7 @@ func TestCacheHoldsNoSecretValues(t *testing.T) {
 		t.Fatalf("the cache holds %d files, want packs, indexes and CACHEDIR.TAG", len(files))
 	}
 	for name, data := range files {
-		if found := leaks2(string(data), cacheSecretsPlanted); len(found) > 0 {
+		if found := derivedLeaks(string(data), cacheSecretsPlanted); len(found) > 0 {
 			t.Errorf("%s holds %q", name, found)
 		}
 	}

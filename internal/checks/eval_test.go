@@ -4,15 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/plumb-ci/plumb/internal/golden"
+)
 
 // evalRun is the outcome of one `plumb checks eval`.
 type evalRun struct {
@@ -314,7 +313,7 @@ func TestWandaEvaluationScenarios(t *testing.T) {
 				t.Errorf("stderr lacks %q:\n%s", c.stderr, r.stderr)
 			}
 			c.check(t, r.res)
-			golden(t, filepath.Join("testdata/eval/golden", strings.TrimSuffix(c.facts, ".yaml")+".json"), r.stdout)
+			golden.AssertString(t, filepath.Join("testdata/eval/golden", strings.TrimSuffix(c.facts, ".yaml")+".json"), r.stdout)
 		})
 	}
 	entries, _ := os.ReadDir("testdata/eval/scenarios")
@@ -361,27 +360,6 @@ func customizationCase(t *testing.T, res map[string]any) {
 	want(t, "expect_same ER", expectationResult(t, cr, "expect_same_expectation")["result"], true)
 	want(t, "expect_enum ER", expectationResult(t, cr, "expect_enum_expectation")["result"], "warning")
 	want(t, "check result", cr["result"], "critical")
-}
-
-// golden compares got with a golden file (rewritten with -update).
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	wantBytes, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(wantBytes) != got {
-		t.Errorf("%s differs from the output (go test -update rewrites it):\n%s", path, got)
-	}
 }
 
 // Problems `checks eval` finds in a facts file only when it evaluates

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/plumb-ci/plumb/internal/golden"
 )
 
 func runCLI(t *testing.T, o CLIOptions, stdin string) (stdout, stderr string, code int) {
@@ -49,7 +51,7 @@ func TestOutputFormats(t *testing.T) {
 			if code != ExitDrift {
 				t.Errorf("exit %d, want %d", code, ExitDrift)
 			}
-			golden(t, c.golden, out)
+			golden.AssertString(t, filepath.Join("testdata", c.golden), out)
 		})
 	}
 }
@@ -98,7 +100,7 @@ func TestGeneratePatches(t *testing.T) {
 	if code != ExitNoDrift {
 		t.Errorf("generate-patches exits 0 whatever the diffs, got %d", code)
 	}
-	golden(t, "golden/patches.yaml", out)
+	golden.AssertString(t, "testdata/golden/patches.yaml", out)
 	if strings.Contains(out, "cm9vdA") || strings.Contains(out, "aHVudGVyMg") {
 		t.Error("a Secret value was written into a patch")
 	}

@@ -2,9 +2,6 @@ package compare
 
 import (
 	"context"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -12,8 +9,6 @@ import (
 
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // refFS builds a reference directory from file contents; metadata.yaml is
 // the entry file.
@@ -64,28 +59,6 @@ func objects(t testing.TB, yamlDocs string) []*manifest.Object {
 func compareInputs(t testing.TB, ref *Reference, inputs string, opts Options) *Result {
 	t.Helper()
 	return ref.Compare(context.Background(), objects(t, inputs), opts)
-}
-
-// golden compares got with testdata/<name>, rewriting it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	file := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (run go test -update after checking):\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
 }
 
 func mustContain(t testing.TB, got string, wants ...string) {

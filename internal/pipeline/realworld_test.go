@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,11 +11,10 @@ import (
 
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/golden"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/testcorpus"
 )
-
-var updateRealWorld = flag.Bool("update", false, "rewrite testdata/realworld/*.errors from the current findings")
 
 // realWorldRepos are the public repositories of ../shared/corpus/realworld
 // (see its README for what each holds and its known problems).
@@ -99,7 +97,7 @@ func compareErrors(t *testing.T, name string, got []string) {
 			}
 		}
 	}
-	if *updateRealWorld {
+	if golden.Updating() {
 		out := strings.Join(append(header, got...), "\n") + "\n"
 		if err := os.WriteFile(name, []byte(out), 0o644); err != nil {
 			t.Fatal(err)

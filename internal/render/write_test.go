@@ -2,31 +2,11 @@ package render
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/plumb-ci/plumb/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
-
-// golden compares got with testdata/golden/name (rewritten with -update).
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	file := filepath.Join("testdata", "golden", name)
-	if *update {
-		must(t, os.MkdirAll(filepath.Dir(file), 0o755))
-		must(t, os.WriteFile(file, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run with -update to accept):\n%s", name, got)
-	}
-}
 
 // TestShowOrigin: every line that starts a field ends with the source line
 // that supplied it.
@@ -34,7 +14,7 @@ func TestShowOrigin(t *testing.T) {
 	res := renderRepo(t, "testdata/repo", fixtureOptions())
 	var buf bytes.Buffer
 	must(t, Write(&buf, res.Targets, WriteOptions{ShowOrigin: true}))
-	golden(t, "repo-show-origin.yaml", buf.String())
+	golden.AssertString(t, "testdata/golden/repo-show-origin.yaml", buf.String())
 	// Without the comments, the stream is the plain render.
 	var plain bytes.Buffer
 	must(t, Write(&plain, res.Targets, WriteOptions{}))

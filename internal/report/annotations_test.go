@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/golden"
 )
 
 func annotate(t *testing.T, a Annotations, r *Report) []string {
@@ -23,7 +24,7 @@ func TestAnnotationsGolden(t *testing.T) {
 	if err := (Annotations{}).Write(&buf, prReport()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.annotations", buf.Bytes())
+	golden.Assert(t, "testdata/report.annotations", buf.Bytes())
 }
 
 // manyFindings has errors, warnings and notes in number, some new.

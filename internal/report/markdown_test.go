@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/golden"
 )
 
 func TestMarkdownGolden(t *testing.T) {
@@ -15,7 +16,7 @@ func TestMarkdownGolden(t *testing.T) {
 		Context: "Commit `abc123` · [workflow run](https://github.com/acme/shop/actions/runs/9)",
 		Notes:   []string{"Review comments: 1 posted."},
 	}.Render(prReport())
-	golden(t, "summary.md", []byte(md))
+	golden.Assert(t, "testdata/summary.md", []byte(md))
 	for _, want := range []string{
 		"### plumb: 2 errors, 1 warning, 1 note",
 		"| `check` | 1 | 0 | 0 | 1 | 1 |", // new and fixed counted per engine

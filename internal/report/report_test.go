@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,28 +10,9 @@ import (
 	"testing"
 
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/golden"
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// golden compares got with testdata/name, rewriting it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (run with -update after checking):\n%s", name, got)
-	}
-}
 
 // sampleReport is a report with one finding of each level, a suppressed
 // finding, an input error and an engine section.
@@ -72,7 +52,7 @@ func TestJSONGolden(t *testing.T) {
 	if err := (JSON{}).Write(&buf, sampleReport()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.json", buf.Bytes())
+	golden.Assert(t, "testdata/report.json", buf.Bytes())
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
 		t.Fatalf("not JSON: %v", err)
@@ -105,7 +85,7 @@ func TestTextGolden(t *testing.T) {
 	if err := (Text{}).Write(&buf, sampleReport()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.txt", buf.Bytes())
+	golden.Assert(t, "testdata/report.txt", buf.Bytes())
 	buf.Reset()
 	if err := (Text{Color: true}).Write(&buf, sampleReport()); err != nil {
 		t.Fatal(err)

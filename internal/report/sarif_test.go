@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/golden"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/report/sarifcheck"
 )
@@ -122,7 +123,7 @@ func parseSARIF(t *testing.T, b []byte) sarifLog {
 
 func TestSARIFGolden(t *testing.T) {
 	b := sarifOf(t, SARIF{}, prReport())
-	golden(t, "report.sarif", b)
+	golden.Assert(t, "testdata/report.sarif", b)
 	if again := sarifOf(t, SARIF{}, prReport()); !bytes.Equal(b, again) {
 		t.Error("two encodings of one report differ")
 	}

@@ -3,40 +3,15 @@ package rules
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/golden"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
 	"github.com/plumb-ci/plumb/reference"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n%s", name, got)
-	}
-}
 
 // withBuiltIns loads the embedded rules plus user rules.
 func withBuiltIns(t testing.TB, user string) *Set {
@@ -365,7 +340,7 @@ spec: {type: NodePort}
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "section.json", append(b, '\n'))
+	golden.Assert(t, "testdata/section.json", append(b, '\n'))
 	// The report streams the section: the same bytes.
 	var streamed bytes.Buffer
 	if err := run.Section().StreamJSON(&streamed, "", "  "); err != nil {
@@ -378,8 +353,8 @@ spec: {type: NodePort}
 	if err := run.WriteExplanation(&out); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "explain.txt", out.Bytes())
-	golden(t, "findings.txt", []byte(messages(run.Findings())))
+	golden.Assert(t, "testdata/explain.txt", out.Bytes())
+	golden.Assert(t, "testdata/findings.txt", []byte(messages(run.Findings())))
 }
 
 func TestDescriptors(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/gitrev/gittest"
 )
 
-// Secrets, second round (issue 18, items 11 to 15): the ways a secret
+// Secrets through derived text: the ways a secret
 // value still reached a report — an error about a Secret generator's
 // input, a last-applied annotation written with JSON escapes or holding
 // an older value, a reference template printing an input's secret, a
@@ -27,8 +27,8 @@ func leakForms(v string) []string {
 	return forms
 }
 
-// leaks2 returns the planted values found in text, in any form.
-func leaks2(text string, planted []string) []string {
+// derivedLeaks returns the planted values found in text, in any form.
+func derivedLeaks(text string, planted []string) []string {
 	var out []string
 	for _, v := range planted {
 		for _, f := range leakForms(v) {
@@ -41,8 +41,8 @@ func leaks2(text string, planted []string) []string {
 	return out
 }
 
-// secrets2Repo is a pull request that changes every planted value.
-func secrets2Repo(t *testing.T) (*gittest.Repo, string, []string) {
+// derivedSecretsRepo is a pull request that changes every planted value.
+func derivedSecretsRepo(t *testing.T) (*gittest.Repo, string, []string) {
 	t.Helper()
 	r := gittest.New(t)
 	var planted []string
@@ -125,8 +125,8 @@ func secrets2Repo(t *testing.T) (*gittest.Repo, string, []string) {
 	return r, base, planted
 }
 
-func TestSecretValuesNeverLeaveSecondRound(t *testing.T) {
-	r, base, planted := secrets2Repo(t)
+func TestSecretValuesNeverLeaveThroughDerivedText(t *testing.T) {
+	r, base, planted := derivedSecretsRepo(t)
 	out := t.TempDir()
 	everything := map[string]string{}
 	run := func(name string, args ...string) boundedRun {
@@ -171,7 +171,7 @@ func TestSecretValuesNeverLeaveSecondRound(t *testing.T) {
 	}
 
 	for name, text := range everything {
-		if l := leaks2(text, append(planted, plantedToken)); len(l) > 0 {
+		if l := derivedLeaks(text, append(planted, plantedToken)); len(l) > 0 {
 			t.Errorf("%s leaks %q:\n%.3000s", name, l, text)
 		}
 	}

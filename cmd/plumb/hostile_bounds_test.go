@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// Hostile input, second round (issue 18): what a pull request from a
+// Hostile input that is bounded and located: what a pull request from a
 // stranger could still make plumb do — write or read outside the
 // repository through .plumb.yaml, hang on a special file, crash or spin
 // on a kustomize input, lose the JSON report, take gigabytes through a
@@ -20,12 +20,12 @@ import (
 // with its peak memory and time bounded (runBounded), and asserts the
 // message at its file and line; the other inputs are still checked.
 
-// ok2Finding is reported in every run of hostile2Repo: the other input.
-const ok2Finding = "ok/cm.yaml:3:1: error: ConfigMap has no metadata.name: every object needs a name [manifest/missing-name]"
+// boundedOKFinding is reported in every run of boundedRepo: the other input.
+const boundedOKFinding = "ok/cm.yaml:3:1: error: ConfigMap has no metadata.name: every object needs a name [manifest/missing-name]"
 
 // failed reports whether an exit code says the run found what it should:
 // 1 (a finding) or 2 (an input error). Which of the two a repository's
-// own content gives is issue 17's policy; a configuration plumb cannot use
+// own content gives is the exit-code policy's business; a configuration plumb cannot use
 // is always 2.
 func failed(code int) bool { return code == 1 || code == 2 }
 
@@ -56,8 +56,8 @@ func sparse(t *testing.T, path string, size int64) {
 	}
 }
 
-// hostile2Repo writes the repository the cases read parts of.
-func hostile2Repo(t *testing.T) string {
+// boundedRepo writes the repository the cases read parts of.
+func boundedRepo(t *testing.T) string {
 	t.Helper()
 	repo := filepath.Join(t.TempDir(), "repo")
 	big := strings.Repeat("x", 100_000)
@@ -126,8 +126,8 @@ func hostile2Repo(t *testing.T) string {
 	return repo
 }
 
-func TestHostileInputSecondRound(t *testing.T) {
-	repo := hostile2Repo(t)
+func TestHostileInputIsBoundedAndLocated(t *testing.T) {
+	repo := boundedRepo(t)
 	cases := []struct {
 		name string
 		args []string
@@ -173,7 +173,7 @@ func TestHostileInputSecondRound(t *testing.T) {
 			if !failed(r.code) {
 				t.Errorf("exit %d, want 1 or 2", r.code)
 			}
-			for _, w := range append([]string{ok2Finding}, c.want...) {
+			for _, w := range append([]string{boundedOKFinding}, c.want...) {
 				if !strings.Contains(r.stdout, w) {
 					t.Errorf("the report lacks %q", w)
 				}
@@ -195,7 +195,7 @@ func TestHostileInputSecondRound(t *testing.T) {
 // build it, comparing every resource with all the previous ones; the
 // budget of one minute cut it off).
 func TestLargeTargetWithinTheBudget(t *testing.T) {
-	repo := hostile2Repo(t)
+	repo := boundedRepo(t)
 	r := runBounded(t, repo, 0, "check", "--root", ".", "--no-cache", "big10k")
 	if r.code != 0 || !strings.Contains(r.stdout, "10000 objects in 1 target checked") {
 		t.Errorf("exit %d\nstdout:\n%.3000s\nstderr:\n%.2000s", r.code, r.stdout, r.stderr)
@@ -207,7 +207,7 @@ func TestLargeTargetWithinTheBudget(t *testing.T) {
 
 // plumb render and plumb compare -f refuse a named pipe too.
 func TestNamedPipesInRenderAndCompare(t *testing.T) {
-	repo := hostile2Repo(t)
+	repo := boundedRepo(t)
 	writeTree(t, repo, map[string]string{
 		"ref/metadata.yaml": "apiVersion: v2\nparts:\n  - name: p\n    components:\n      - name: c\n        allOf:\n          - path: cm.yaml\n",
 		"ref/cm.yaml":       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fine\n  namespace: x\n",
@@ -227,7 +227,7 @@ func TestNamedPipesInRenderAndCompare(t *testing.T) {
 // The JSON report is written when a manifest holds .nan and .inf, which
 // are reported at their line and carried as the text written.
 func TestNonFiniteNumbersKeepTheJSONReport(t *testing.T) {
-	repo := hostile2Repo(t)
+	repo := boundedRepo(t)
 	out := filepath.Join(t.TempDir(), "r.json")
 	r := runBounded(t, repo, 0, "check", "--root", ".", "--no-default-checks", "nan", "--format", "text", "--format", "json="+out)
 	for _, w := range []string{
