@@ -21,6 +21,11 @@ type LoadOptions struct {
 	// Exclude holds doublestar patterns (e.g. "charts/**") matched against
 	// repository-relative paths; matching files and directories are skipped.
 	Exclude []string
+	// Include holds doublestar patterns of paths read although they are
+	// not deployed by default (vendor/, testdata/, node_modules/: see
+	// notDeployedDir): a pattern matching a file, or the skipped directory
+	// itself, reads it.
+	Include []string
 	// Workers bounds parallel parsing (default GOMAXPROCS).
 	Workers int
 	// Cache, when set, shares parsed files with another load (cache.go).
@@ -61,7 +66,7 @@ var ManifestExtensions = []string{".yaml", ".yml", ".json"}
 func Load(fsys fs.FS, paths []string, opts LoadOptions) *Set {
 	fsys = ContentFS(fsys) // never .git, whoever calls
 	opts.Limits = opts.Limits.orDefault()
-	c := collectFiles(fsys, paths, opts.Exclude)
+	c := collectFiles(fsys, paths, opts.Exclude, opts.Include)
 	set := &Set{Files: c.files, Problems: c.problems, Skipped: c.skipped, Charts: c.charts}
 	files := c.files
 
@@ -142,14 +147,15 @@ type collected struct {
 
 	seen      map[string]bool
 	chartDirs map[string]string // directory → the chart it is in ("" when none)
+	include   []string
 }
 
 // collectFiles expands the input paths into a sorted, de-duplicated list of
 // files. A file named explicitly is always read; files found by walking a
 // directory or matching a glob are skipped when they are tool dotfiles or
 // belong to a Helm chart.
-func collectFiles(fsys fs.FS, paths []string, exclude []string) *collected {
-	c := &collected{seen: map[string]bool{}, chartDirs: map[string]string{}}
+func collectFiles(fsys fs.FS, paths []string, exclude, include []string) *collected {
+	c := &collected{seen: map[string]bool{}, chartDirs: map[string]string{}, include: include}
 	for _, p := range paths {
 		p = path.Clean(filepath.ToSlash(p))
 		if p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) {
@@ -169,8 +175,9 @@ func collectFiles(fsys fs.FS, paths []string, exclude []string) *collected {
 				c.problems = append(c.problems, configError(inputError(RuleUnreadable, Location{File: p},
 					"the pattern matches no files")))
 			}
+			base, _ := doublestar.SplitPattern(p)
 			for _, m := range matches {
-				if hasManifestExt(m) && !c.skip(fsys, m, exclude) {
+				if hasManifestExt(m) && !c.skipNotDeployed(fsys, base, m) && !c.skip(fsys, m, exclude) {
 					c.add(m, exclude)
 				}
 			}
@@ -278,6 +285,10 @@ func (c *collected) walkDir(fsys fs.FS, dir string, exclude []string) []Problem 
 			if p != dir && (strings.HasPrefix(d.Name(), ".") || excluded(p, exclude)) {
 				return fs.SkipDir
 			}
+			if p != dir && notDeployedDir(fsys, p) != "" && !c.mayInclude(p) {
+				problems = append(problems, c.skipDir(fsys, p, notDeployedDir(fsys, p), exclude)...)
+				return fs.SkipDir
+			}
 			if IsHelmChartDir(fsys, p) {
 				c.chartDirs[p] = p
 				c.addChart(p)
@@ -301,6 +312,9 @@ func (c *collected) walkDir(fsys fs.FS, dir string, exclude []string) []Problem 
 		if isDotfile(p) {
 			c.seen[p] = true
 			c.skipped = append(c.skipped, Skipped{Path: p, Reason: SkipToolConfig})
+			return nil
+		}
+		if c.skipNotDeployed(fsys, dir, p) {
 			return nil
 		}
 		c.add(p, exclude)

@@ -33,11 +33,18 @@ const (
 	// SkipNotObject is a file none of whose documents is a Kubernetes
 	// object (no apiVersion and kind: values files, empty files).
 	SkipNotObject SkipReason = "not a Kubernetes object"
+	// SkipTestData is a file in a testdata/ directory: test input, which
+	// the go tool ignores too (notdeployed.go).
+	SkipTestData SkipReason = "test data"
+	// SkipVendored is a file in vendor/ beside a go.mod or in
+	// node_modules/: someone else's package (notdeployed.go).
+	SkipVendored SkipReason = "vendored dependency"
 )
 
 // SkipReasons lists every reason in summary order.
 var SkipReasons = []SkipReason{SkipKustomizePatch, SkipKustomizeGeneratorInput,
-	SkipKustomizeReplacement, SkipKustomizeConfig, SkipToolConfig, SkipComponentConfig, SkipNotObject}
+	SkipKustomizeReplacement, SkipKustomizeConfig, SkipToolConfig, SkipComponentConfig, SkipNotObject,
+	SkipTestData, SkipVendored}
 
 // Skipped is a file that is not read as
 // Kubernetes objects and is never the subject of a finding (a file that

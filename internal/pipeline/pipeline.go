@@ -127,7 +127,7 @@ type shared struct {
 // inspection rules. With --shard, only the shard's render targets are
 // rendered.
 func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, share shared, engine *rules.Engine) *Rendered {
-	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude, Cache: share.parses,
+	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude, Include: cfg.Include, Cache: share.parses,
 		Digests: share.store != nil})
 	run := engine.NewRun()
 	run.Early(set.Documents)
