@@ -110,3 +110,210 @@ func TestNotDeployedDirectoriesAreSkippedAndCounted(t *testing.T) {
 		"web/node_modules/some-chart/deploy.yaml (vendored dependency)",
 	})
 }
+
+// Point 2: template sources are skipped and counted, never syntax errors
+// nor objects to check: a file that fails to parse only because of its
+// placeholders (kubernetes/examples' newrelic and vitess templates), one
+// whose name says template and that holds placeholders, a {IMAGE}
+// placeholder YAML reads as a mapping, and a *.tmpl named on the command
+// line. A file broken for another reason is still a syntax error, and an
+// OpenShift Template is still processed.
+func TestTemplateSourcesAreSkippedAndCounted(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		// Fails to parse because of a {{ }} key (the newrelic pattern).
+		"deploy/newrelic-config.yaml": `apiVersion: v1
+kind: Secret
+metadata:
+  name: newrelic-config
+type: Opaque
+data:
+  {{ .Values.key }}: {{ .Values.value }}
+`,
+		// Parses, but its name says template and it holds {{ }} (vitess).
+		"deploy/vttablet-pod-template.yaml": `apiVersion: v1
+kind: Pod
+metadata:
+  name: vttablet-{{uid}}
+spec:
+  containers:
+    - name: vttablet
+      image: vitess/lite:latest
+`,
+		// {IMAGE} reads as a mapping: a placeholder, not an image.
+		"deploy/job.yaml": `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: migrate
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: migrate
+          image: {IMAGE}
+`,
+		"deploy/cm.yaml.tmpl": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Name }}\n",
+		// Broken without any placeholder: a syntax error.
+		"deploy/broken.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [x\n",
+		// An OpenShift Template whose name says template: processed.
+		"deploy/app-template.yaml": `apiVersion: template.openshift.io/v1
+kind: Template
+metadata:
+  name: app
+parameters:
+  - name: NAME
+    value: web
+objects:
+  - apiVersion: v1
+    kind: ConfigMap
+    metadata:
+      name: ${NAME}
+      name: dup
+`,
+	})
+	findings, skipped := quietFindings(t, dir, dir, "--no-default-checks")
+	assertLines(t, "findings", findings, []string{
+		"manifest/duplicate-key deploy/app-template.yaml:13",
+		"manifest/yaml-syntax deploy/broken.yaml:4",
+	})
+	assertLines(t, "skipped", skipped, []string{
+		"deploy/job.yaml (template source)",
+		"deploy/newrelic-config.yaml (template source)",
+		"deploy/vttablet-pod-template.yaml (template source)",
+	})
+	// Named on the command line, a template is read and skipped as one.
+	findings, skipped = quietFindings(t, dir, dir+"/deploy/cm.yaml.tmpl")
+	assertLines(t, "named template", append(findings, skipped...), []string{"deploy/cm.yaml.tmpl (template source)"})
+	_, out, _ := plumb(t, "check", "--root", dir, dir, "--no-default-checks", "--fail-on", "never")
+	if !strings.Contains(out, "3 template sources") {
+		t.Errorf("summary does not count the template sources:\n%s", out)
+	}
+}
+
+// Point 3: the configuration files of common tools are not objects — a
+// clusterctl metadata.yaml, a KRM function configuration, a kube-state-
+// metrics custom resource state file, a Helm repository index, a kubeadm
+// patch (a partial static Pod) — and kubebuilder's scaffolded patches (in
+// patches/, or named only in a commented-out kustomization entry) are
+// patches. Each is skipped and counted with the reason.
+func TestToolConfigurationsAreNotObjects(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"metadata.yaml": `apiVersion: clusterctl.cluster.x-k8s.io/v1alpha3
+kind: Metadata
+releaseSeries:
+  - major: 1
+    minor: 0
+    contract: v1beta1
+`,
+		"config/crd/kustomization.yaml": `resources:
+  - bases/example.com_widgets.yaml
+patches:
+# [WEBHOOK] To enable webhook, uncomment all the sections with [WEBHOOK] prefix.
+#- path: patches/webhook_in_widgets.yaml
+#- path: patches/cainjection_in_widgets.yaml
+`,
+		"config/crd/bases/example.com_widgets.yaml": `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema: {type: object}
+`,
+		"config/crd/patches/webhook_in_widgets.yaml": `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  conversion:
+    strategy: Webhook
+    webhook:
+      clientConfig:
+        service: {namespace: system, name: webhook-service, path: /convert}
+      conversionReviewVersions: [v1]
+`,
+		"config/crd/patches/cainjection_in_widgets.yaml": `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  annotations:
+    cert-manager.io/inject-ca-from: CERTIFICATE_NAMESPACE/CERTIFICATE_NAME
+  name: widgets.example.com
+`,
+		"config/default/kustomization.yaml": `namespace: op-system
+resources:
+  - ../crd
+#patches:
+#- path: manager_webhook_patch.yaml
+`,
+		"config/default/manager_webhook_patch.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: controller-manager
+  namespace: system
+spec:
+  template:
+    spec:
+      containers:
+        - name: manager
+          ports:
+            - containerPort: 9443
+              name: webhook-server
+`,
+		"krm/set-labels.yaml": `apiVersion: fn.kpt.dev/v1alpha1
+kind: SetLabels
+metadata:
+  name: set-labels
+  annotations:
+    config.kubernetes.io/function: |
+      container:
+        image: gcr.io/kpt-fn/set-labels:v0.1
+labels: {app: web}
+`,
+		"ksm/custom-resource-state.yaml": `kind: CustomResourceStateMetrics
+spec:
+  resources:
+    - groupVersionKind: {group: example.com, kind: Widget, version: v1}
+`,
+		"charts-repo/index.yaml": `apiVersion: v1
+entries:
+  web:
+    - name: web
+      version: 1.0.0
+      urls: [web-1.0.0.tgz]
+generated: "2024-01-01T00:00:00Z"
+`,
+		"kubeadm/patches/kube-apiserver+strategic.yaml": `apiVersion: v1
+kind: Pod
+metadata:
+  name: kube-apiserver
+  namespace: kube-system
+spec:
+  containers:
+    - name: kube-apiserver
+      resources: {requests: {cpu: 300m}}
+`,
+		// A plain etcd.yaml elsewhere is an object: its duplicate key is reported.
+		"db/etcd.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: etcd\n  name: etcd2\n",
+	})
+	findings, skipped := quietFindings(t, dir, dir)
+	assertLines(t, "findings", findings, []string{"manifest/duplicate-key db/etcd.yaml:5"})
+	assertLines(t, "skipped", skipped, []string{
+		"charts-repo/index.yaml (component configuration)",
+		"config/crd/patches/cainjection_in_widgets.yaml (kustomize patch)",
+		"config/crd/patches/webhook_in_widgets.yaml (kustomize patch)",
+		"config/default/manager_webhook_patch.yaml (kustomize patch)",
+		"krm/set-labels.yaml (component configuration)",
+		"ksm/custom-resource-state.yaml (component configuration)",
+		"kubeadm/patches/kube-apiserver+strategic.yaml (kubeadm patch)",
+		"metadata.yaml (component configuration)",
+	})
+}

@@ -73,24 +73,43 @@ func Load(fsys fs.FS, paths []string, opts LoadOptions) *Set {
 	type result struct {
 		docs     []*Document
 		problems []Problem
+		template bool
 	}
 	results := make([]result, len(files))
 	if opts.Digests {
 		set.Digests = make([][sha256.Size]byte, len(files))
 	}
 	parallel.ForEach(opts.Workers, len(files), func(i int) {
-		docs, p := loadFile(fsys, files[i], opts.Limits, opts.Cache, set.Digests, i)
-		results[i] = result{docs, p}
+		docs, p, tmpl := loadFile(fsys, files[i], opts.Limits, opts.Cache, set.Digests, i)
+		results[i] = result{docs, p, tmpl}
 	})
-	for _, r := range results {
+	kept := 0
+	for i, r := range results {
+		if r.template {
+			// Not a manifest: not among the files read, counted as skipped.
+			set.Skipped = append(set.Skipped, Skipped{Path: files[i], Reason: SkipTemplateSource})
+			continue
+		}
+		set.Files[kept] = files[i]
+		if set.Digests != nil {
+			set.Digests[kept] = set.Digests[i]
+		}
+		kept++
 		set.Documents = append(set.Documents, r.docs...)
 		set.Problems = append(set.Problems, r.problems...)
 	}
+	set.Files = set.Files[:kept]
+	if set.Digests != nil {
+		set.Digests = set.Digests[:kept]
+	}
+	SortSkipped(set.Skipped)
 	return set
 }
 
 // digests, when not nil, receives the digest of the file's content at i.
-func loadFile(fsys fs.FS, name string, limits Limits, cache *ParseCache, digests [][sha256.Size]byte, i int) ([]*Document, []Problem) {
+// template is true for a template source (templatesource.go): its
+// documents and problems are dropped and the file is counted as skipped.
+func loadFile(fsys fs.FS, name string, limits Limits, cache *ParseCache, digests [][sha256.Size]byte, i int) (docs []*Document, problems []Problem, template bool) {
 	at := Location{File: name, Line: 1, Column: 1}
 	// The file's type and size are read before it is opened: opening a
 	// named pipe blocks, and a device may never end.
@@ -99,19 +118,24 @@ func loadFile(fsys fs.FS, name string, limits Limits, cache *ParseCache, digests
 	var tl *TooLargeError
 	switch {
 	case errors.As(err, &nr):
-		return nil, []Problem{inputError(RuleUnreadable, at, "the file is %v; remove it or exclude it", nr)}
+		return nil, []Problem{inputError(RuleUnreadable, at, "the file is %v; remove it or exclude it", nr)}, false
 	case errors.As(err, &tl):
-		return nil, []Problem{tooLarge(name, tl.Size, limits)}
+		return nil, []Problem{tooLarge(name, tl.Size, limits)}, false
 	case err != nil:
-		return nil, []Problem{unreadable(name, err)}
+		return nil, []Problem{unreadable(name, err)}, false
 	}
 	if digests != nil {
 		digests[i] = sha256.Sum256(data)
 	}
 	if cache != nil {
-		return cache.parse(name, data, limits)
+		docs, problems = cache.parse(name, data, limits)
+	} else {
+		docs, problems = Parse(name, data, limits)
 	}
-	return Parse(name, data, limits)
+	if IsTemplateSource(name, data, docs, problems) {
+		return nil, nil, true
+	}
+	return docs, problems, false
 }
 
 func unreadable(name string, err error) Problem {
