@@ -317,3 +317,79 @@ spec:
 		"metadata.yaml (component configuration)",
 	})
 }
+
+// Point 4: .Capabilities.APIVersions lists what the embedded schema serves
+// (group/versions and group/version/Kinds), so a chart that picks an API
+// version by capability picks the served one; Helm's default list (client-
+// go's scheme) has no Kind entries and the chart fell back to the removed
+// policy/v1beta1 — a schema/removed-api error on a correct chart.
+func TestChartsChooseTheServedAPIVersion(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"charts/web/Chart.yaml":  "apiVersion: v2\nname: web\nversion: 1.0.0\n",
+		"charts/web/values.yaml": "replicas: 2\n",
+		"charts/web/templates/pdb.yaml": `{{- if .Capabilities.APIVersions.Has "policy/v1/PodDisruptionBudget" }}
+apiVersion: policy/v1
+{{- else }}
+apiVersion: policy/v1beta1
+{{- end }}
+kind: PodDisruptionBudget
+metadata:
+  name: web
+spec:
+  minAvailable: 1
+  selector:
+    matchLabels: {app: web}
+`,
+	})
+	findings, _ := quietFindings(t, dir, dir, "--no-default-checks")
+	assertLines(t, "findings", findings, nil)
+	code, out, errOut := plumb(t, "render", "--root", dir, dir)
+	if code != 0 || !strings.Contains(out, "apiVersion: policy/v1\n") {
+		t.Errorf("render: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// Point 4: a run over part of the repository validates custom resources
+// against the repository's CRDs, as a whole-repository run does (before,
+// the Widget had "no schema" from charts/web).
+func TestSubPathRunsUseTheRepositoryCRDs(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"config/crd/bases/example.com_widgets.yaml": `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                replicas: {type: integer}
+`,
+		"charts/web/Chart.yaml":  "apiVersion: v2\nname: web\nversion: 1.0.0\n",
+		"charts/web/values.yaml": "replicas: two\n",
+		"charts/web/templates/widget.yaml": `apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: web
+spec:
+  replicas: {{ .Values.replicas }}
+`,
+	})
+	want := []string{"schema/wrong-type charts/web/values.yaml:1"}
+	whole, _ := quietFindings(t, dir, dir, "--no-default-checks")
+	assertLines(t, "whole repository", whole, want)
+	sub, _ := quietFindings(t, dir, dir+"/charts/web", "--no-default-checks")
+	assertLines(t, "sub-path", sub, want)
+}
