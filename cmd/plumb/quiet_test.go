@@ -393,3 +393,45 @@ spec:
 	sub, _ := quietFindings(t, dir, dir+"/charts/web", "--no-default-checks")
 	assertLines(t, "sub-path", sub, want)
 }
+
+// Point 8: one broken template does not blank a chart. A duplicate key in
+// a template's output is an error at the template line and the object is
+// rendered with the last value, as Helm keeps it; a template whose output
+// is not YAML at all is an error and only its document is lost; the
+// chart's other objects are rendered and checked.
+func TestOneBrokenTemplateDoesNotBlankTheChart(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"charts/web/Chart.yaml":  "apiVersion: v2\nname: web\nversion: 1.0.0\n",
+		"charts/web/values.yaml": "name: web\n",
+		"charts/web/templates/configmap.yaml": `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Values.name }}
+  labels:
+    app.kubernetes.io/name: web
+    app.kubernetes.io/name: {{ .Values.name }}-cm
+data:
+  a: b
+`,
+		"charts/web/templates/broken.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [{{ .Values.name }}\n",
+		"charts/web/templates/service.yaml": `apiVersion: v1
+kind: Service
+metadata:
+  name: {{ .Values.name }}
+spec:
+  ports:
+    - port: 80
+`,
+	})
+	findings, _ := quietFindings(t, dir, dir, "--no-default-checks")
+	assertLines(t, "findings", findings, []string{
+		"render/helm-template charts/web/templates/broken.yaml:4",
+		"render/helm-template charts/web/templates/configmap.yaml:7",
+	})
+	code, out, errOut := plumb(t, "render", "--root", dir, dir)
+	if code != 0 || !strings.Contains(out, "    app.kubernetes.io/name: web-cm\n") || strings.Contains(out, "    app.kubernetes.io/name: web\n") ||
+		!strings.Contains(out, "kind: Service\n") {
+		t.Errorf("render: exit %d\n%s%s", code, out, errOut)
+	}
+}
