@@ -29,6 +29,10 @@ type File struct {
 	Paths []string `yaml:"paths"`
 	// Exclude holds doublestar patterns of repository paths to skip.
 	Exclude []string `yaml:"exclude"`
+	// Include holds doublestar patterns of paths read although a
+	// directory walk skips them by default (vendor/ beside a go.mod,
+	// testdata/, node_modules/).
+	Include []string `yaml:"include"`
 	// FailOn is error, warning or never.
 	FailOn string `yaml:"fail_on"`
 	// Format lists report outputs, as --format takes them (F or F=FILE).
@@ -84,6 +88,7 @@ type Config struct {
 	File    string
 	Paths   []string // repository-relative, slash-separated
 	Exclude []string
+	Include []string
 	FailOn  FailOn
 	Formats []string
 	// MinLevel is the least severe level the text report shows; Verbose
@@ -216,6 +221,8 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 
 	cfg.Exclude = normalizeExcludes(append(append([]string(nil), file.Exclude...), fl.Exclude...))
 	errs = append(errs, checkExcludes(file, fl)...)
+	cfg.Include = normalizeExcludes(file.Include)
+	errs = append(errs, checkIncludes(file)...)
 
 	cfg.FailOn = FailOnError
 	switch {

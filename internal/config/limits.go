@@ -75,6 +75,18 @@ func checkExcludes(file *File, fl *Flags) []error {
 	return errs
 }
 
+// checkIncludes refuses include patterns that are not valid doublestar
+// patterns, for the same reason as checkExcludes.
+func checkIncludes(file *File) []error {
+	var errs []error
+	for i, p := range file.Include {
+		if !doublestar.ValidatePattern(p) {
+			errs = append(errs, file.src.errorf(fmt.Sprintf("include[%d]", i), "include %q: not a valid pattern (doublestar syntax, e.g. 'testdata/**')", p))
+		}
+	}
+	return errs
+}
+
 // parseBudgetTime reads a time budget: a Go duration such as 90s or 2m.
 func parseBudgetTime(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(strings.TrimSpace(s))

@@ -69,7 +69,7 @@ func (d *Document) NotObject() SkipReason {
 	}
 	a, _ := api.(string)
 	k, _ := kind.(string)
-	if IsComponentConfig(a, k) {
+	if IsComponentConfig(a, k) || isToolConfig(d.File, m, a, k, hasKind) {
 		return SkipComponentConfig
 	}
 	return ""

@@ -21,6 +21,11 @@ type LoadOptions struct {
 	// Exclude holds doublestar patterns (e.g. "charts/**") matched against
 	// repository-relative paths; matching files and directories are skipped.
 	Exclude []string
+	// Include holds doublestar patterns of paths read although they are
+	// not deployed by default (vendor/, testdata/, node_modules/: see
+	// notDeployedDir): a pattern matching a file, or the skipped directory
+	// itself, reads it.
+	Include []string
 	// Workers bounds parallel parsing (default GOMAXPROCS).
 	Workers int
 	// Cache, when set, shares parsed files with another load (cache.go).
@@ -61,31 +66,50 @@ var ManifestExtensions = []string{".yaml", ".yml", ".json"}
 func Load(fsys fs.FS, paths []string, opts LoadOptions) *Set {
 	fsys = ContentFS(fsys) // never .git, whoever calls
 	opts.Limits = opts.Limits.orDefault()
-	c := collectFiles(fsys, paths, opts.Exclude)
+	c := collectFiles(fsys, paths, opts.Exclude, opts.Include)
 	set := &Set{Files: c.files, Problems: c.problems, Skipped: c.skipped, Charts: c.charts}
 	files := c.files
 
 	type result struct {
 		docs     []*Document
 		problems []Problem
+		template bool
 	}
 	results := make([]result, len(files))
 	if opts.Digests {
 		set.Digests = make([][sha256.Size]byte, len(files))
 	}
 	parallel.ForEach(opts.Workers, len(files), func(i int) {
-		docs, p := loadFile(fsys, files[i], opts.Limits, opts.Cache, set.Digests, i)
-		results[i] = result{docs, p}
+		docs, p, tmpl := loadFile(fsys, files[i], opts.Limits, opts.Cache, set.Digests, i)
+		results[i] = result{docs, p, tmpl}
 	})
-	for _, r := range results {
+	kept := 0
+	for i, r := range results {
+		if r.template {
+			// Not a manifest: not among the files read, counted as skipped.
+			set.Skipped = append(set.Skipped, Skipped{Path: files[i], Reason: SkipTemplateSource})
+			continue
+		}
+		set.Files[kept] = files[i]
+		if set.Digests != nil {
+			set.Digests[kept] = set.Digests[i]
+		}
+		kept++
 		set.Documents = append(set.Documents, r.docs...)
 		set.Problems = append(set.Problems, r.problems...)
 	}
+	set.Files = set.Files[:kept]
+	if set.Digests != nil {
+		set.Digests = set.Digests[:kept]
+	}
+	SortSkipped(set.Skipped)
 	return set
 }
 
 // digests, when not nil, receives the digest of the file's content at i.
-func loadFile(fsys fs.FS, name string, limits Limits, cache *ParseCache, digests [][sha256.Size]byte, i int) ([]*Document, []Problem) {
+// template is true for a template source (templatesource.go): its
+// documents and problems are dropped and the file is counted as skipped.
+func loadFile(fsys fs.FS, name string, limits Limits, cache *ParseCache, digests [][sha256.Size]byte, i int) (docs []*Document, problems []Problem, template bool) {
 	at := Location{File: name, Line: 1, Column: 1}
 	// The file's type and size are read before it is opened: opening a
 	// named pipe blocks, and a device may never end.
@@ -94,19 +118,24 @@ func loadFile(fsys fs.FS, name string, limits Limits, cache *ParseCache, digests
 	var tl *TooLargeError
 	switch {
 	case errors.As(err, &nr):
-		return nil, []Problem{inputError(RuleUnreadable, at, "the file is %v; remove it or exclude it", nr)}
+		return nil, []Problem{inputError(RuleUnreadable, at, "the file is %v; remove it or exclude it", nr)}, false
 	case errors.As(err, &tl):
-		return nil, []Problem{tooLarge(name, tl.Size, limits)}
+		return nil, []Problem{tooLarge(name, tl.Size, limits)}, false
 	case err != nil:
-		return nil, []Problem{unreadable(name, err)}
+		return nil, []Problem{unreadable(name, err)}, false
 	}
 	if digests != nil {
 		digests[i] = sha256.Sum256(data)
 	}
 	if cache != nil {
-		return cache.parse(name, data, limits)
+		docs, problems = cache.parse(name, data, limits)
+	} else {
+		docs, problems = Parse(name, data, limits)
 	}
-	return Parse(name, data, limits)
+	if IsTemplateSource(name, data, docs, problems) {
+		return nil, nil, true
+	}
+	return docs, problems, false
 }
 
 func unreadable(name string, err error) Problem {
@@ -142,14 +171,15 @@ type collected struct {
 
 	seen      map[string]bool
 	chartDirs map[string]string // directory → the chart it is in ("" when none)
+	include   []string
 }
 
 // collectFiles expands the input paths into a sorted, de-duplicated list of
 // files. A file named explicitly is always read; files found by walking a
 // directory or matching a glob are skipped when they are tool dotfiles or
 // belong to a Helm chart.
-func collectFiles(fsys fs.FS, paths []string, exclude []string) *collected {
-	c := &collected{seen: map[string]bool{}, chartDirs: map[string]string{}}
+func collectFiles(fsys fs.FS, paths []string, exclude, include []string) *collected {
+	c := &collected{seen: map[string]bool{}, chartDirs: map[string]string{}, include: include}
 	for _, p := range paths {
 		p = path.Clean(filepath.ToSlash(p))
 		if p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) {
@@ -169,8 +199,9 @@ func collectFiles(fsys fs.FS, paths []string, exclude []string) *collected {
 				c.problems = append(c.problems, configError(inputError(RuleUnreadable, Location{File: p},
 					"the pattern matches no files")))
 			}
+			base, _ := doublestar.SplitPattern(p)
 			for _, m := range matches {
-				if hasManifestExt(m) && !c.skip(fsys, m, exclude) {
+				if hasManifestExt(m) && !c.skipNotDeployed(fsys, base, m) && !c.skip(fsys, m, exclude) {
 					c.add(m, exclude)
 				}
 			}
@@ -278,6 +309,10 @@ func (c *collected) walkDir(fsys fs.FS, dir string, exclude []string) []Problem 
 			if p != dir && (strings.HasPrefix(d.Name(), ".") || excluded(p, exclude)) {
 				return fs.SkipDir
 			}
+			if p != dir && notDeployedDir(fsys, p) != "" && !c.mayInclude(p) {
+				problems = append(problems, c.skipDir(fsys, p, notDeployedDir(fsys, p), exclude)...)
+				return fs.SkipDir
+			}
 			if IsHelmChartDir(fsys, p) {
 				c.chartDirs[p] = p
 				c.addChart(p)
@@ -301,6 +336,9 @@ func (c *collected) walkDir(fsys fs.FS, dir string, exclude []string) []Problem 
 		if isDotfile(p) {
 			c.seen[p] = true
 			c.skipped = append(c.skipped, Skipped{Path: p, Reason: SkipToolConfig})
+			return nil
+		}
+		if c.skipNotDeployed(fsys, dir, p) {
 			return nil
 		}
 		c.add(p, exclude)

@@ -33,11 +33,22 @@ const (
 	// SkipNotObject is a file none of whose documents is a Kubernetes
 	// object (no apiVersion and kind: values files, empty files).
 	SkipNotObject SkipReason = "not a Kubernetes object"
+	// SkipTestData is a file in a testdata/ directory: test input, which
+	// the go tool ignores too (notdeployed.go).
+	SkipTestData SkipReason = "test data"
+	// SkipKubeadmPatch is a file of a kubeadm patches directory
+	// (kube-apiserver+strategic.yaml): a partial static Pod or
+	// configuration kubeadm patches, not an object (tools.go).
+	SkipKubeadmPatch SkipReason = "kubeadm patch"
+	// SkipVendored is a file in vendor/ beside a go.mod or in
+	// node_modules/: someone else's package (notdeployed.go).
+	SkipVendored SkipReason = "vendored dependency"
 )
 
 // SkipReasons lists every reason in summary order.
 var SkipReasons = []SkipReason{SkipKustomizePatch, SkipKustomizeGeneratorInput,
-	SkipKustomizeReplacement, SkipKustomizeConfig, SkipToolConfig, SkipComponentConfig, SkipNotObject}
+	SkipKustomizeReplacement, SkipKustomizeConfig, SkipToolConfig, SkipComponentConfig, SkipKubeadmPatch, SkipNotObject,
+	SkipTemplateSource, SkipTestData, SkipVendored}
 
 // Skipped is a file that is not read as
 // Kubernetes objects and is never the subject of a finding (a file that
@@ -77,6 +88,7 @@ var componentConfigGroups = []string{
 	".config.k8s.io", // kubelet, kube-proxy, kube-scheduler, apiserver, ...
 	"audit.k8s.io", "kubeadm.k8s.io", "kind.x-k8s.io", "k3d.io", "ctlptl.dev",
 	"clientauthentication.k8s.io", "kustomize.config.k8s.io", "config.kubernetes.io",
+	"clusterctl.cluster.x-k8s.io", // clusterctl's metadata.yaml (kind: Metadata) and its configuration
 }
 
 // IsComponentConfig reports whether apiVersion and kind name a

@@ -33,6 +33,7 @@ func analysisConfigKey(cfg *config.Config) (cache.Key, bool) {
 	settings := struct {
 		File              string
 		Exclude           []string
+		Include           []string
 		Limits            any
 		Rules             config.RulesSettings
 		Render            config.RenderConfig
@@ -40,7 +41,7 @@ func analysisConfigKey(cfg *config.Config) (cache.Key, bool) {
 		Checks            config.Checks
 		KubernetesVersion config.KubernetesVersion
 		Helm              config.HelmConfig
-	}{cfg.File, cfg.Exclude, cfg.Limits, cfg.Rules, cfg.Render, cfg.Reference, cfg.Checks, cfg.KubernetesVersion, cfg.Helm}
+	}{cfg.File, cfg.Exclude, cfg.Include, cfg.Limits, cfg.Rules, cfg.Render, cfg.Reference, cfg.Checks, cfg.KubernetesVersion, cfg.Helm}
 	data, err := json.Marshal(settings)
 	if err != nil {
 		return cache.Key{}, false

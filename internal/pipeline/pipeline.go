@@ -127,7 +127,7 @@ type shared struct {
 // inspection rules. With --shard, only the shard's render targets are
 // rendered.
 func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, share shared, engine *rules.Engine) *Rendered {
-	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude, Cache: share.parses,
+	set := manifest.Load(fsys, cfg.Paths, manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude, Include: cfg.Include, Cache: share.parses,
 		Digests: share.store != nil})
 	run := engine.NewRun()
 	run.Early(set.Documents)
@@ -193,6 +193,10 @@ func helmOptions(cfg *config.Config) render.HelmOptions {
 	h := cfg.Helm
 	o := render.HelmOptions{ValuesConvention: h.ValuesConvention, ValuesFiles: h.ValuesFiles, Set: h.Set, SetString: h.SetString,
 		ReleaseName: h.ReleaseName, Namespace: h.Namespace, KubeVersion: cfg.KubernetesVersion.String()}
+	// .Capabilities.APIVersions: what the embedded schema serves (issue 34).
+	if served, err := schema.APIVersions(); err == nil {
+		o.ServedAPIVersions = served
+	}
 	for _, t := range h.Targets {
 		ht := render.HelmTarget{Chart: t.Chart, Name: t.Name, ReleaseName: t.ReleaseName, Namespace: t.Namespace,
 			Values: t.Values, Set: t.Set, SetString: t.SetString, APIVersions: t.APIVersions,
@@ -221,7 +225,7 @@ func repoFS(root string) (fs.FS, error) {
 // Problems with an engine's own configuration (a catalog that does not lint,
 // a reference that does not load) come back as ConfigError findings (exit
 // 2); the other engines still run.
-func Analyzers(_ context.Context, cfg *config.Config, _ fs.FS) ([]analyzer.Analyzer, []finding.Finding) {
+func Analyzers(_ context.Context, cfg *config.Config, fsys fs.FS) ([]analyzer.Analyzer, []finding.Finding) {
 	engines := []analyzer.Analyzer{hygiene.Analyzer{}}
 	var setup []finding.Finding
 	templates, problems := kubevirt.LoadTemplates(cfg.KubeVirt.TemplateDirs, cfg.Limits)
@@ -235,7 +239,8 @@ func Analyzers(_ context.Context, cfg *config.Config, _ fs.FS) ([]analyzer.Analy
 		workflowCRDs, problems := loadCRDs(cfg, true)
 		setup = append(setup, problems...)
 		engines = append(engines, &schema.Analyzer{KubernetesMinor: cfg.Schema.KubernetesVersion.Minor,
-			SkipKinds: cfg.Schema.SkipKinds, CRDs: repoCRDs, WorkflowCRDs: workflowCRDs, MaxTargetTime: cfg.Limits.OrDefault().MaxTargetTime})
+			SkipKinds: cfg.Schema.SkipKinds, CRDs: repoCRDs, WorkflowCRDs: workflowCRDs, MaxTargetTime: cfg.Limits.OrDefault().MaxTargetTime,
+			RepositoryCRDs: repositoryCRDs(cfg, fsys)})
 	}
 	checksEngine, checkProblems := checks.New(cfg.Checks, cfg.File)
 	setup = append(setup, checkProblems...)

@@ -414,6 +414,10 @@ func (r *renderer) chartInputs(job chartRender) cache.Key {
 	for _, v := range req.APIVersions {
 		h.String(v)
 	}
+	h.Int(len(req.ServedAPIVersions))
+	for _, v := range req.ServedAPIVersions {
+		h.String(v)
+	}
 	if job.holder != nil {
 		h.String(job.holder.Name).Key(job.holder.Inputs)
 	}

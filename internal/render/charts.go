@@ -31,6 +31,10 @@ type HelmOptions struct {
 	ReleaseName, Namespace      string
 	// KubeVersion is .Capabilities.KubeVersion (e.g. v1.37.0).
 	KubeVersion string
+	// ServedAPIVersions replace Helm's default .Capabilities.APIVersions
+	// (helm.Request.ServedAPIVersions); the pipeline sets the embedded
+	// schema's.
+	ServedAPIVersions []string
 }
 
 // HelmTarget is one explicit render of a chart.
@@ -153,7 +157,8 @@ func (r *renderer) chartTargets(ctx context.Context, extra []HelmTarget, change 
 // request turns a target into a Helm request.
 func (r *renderer) request(t HelmTarget) helm.Request {
 	req := helm.Request{Target: t.Name, ReleaseName: t.ReleaseName, Namespace: t.Namespace,
-		KubeVersion: r.opts.Helm.KubeVersion, APIVersions: t.APIVersions, IncludeCRDs: true, At: t.At}
+		KubeVersion: r.opts.Helm.KubeVersion, APIVersions: t.APIVersions, ServedAPIVersions: r.opts.Helm.ServedAPIVersions,
+		IncludeCRDs: true, At: t.At}
 	if t.KubeVersion != "" {
 		req.KubeVersion = t.KubeVersion
 	}

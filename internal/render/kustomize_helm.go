@@ -141,7 +141,7 @@ func (r *renderer) inflate(k *kustomization, u helmUse) *inflated {
 	}
 	e := u.entry
 	req := helm.Request{Target: k.Dir, ReleaseName: e.ReleaseName, Namespace: e.Namespace, KubeVersion: r.opts.Helm.KubeVersion,
-		APIVersions: e.ApiVersions, IncludeCRDs: e.IncludeCRDs, SkipHooks: e.SkipHooks, SkipTests: e.SkipTests, At: at}
+		APIVersions: e.ApiVersions, ServedAPIVersions: r.opts.Helm.ServedAPIVersions, IncludeCRDs: e.IncludeCRDs, SkipHooks: e.SkipHooks, SkipTests: e.SkipTests, At: at}
 	if e.KubeVersion != "" {
 		req.KubeVersion = e.KubeVersion
 	}

@@ -236,6 +236,8 @@ func (r *renderer) run(ctx context.Context) *Result {
 		}
 	}
 
+	r.commentedOutEntries(tree, consumed, inputs)
+
 	var targets []string
 	var declared map[string]bool
 	if len(r.opts.Targets) > 0 {
@@ -434,8 +436,12 @@ func (r *renderer) plainTargets(consumed map[string]bool, kustomizeTargets []str
 			delete(notObjects, doc.File)
 			continue
 		}
-		if reason := doc.NotObject(); reason != "" {
-			if !hasObject[doc.File] && reason == manifest.SkipComponentConfig {
+		reason := doc.NotObject()
+		if reason == "" {
+			reason = manifest.ScaffoldPatch(doc.File)
+		}
+		if reason != "" {
+			if !hasObject[doc.File] && reason != manifest.SkipNotObject {
 				notObjects[doc.File] = reason
 			}
 			continue

@@ -110,6 +110,9 @@ var reasonPlurals = map[manifest.SkipReason]string{
 	manifest.SkipToolConfig:      "tool configuration files",
 	manifest.SkipComponentConfig: "component configuration files",
 	manifest.SkipNotObject:       "not Kubernetes objects",
+	manifest.SkipTemplateSource:  "template sources",
+	manifest.SkipTestData:        "test data files",
+	manifest.SkipVendored:        "vendored dependency files",
 }
 
 // writeSkipped lists every skipped file (--verbose).

@@ -41,6 +41,12 @@ type Analyzer struct {
 	// CRDs are the CustomResourceDefinitions the repository's
 	// configuration names (schema.crds), used after the rendered ones.
 	CRDs []*manifest.Object
+	// RepositoryCRDs are the CustomResourceDefinitions of the whole
+	// repository when only part of it is checked (plumb check charts/x):
+	// its custom resources are validated as in a whole-repository run.
+	// Used last, and silently — problems of a CRD outside the paths
+	// checked are not findings of this run.
+	RepositoryCRDs []*manifest.Object
 	// MaxTargetTime is a render target's time budget, which also bounds
 	// the time the CEL rules of its custom resources take (0: the
 	// default, manifest.DefaultLimits.MaxTargetTime).
@@ -83,6 +89,11 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 	}
 	for _, o := range a.CRDs {
 		crds.add(o, false)
+	}
+	for _, o := range a.RepositoryCRDs {
+		n := len(crds.problems)
+		crds.add(o, false)
+		crds.problems = crds.problems[:n]
 	}
 	out := &analyzer.Output{Rules: Rules()}
 	out.Findings = append(out.Findings, crds.findings()...)

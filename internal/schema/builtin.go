@@ -179,3 +179,25 @@ func (s *builtinSchema) isBuiltinGroup(group string) bool {
 	_, ok := s.versions[group]
 	return ok
 }
+
+// APIVersions lists every group/version of the embedded schema and each of
+// its group/version/Kind entries, sorted: what a cluster of the embedded
+// version serves, as Helm's .Capabilities.APIVersions lists them (Helm's
+// own default is client-go's scheme, which still knows versions the API
+// server stopped serving, so a chart choosing by capability would pick a
+// removed one).
+func APIVersions() ([]string, error) {
+	s, err := loadBuiltin()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(s.kinds)+len(s.kindsOf))
+	for gv, kinds := range s.kindsOf {
+		out = append(out, gv)
+		for _, k := range kinds {
+			out = append(out, gv+"/"+k)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}

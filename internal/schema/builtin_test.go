@@ -240,6 +240,10 @@ func TestRequiredFields(t *testing.T) {
 	runBuiltinCases(t, []objectCase{
 		{name: "container without name", old: "        - name: web\n          image: nginx:1.27\n", new: "        - image: nginx:1.27\n", rule: RuleRequired, at: "- image: nginx",
 			msgs: []string{`Container is missing the required field "name"`}},
+		// The schema leaves image optional; pod validation requires it in
+		// every pod template (issue 34).
+		{name: "container without image", old: "          image: nginx:1.27\n", new: "", rule: RuleRequired, at: "- name: web",
+			msgs: []string{`Container is missing the required field "image"`}},
 		{name: "env without name", old: "            - name: PORT\n              value", new: "            - value", rule: RuleRequired, at: `- value: "8080"`,
 			msgs: []string{`EnvVar is missing the required field "name"`}},
 		{name: "deployment without selector", old: "  selector:\n    matchLabels:\n      app: web\n", new: "", rule: RuleRequired, at: "spec:",

@@ -52,6 +52,13 @@ func TestCustomResources(t *testing.T) {
 		{name: "valid", old: "size: small", new: "size: small"},
 		{name: "int-or-string as integer", old: "port: http", new: "port: 8080"},
 		{name: "template placeholders are not validated", old: "  size: small\n  minReplicas: 1\n", new: "  size: \"${SIZE}\"\n  minReplicas: \"{{ .Values.min }}\"\n"},
+		// Flux post-build and clusterctl substitutions with a default
+		// (issue 34): placeholders, neither a wrong type nor an object-level
+		// repeat at 1:1.
+		{name: "substitutions with defaults are placeholders", old: "  minReplicas: 1\n  maxReplicas: 2\n", new: "  minReplicas: ${MIN_REPLICAS:-1}\n  maxReplicas: ${MAX_REPLICAS:=2}\n"},
+		{name: "a fraction for an integer, once at its line", old: "minReplicas: 1", new: "minReplicas: 1.5", rule: RuleWrongType, at: "minReplicas",
+			msgs: []string{"minReplicas must be of type integer"}},
+		{name: "null where unset is accepted", old: "  port: http\n  name: front-end\n", new: "  port: null\n  name: null\n"},
 		{name: "preserved subtree takes anything", old: "anything: [goes, here]", new: "anything: {really: [1, 2]}"},
 		{name: "unknown nested field", old: "      weight: 10", new: "      wieght: 10", rule: RuleUnknownField, at: "wieght",
 			msgs: []string{`parts[0] has no field "wieght": did you mean "weight"?`}},

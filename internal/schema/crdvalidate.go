@@ -3,6 +3,7 @@ package schema
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,6 +43,10 @@ func (cv *crdVersion) validate(ctx context.Context, o *manifest.Object, secret f
 	}
 	obj := runtime.DeepCopyJSON(o.Content)
 	delete(obj, "status")
+	// A null where the schema is not nullable is dropped, as the API
+	// server's defaulter does before anything is validated: null means
+	// unset (issue 34).
+	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, cv.structural)
 	w := &walker{secret: secret, path: make(manifest.Path, 0, 16)}
 	if b, err := loadBuiltin(); err == nil && b.objectMeta != nil {
 		if md, ok := obj["metadata"]; ok {
@@ -73,12 +78,56 @@ func (cv *crdVersion) validate(ctx context.Context, o *manifest.Object, secret f
 			w.addUnlessPlaceholder(o.Content, celProblem(o.Content, e))
 		}
 	}
-	for _, e := range errs {
+	for _, e := range objectLevelRepeats(errs) {
 		w.addUnlessPlaceholder(o.Content, fieldProblem(o.Content, e))
 	}
 	redactSecrets(w.problems, o.Content)
 	return w.problems
 }
+
+// checkedValueRE is kube-openapi's object-level report of a value's type
+// or format, which names the field at its end: "Checked value must be of
+// type integer (default format) in spec.replicas".
+var checkedValueRE = regexp.MustCompile(`^Checked value must be of type .* in (\S+)$`)
+
+// objectLevelRepeats drops the validator's own reports at the object's
+// root (no field, shown at 1:1) that repeat an error already reported at a
+// field — "Checked value must be of type integer … in spec.x" beside
+// "spec.x must be of type integer", "\"spec.x\" must validate at least one
+// schema (anyOf)" — and moves a "Checked value" report that stands alone
+// to the field it names (issue 34).
+func objectLevelRepeats(errs field.ErrorList) field.ErrorList {
+	atField := false
+	for _, e := range errs {
+		if !isRootField(e.Field) {
+			atField = true
+			break
+		}
+	}
+	out := errs[:0:0]
+	for _, e := range errs {
+		if !isRootField(e.Field) {
+			out = append(out, e)
+			continue
+		}
+		m := checkedValueRE.FindStringSubmatch(e.Detail)
+		switch {
+		case m != nil && atField:
+			continue
+		case m != nil:
+			moved := *e
+			moved.Field = m[1]
+			out = append(out, &moved)
+		case atField && strings.Contains(e.Detail, " must validate "):
+			continue
+		default:
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func isRootField(f string) bool { return f == "" || f == "<nil>" }
 
 // redactSecrets hides in the messages of the API server's validation (which
 // may quote a value, and a CEL rule's messageExpression any value) the

@@ -34,8 +34,23 @@ var requiredNotEnforced = map[string]map[string]string{
 	"io.k8s.api.batch.v1.PodFailurePolicy": {"rules": batch + "validatePodFailurePolicy (no rules is a valid policy)"},
 }
 
+// requiredByValidation are the fields the OpenAPI documents leave optional
+// but the API server's validation requires whenever the object is created
+// (each row names the validation function, k8s.io/kubernetes v1.37.2):
+//   - a container's image: the schema makes it optional "to allow higher
+//     level config management to default or override container images in
+//     workload controller templates", but validateContainerCommon rejects
+//     an empty image in a Pod and in every pod template alike (a
+//     Deployment without one fails with containers[0].image: Required
+//     value); an ephemeral container's likewise.
+var requiredByValidation = map[string]map[string]string{
+	coreV1 + "Container":          {"image": core + "validateContainerCommon"},
+	coreV1 + "EphemeralContainer": {"image": core + "validateEphemeralContainers"},
+}
+
 // enforceRequired drops from the types' required lists what the API
-// server does not enforce. An exception that names no required field of
+// server does not enforce, and adds what its validation requires
+// (requiredByValidation). An exception that names no required field of
 // the schema is an error: a new Kubernetes release must be looked at again.
 func enforceRequired(types []*apiType, byName map[string]*apiType, exceptions map[string]map[string]string) error {
 	for def, props := range exceptions {
@@ -47,6 +62,18 @@ func enforceRequired(types []*apiType, byName map[string]*apiType, exceptions ma
 			if !slices.Contains(t.required, prop) {
 				return fmt.Errorf("required exceptions: %s.%s is not a required field", def, prop)
 			}
+		}
+	}
+	for def, props := range requiredByValidation {
+		t := byName[def]
+		if t == nil {
+			continue // a test's schema without the definition
+		}
+		for prop := range props {
+			if slices.Contains(t.required, prop) {
+				return fmt.Errorf("required additions: %s.%s is already required by the schema", def, prop)
+			}
+			t.required = append(t.required, prop)
 		}
 	}
 	for _, t := range types {

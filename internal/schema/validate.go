@@ -206,10 +206,29 @@ func isTemplateString(s string) bool {
 		if end < 0 {
 			return false
 		}
-		if isVariableName(strings.Trim(rest[:end], "{")) {
+		if isSubstitution(strings.Trim(rest[:end], "{")) {
 			return true
 		}
 	}
+}
+
+// isSubstitution reports whether s, the text between "${" and "}", is a
+// variable with an optional default or check: NAME, NAME:-default,
+// NAME:=default, NAME-default, NAME:+alt, NAME:?message (the shell's forms,
+// which Flux's post-build substitution and clusterctl's also read).
+func isSubstitution(s string) bool {
+	name, op := s, ""
+	if i := strings.IndexAny(s, ":-=+?"); i >= 0 {
+		name, op = s[:i], s[i:]
+	}
+	if !isVariableName(name) {
+		return false
+	}
+	if op == "" {
+		return true
+	}
+	op = strings.TrimPrefix(op, ":")
+	return op != "" && strings.ContainsRune("-=+?", rune(op[0]))
 }
 
 // isVariableName reports whether s is a shell or Template parameter name.

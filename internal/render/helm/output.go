@@ -1,11 +1,14 @@
 package helm
 
 import (
+	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	release "helm.sh/helm/v4/pkg/release/v1"
 	releaseutil "helm.sh/helm/v4/pkg/release/v1/util"
@@ -54,16 +57,33 @@ func (r *Renderer) assemble(c *Chart, ch *chart.Chart, req Request, files map[st
 			}
 			e := &entry{name: name, content: content, trace: ft, off: off}
 			docs, problems := manifest.Parse(name, []byte(content), r.limits)
-			if len(problems) > 0 {
-				p := problems[0]
+			for _, p := range problems {
 				if off >= 0 {
 					p.Location = ft.position(off + lineOffset(content, p.Location.Line))
+					related := make([]manifest.Location, len(p.Related))
+					for i, rl := range p.Related {
+						related[i] = ft.position(off + lineOffset(content, rl.Line))
+					}
+					p.Related = related
 				}
-				p.Rule, p.Input = RuleTemplate, false
+				p.Rule, p.Input, p.Level = RuleTemplate, false, "error"
 				p.Message = "the template's output is not valid YAML: " + p.Message
+				if dup := duplicateKeyRE.FindStringSubmatch(p.Message); dup != nil && len(p.Related) == 1 {
+					p.Message = fmt.Sprintf("the template's output writes the key %s twice (first at %s): Helm keeps only the last value and kubectl apply rejects the object; keep one of them",
+						dup[1], manifest.FormatLocation(p.Related[0]))
+				}
 				p.Key = name + ": " + positionRE.ReplaceAllString(p.Message, "")
 				out.Problems = append(out.Problems, p)
-				return out
+			}
+			if !onlyDuplicateKeys(problems) || len(docs) == 0 {
+				// This document cannot be read: the chart's others still are.
+				continue
+			}
+			// Helm (sigs.k8s.io/yaml) keeps a duplicate key's last value,
+			// and so does the parsed document: the object is rendered as
+			// Helm renders it, and the duplicate is an error at its line.
+			for _, d := range docs {
+				dropEarlierDuplicates(d.Node)
 			}
 			if len(docs) > 0 {
 				e.doc = docs[0]
@@ -124,6 +144,49 @@ func (r *Renderer) assemble(c *Chart, ch *chart.Chart, req Request, files map[st
 		}
 	}
 	return out
+}
+
+// duplicateKeyRE reads the loader's duplicate key message.
+var duplicateKeyRE = regexp.MustCompile(`duplicate key ("(?:[^"\\]|\\.)*")`)
+
+// dropEarlierDuplicates removes from every mapping below n the earlier
+// pairs of a key written twice, so that the node says what the value
+// says: the last one, as Helm keeps it.
+func dropEarlierDuplicates(n *yaml.Node) {
+	if n == nil {
+		return
+	}
+	if n.Kind == yaml.MappingNode {
+		last := map[string]int{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Value != "<<" {
+				last[k.Value] = i
+			}
+		}
+		kept := n.Content[:0]
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind == yaml.ScalarNode && k.Value != "<<" && last[k.Value] != i {
+				continue
+			}
+			kept = append(kept, n.Content[i], n.Content[i+1])
+		}
+		n.Content = kept
+	}
+	for _, c := range n.Content {
+		dropEarlierDuplicates(c)
+	}
+}
+
+// onlyDuplicateKeys reports whether every problem is a duplicate key
+// (none for no problem): the document is still read, with the last value.
+func onlyDuplicateKeys(problems []manifest.Problem) bool {
+	for _, p := range problems {
+		if p.Rule != manifest.RuleDuplicateKey {
+			return false
+		}
+	}
+	return true
 }
 
 // entry is one document of a template's output.

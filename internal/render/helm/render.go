@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -56,7 +57,13 @@ type Request struct {
 	KubeVersion string
 	// APIVersions are added to .Capabilities.APIVersions.
 	APIVersions []string
-	Sources     []Source
+	// ServedAPIVersions, when set, replace Helm's default
+	// .Capabilities.APIVersions (client-go's scheme, which lists versions
+	// no API server serves any more): the group/versions and
+	// group/version/Kinds of the embedded schema, so a chart that chooses
+	// an API version by capability chooses a served one.
+	ServedAPIVersions []string
+	Sources           []Source
 	// IncludeCRDs puts the crds/ files first, as --include-crds does.
 	IncludeCRDs bool
 	// SkipHooks leaves hooks out (kustomize's helmCharts does not print
@@ -158,6 +165,9 @@ func (r *Renderer) Render(c *Chart, req Request) Output {
 			return problem(RuleChart, req.At, "invalid Kubernetes version %q: %v", req.KubeVersion, err)
 		}
 		caps.KubeVersion = *kv
+	}
+	if len(req.ServedAPIVersions) > 0 {
+		caps.APIVersions = slices.Clone(req.ServedAPIVersions)
 	}
 	caps.APIVersions = append(caps.APIVersions, req.APIVersions...)
 	if kv := ch.Metadata.KubeVersion; kv != "" && !chartutil.IsCompatibleRange(kv, caps.KubeVersion.String()) {
