@@ -313,6 +313,8 @@ func TestConfigurationPathsStayInTheRepository(t *testing.T) {
 		{"kubevirt:\n  templates: [/etc]\n", `.plumb.yaml:2:15: kubevirt.templates[0] "/etc": it is an absolute path`, ""},
 		{"schema:\n  crds: [out]\n", `.plumb.yaml:2:10: schema.crds[0] "out": it leads outside the repository through a symbolic link`, ""},
 		{"schema:\n  crds: [../outside/X1.yaml]\n", `.plumb.yaml:2:10: schema.crds[0] "../outside/X1.yaml": it leads outside the repository`, ""},
+		{"policies: [out]\n", `.plumb.yaml:1:12: policies[0] "out": it leads outside the repository through a symbolic link`, ""},
+		{"policies: [../outside/X1.yaml]\n", `.plumb.yaml:1:12: policies[0] "../outside/X1.yaml": it leads outside the repository`, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.config, func(t *testing.T) {

@@ -39,6 +39,7 @@ var checkInputs = []checkInput{
 	{Input: "namespace", Flag: "namespace"},
 	{Input: "kubernetes-version", Flag: "kubernetes-version"},
 	{Input: "crds", Flag: "crds", List: true},
+	{Input: "policies", Flag: "policies", List: true},
 	{Input: "cache-dir", Flag: "cache-dir"},
 }
 

@@ -29,6 +29,11 @@ type Input struct {
 	// Cache, when set, keeps analyzers' results per render target between
 	// runs (nil: no cache).
 	Cache TargetCache
+	// Base, in pull-request mode, are the base revision's render targets
+	// when the input is the head's (nil otherwise): engines that judge a
+	// change as an update (admission policies' oldObject) read the objects
+	// as they were. Engines must not modify them.
+	Base []*render.Target
 }
 
 // TargetCache keeps what an analyzer found in one render target, between

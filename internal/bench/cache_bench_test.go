@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plumb-ci/plumb/internal/analyzer"
 	"github.com/plumb-ci/plumb/internal/bench"
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/pipeline"
@@ -185,4 +186,57 @@ func git(b *testing.B, dir string, args ...string) string {
 		b.Fatalf("git %s: %v: %s", strings.Join(args, " "), err, out)
 	}
 	return string(out)
+}
+
+// typicalPolicies are the twenty admission policies of the policy
+// analyzer's tests: the Pod Security Standards as
+// ValidatingAdmissionPolicies, image registries and tags, labels, limits.
+var typicalPolicies = filepath.Join("..", "policy", "testdata", "typical-policies.yaml")
+
+// BenchmarkPolicyShare is `plumb check` with twenty typical admission
+// policies (--policies), and the policy analyzer's own cost on the same
+// rendered objects: policy-share-% is its CPU time as a share of the
+// whole run's.
+func BenchmarkPolicyShare(b *testing.B) {
+	policies, err := filepath.Abs(typicalPolicies)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, size := range sizes {
+		b.Run(size.name, func(b *testing.B) {
+			c := corpus(b, size.spec)
+			cfg := checkConfig(b, c, "--policies", policies)
+			rendered, err := pipeline.Load(context.Background(), cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			in := &analyzer.Input{Targets: rendered.Render.Targets, Env: cfg.Checks.Env, TargetEnv: rendered.Rules.TargetEnv()}
+			var engine analyzer.Analyzer
+			engines, _ := pipeline.Analyzers(context.Background(), cfg, nil)
+			for _, a := range engines {
+				if a.Name() == "policy" {
+					engine = a
+				}
+			}
+			var checkCPU, policyCPU time.Duration
+			findings := 0
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				_, cpu := runCheck(b, cfg, c.Objects)
+				checkCPU += cpu
+				start := bench.CPUTime()
+				out, err := engine.Analyze(context.Background(), in)
+				if err != nil {
+					b.Fatal(err)
+				}
+				policyCPU += bench.CPUTime() - start
+				findings = len(out.Findings)
+			}
+			b.StopTimer()
+			b.ReportMetric(checkCPU.Seconds()/float64(b.N), "check-cpu-s")
+			b.ReportMetric(policyCPU.Seconds()/float64(b.N), "policy-cpu-s")
+			b.ReportMetric(100*policyCPU.Seconds()/checkCPU.Seconds(), "policy-share-%")
+			b.ReportMetric(float64(findings), "policy-findings")
+		})
+	}
 }

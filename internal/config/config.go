@@ -54,6 +54,9 @@ type File struct {
 	KubernetesVersion string `yaml:"kubernetes_version"`
 	// Schema configures schema validation (schema.go).
 	Schema SchemaFile `yaml:"schema"`
+	// Policies are admission policy files or directories, relative to the
+	// configuration file (policies.go).
+	Policies []string `yaml:"policies"`
 	// Helm configures chart rendering (helm.go).
 	Helm HelmFile `yaml:"helm"`
 	// Cache configures the persistent cache (cache.go).
@@ -123,6 +126,9 @@ type Config struct {
 	KubernetesVersion KubernetesVersion
 	// Schema is schema validation (schema.go).
 	Schema SchemaSettings
+	// Policies are the admission policy files and directories of
+	// policies: and --policies (policies.go).
+	Policies []InputPath
 	// Helm is how charts render (helm.go).
 	Helm HelmConfig
 	// ChangedOnly narrows the run to the render targets that read one of
@@ -275,6 +281,7 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	if cfg.Schema, err = resolveSchema(file, fl, root, cwd, fl.ConfigFile, cfg.KubernetesVersion); err != nil {
 		errs = append(errs, err)
 	}
+	cfg.Policies = resolvePolicies(file, fl, root, cwd, fl.ConfigFile)
 	if cfg.Reference, err = resolveReference(file.Reference, fl, root, cwd); err != nil {
 		errs = append(errs, err)
 	}

@@ -125,7 +125,7 @@ func confineFileValues(cfg *Config, file *File, fl *Flags, cwd string) []error {
 	for i, p := range file.Rules.Files {
 		check(fmt.Sprintf("rules.files[%d]", i), cwd, p)
 	}
-	// checks.dirs and schema.crds are relative to a --config file's
+	// checks.dirs, schema.crds and policies are relative to a --config file's
 	// directory; a file found by its name was rebased to the working
 	// directory.
 	fileBase := cwd
@@ -137,6 +137,9 @@ func confineFileValues(cfg *Config, file *File, fl *Flags, cwd string) []error {
 	}
 	for i, p := range file.Schema.CRDs {
 		check(fmt.Sprintf("schema.crds[%d]", i), fileBase, p)
+	}
+	for i, p := range file.Policies {
+		check(fmt.Sprintf("policies[%d]", i), fileBase, p)
 	}
 	if file.Reference.Path != "" && !fl.changed("reference") {
 		check("reference.path", cwd, file.Reference.Path)

@@ -155,7 +155,7 @@ func (f *File) rebase(dir, cwd string) {
 			*p = rel
 		}
 	}
-	for _, list := range [][]string{f.Paths, f.Rules.Files, f.Checks.Dirs, f.KubeVirt.Templates, f.Schema.CRDs} {
+	for _, list := range [][]string{f.Paths, f.Rules.Files, f.Checks.Dirs, f.KubeVirt.Templates, f.Schema.CRDs, f.Policies} {
 		for i := range list {
 			fix(&list[i])
 		}

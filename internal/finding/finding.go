@@ -28,6 +28,7 @@ const (
 	SourceKubeVirt = "kubevirt"
 	SourceCompare  = "compare"
 	SourceSchema   = "schema"
+	SourcePolicy   = "policy"
 	SourceRule     = "rule"
 )
 

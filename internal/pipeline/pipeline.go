@@ -21,6 +21,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/hygiene"
 	"github.com/plumb-ci/plumb/internal/kubevirt"
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/policy"
 	"github.com/plumb-ci/plumb/internal/render"
 	"github.com/plumb-ci/plumb/internal/report"
 	"github.com/plumb-ci/plumb/internal/rules"
@@ -61,6 +62,9 @@ type Rendered struct {
 	// revision is the key of the revision's findings in store
 	// (revisionKey); zero when they are not cached.
 	revision cache.Key
+	// baseTargets are, for the head of a pull request, the base
+	// revision's render targets (analyzer.Input.Base).
+	baseTargets []*render.Target
 	// reuseAnalysis takes the revision's findings from store when they
 	// are there, instead of analysing it (a pull request's base).
 	reuseAnalysis bool
@@ -242,6 +246,11 @@ func Analyzers(_ context.Context, cfg *config.Config, fsys fs.FS) ([]analyzer.An
 			SkipKinds: cfg.Schema.SkipKinds, CRDs: repoCRDs, WorkflowCRDs: workflowCRDs, MaxTargetTime: cfg.Limits.OrDefault().MaxTargetTime,
 			RepositoryCRDs: repositoryCRDs(cfg, fsys)})
 	}
+	workflowPolicies, policyProblems := loadPolicies(cfg, true)
+	setup = append(setup, policyProblems...)
+	repoPolicies, policyProblems := loadPolicies(cfg, false)
+	setup = append(setup, policyProblems...)
+	engines = append(engines, &policy.Analyzer{WorkflowPolicies: workflowPolicies, Policies: repoPolicies})
 	checksEngine, checkProblems := checks.New(cfg.Checks, cfg.File)
 	setup = append(setup, checkProblems...)
 	engines = append(engines, checksEngine)
@@ -271,6 +280,24 @@ func loadCRDs(cfg *config.Config, workflow bool) ([]*manifest.Object, []finding.
 		out = append(out, hygiene.FromProblem(p))
 	}
 	return crds, out
+}
+
+// loadPolicies reads the admission policy files and directories that the
+// workflow names (workflow), or that the repository's configuration does:
+// the policy analyzer lets the workflow's win.
+func loadPolicies(cfg *config.Config, workflow bool) ([]*manifest.Object, []finding.Finding) {
+	var sources []policy.Source
+	for _, p := range cfg.Policies {
+		if p.Workflow == workflow {
+			sources = append(sources, policy.Source{Path: p.Path, Display: p.Display})
+		}
+	}
+	objs, problems := policy.Load(sources, cfg.Limits)
+	var out []finding.Finding
+	for _, p := range problems {
+		out = append(out, hygiene.FromProblem(p))
+	}
+	return objs, out
 }
 
 // Result is a finished run.

@@ -62,17 +62,23 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory, sto
 	share := shared{parses: manifest.NewParseCache(), builds: render.NewBuildCache(), store: store}
 	// Both revisions are analysed with the working tree's configuration.
 	analysisKey := runAnalysisKey(cfg, store)
+	// The head's analysis reads the base's objects (the oldObject of
+	// admission policies): it starts once the base is rendered.
+	baseRendered := make(chan struct{})
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
 		head = loadFS(ctx, cfg, headFS, share, engine)
 		head.analysisKey = analysisKey
 		head.Findings = append(head.Findings, ruleProblems...)
+		<-baseRendered
+		head.baseTargets = base.Render.Targets
 		headRes = checkRevision(ctx, cfg, head, headFS, engines)
 	}()
 	go func() {
 		defer wg.Done()
 		base = loadFS(ctx, &baseCfg, manifest.ContentFS(tree), share, engine)
+		close(baseRendered)
 		base.analysisKey = analysisKey
 		base.revision, _ = revisionKey(&baseCfg, base, len(ruleProblems) == 0)
 		base.reuseAnalysis = true

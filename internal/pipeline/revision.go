@@ -48,7 +48,8 @@ func revisionKey(cfg *config.Config, r *Rendered, rulesLoaded bool) (cache.Key, 
 		Paths    []string
 		Schema   config.SchemaSettings
 		KubeVirt config.KubeVirtSettings
-	}{cfg.Paths, cfg.Schema, cfg.KubeVirt})
+		Policies []config.InputPath
+	}{cfg.Paths, cfg.Schema, cfg.KubeVirt, cfg.Policies})
 	if err != nil {
 		return cache.Key{}, false
 	}
@@ -59,6 +60,9 @@ func revisionKey(cfg *config.Config, r *Rendered, rulesLoaded bool) (cache.Key, 
 	}
 	for _, d := range cfg.KubeVirt.TemplateDirs {
 		files.path(d)
+	}
+	for _, p := range cfg.Policies {
+		files.path(p.Path)
 	}
 	h.Int(len(r.Set.Files))
 	for i, f := range r.Set.Files {

@@ -137,7 +137,7 @@ func applyTraits(fs []finding.Finding, traits map[string][]string) {
 // preprocess rules, the user's environment, and the plugin data the rules
 // set as each target's additions to it.
 func analyzerInput(rendered *Rendered, env map[string]any) *analyzer.Input {
-	return &analyzer.Input{Targets: rendered.Render.Targets, Env: env, TargetEnv: rendered.Rules.TargetEnv()}
+	return &analyzer.Input{Targets: rendered.Render.Targets, Env: env, TargetEnv: rendered.Rules.TargetEnv(), Base: rendered.baseTargets}
 }
 
 // mainRules runs the main-phase rules after the analyzers, tags findings
