@@ -25,6 +25,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/report"
 	"github.com/plumb-ci/plumb/internal/rules"
 	"github.com/plumb-ci/plumb/internal/schema"
+	"github.com/plumb-ci/plumb/internal/source"
 )
 
 // Version is the program version, set by the linker in release builds.
@@ -96,7 +97,9 @@ func load(ctx context.Context, cfg *config.Config, store *cache.Store) (*Rendere
 	if err != nil {
 		return nil, err
 	}
-	out := loadFS(ctx, cfg, fsys, shared{store: store}, engine)
+	fetcher, warning := newFetcher(cfg, cfg.Remote.Hosts, store)
+	out := loadFS(ctx, cfg, fsys, shared{store: store, fetcher: fetcher}, engine)
+	out.Warnings = appendWarning(out.Warnings, warning)
 	out.analysisKey = runAnalysisKey(cfg, store)
 	out.revision, _ = revisionKey(cfg, out, len(ruleProblems) == 0)
 	out.Findings = append(out.Findings, ruleProblems...)
@@ -119,6 +122,9 @@ type shared struct {
 	parses *manifest.ParseCache
 	builds *render.BuildCache
 	store  *cache.Store
+	// fetcher fetches remote charts for both revisions, from one index
+	// per repository, so both resolve a version constraint alike.
+	fetcher *source.Fetcher
 }
 
 // loadFS reads and renders the configured inputs from fsys (the working
@@ -135,6 +141,7 @@ func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, share shared, e
 	opts.Select = cfg.Shard.Owns
 	opts.Builds = share.builds
 	opts.Cache = share.store
+	opts.Fetcher = share.fetcher
 	if cfg.ChangedOnly {
 		opts.Changed = map[string]bool{}
 		for _, f := range cfg.Changed {
