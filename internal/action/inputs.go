@@ -40,6 +40,7 @@ var checkInputs = []checkInput{
 	{Input: "kubernetes-version", Flag: "kubernetes-version"},
 	{Input: "crds", Flag: "crds", List: true},
 	{Input: "cache-dir", Flag: "cache-dir"},
+	{Input: "remote-hosts", Flag: "remote-host", List: true},
 }
 
 // bindCheckInputs builds `plumb check`'s flags from the inputs (every

@@ -25,6 +25,9 @@ type RemoteSettings struct {
 	FlagHosts remote.Hosts
 	// Offline fetches nothing: the cache is read.
 	Offline bool
+	// File is the configuration file's absolute path ("" when none was
+	// read from disk): pull-request mode reads it at the base revision.
+	File string
 }
 
 // remoteFlags are the flags of remote fetching.
@@ -48,6 +51,7 @@ func resolveRemote(file *File, fl *Flags) (RemoteSettings, error) {
 	}
 	rs.Hosts = rs.FlagHosts.Merge(fileHosts)
 	rs.Offline = fl.Offline
+	rs.File = file.path
 	return rs, nil
 }
 

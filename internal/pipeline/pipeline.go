@@ -40,6 +40,8 @@ const (
 
 // Rendered is the outcome of the load and render stages.
 type Rendered struct {
+	// fetcher fetched the remote charts of the render (nil: none may be).
+	fetcher *source.Fetcher
 	// FS is the repository the inputs were read from.
 	FS     fs.FS
 	Set    *manifest.Set
@@ -99,6 +101,7 @@ func load(ctx context.Context, cfg *config.Config, store *cache.Store) (*Rendere
 	}
 	fetcher, warning := newFetcher(cfg, cfg.Remote.Hosts, store)
 	out := loadFS(ctx, cfg, fsys, shared{store: store, fetcher: fetcher}, engine)
+	out.fetcher = fetcher
 	out.Warnings = appendWarning(out.Warnings, warning)
 	out.analysisKey = runAnalysisKey(cfg, store)
 	out.revision, _ = revisionKey(cfg, out, len(ruleProblems) == 0)
@@ -330,6 +333,7 @@ func check(ctx context.Context, cfg *config.Config, engines engineFactory) (*Res
 			return nil, err
 		}
 		res = checkRevision(ctx, cfg, rendered, rendered.FS, engines)
+		res.Report.Fetched = reportFetched(rendered.fetcher)
 		resolveFixes(cfg, res.Report, rendered)
 		res.Warnings = append(res.Warnings, rendered.Warnings...)
 	}

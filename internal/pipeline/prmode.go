@@ -87,6 +87,7 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory, sto
 	wg.Wait()
 
 	rep := headRes.Report
+	rep.Fetched = reportFetched(fetcher)
 	rep.Findings = classify(rep.Findings, baseRes.Report.Findings)
 	resolveFixes(cfg, rep, head)
 	rep.Rules = append(rep.Rules, baseRes.Report.Rules...) // describes the fixed findings' rules

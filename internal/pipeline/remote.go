@@ -9,6 +9,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/redact"
+	"github.com/plumb-ci/plumb/internal/report"
 	"github.com/plumb-ci/plumb/internal/source"
 )
 
@@ -40,16 +41,32 @@ func newFetcher(cfg *config.Config, hosts source.Hosts, store *cache.Store) (*so
 	return source.New(opts), warning
 }
 
-// baseRemoteHosts are the hosts the base revision's .plumb.yaml allows
-// (the file at the path the working tree's was read from); none when it
-// has none or it does not read.
-func baseRemoteHosts(cfg *config.Config, base fs.FS) source.Hosts {
-	if cfg.File == "" {
-		return source.Hosts{}
+// reportFetched lists what the fetcher used, for the report.
+func reportFetched(f *source.Fetcher) []report.Fetched {
+	if f == nil {
+		return nil
 	}
-	rel, err := filepath.Rel(cfg.Root, cfg.File)
-	if err != nil || !filepath.IsLocal(rel) {
-		return source.Hosts{}
+	var out []report.Fetched
+	for _, x := range f.Fetched() {
+		out = append(out, report.Fetched(x))
+	}
+	return out
+}
+
+// baseRemoteHosts are the hosts the base revision's .plumb.yaml allows
+// (the file at the path the working tree's was read from, else .plumb.yaml
+// at the root); none when it has none or it does not read.
+func baseRemoteHosts(cfg *config.Config, base fs.FS) source.Hosts {
+	rel := ".plumb.yaml"
+	switch {
+	case cfg.Remote.File != "":
+		r, err := filepath.Rel(cfg.Root, cfg.Remote.File)
+		if err != nil || !filepath.IsLocal(r) {
+			return source.Hosts{}
+		}
+		rel = r
+	case cfg.File != "" && filepath.IsLocal(cfg.File):
+		rel = cfg.File
 	}
 	data, err := manifest.ReadRegular(base, filepath.ToSlash(rel), 1<<20)
 	if err != nil {
