@@ -27,7 +27,7 @@ func gitopsTargets(ctx context.Context, fetcher *source.Fetcher, fsys fs.FS, tar
 		for _, o := range t.Objects {
 			switch {
 			case strings.HasPrefix(o.ID.APIVersion, "helm.toolkit.fluxcd.io/") && o.ID.Kind == "HelmRelease":
-				if ht, note := helmRelease(ctx, fetcher, fsys, targets, t, o); note != nil {
+				if ht, note := helmRelease(ctx, fetcher, fsys, targets, t, o, limits); note != nil {
 					problems.add(*note)
 				} else if ht != nil {
 					out = append(out, *ht)
@@ -75,7 +75,7 @@ func repoChart(fsys fs.FS, p string) (string, bool) {
 
 // helmRelease renders a Flux HelmRelease's chart when it is in the
 // repository.
-func helmRelease(ctx context.Context, fetcher *source.Fetcher, fsys fs.FS, targets []*Target, t *Target, o *manifest.Object) (*HelmTarget, *manifest.Problem) {
+func helmRelease(ctx context.Context, fetcher *source.Fetcher, fsys fs.FS, targets []*Target, t *Target, o *manifest.Object, limits manifest.Limits) (*HelmTarget, *manifest.Problem) {
 	c := o.Content
 	spec := pathOf("spec", "chart", "spec")
 	var remote *RemoteChart
@@ -152,14 +152,13 @@ func helmRelease(ctx context.Context, fetcher *source.Fetcher, fsys fs.FS, targe
 			return nil, p
 		}
 	}
-	switch v := specMap(c)["values"].(type) {
-	case nil:
-	case map[string]any:
-		ht.Inline = v
-		ht.InlineLocate = objectLocate(o, pathOf("spec", "values"))
-	default:
-		p := wrongValues(o, pathOf("spec", "values"), v, "a mapping", "Flux")
-		return nil, &p
+	fv, p := helmReleaseValues(fsys, t, o, limits)
+	if p != nil {
+		return nil, p
+	}
+	if len(fv.values) > 0 {
+		ht.Inline = fv.values
+		ht.InlineLocate = fv.inlineLocate
 	}
 	return ht, nil
 }
