@@ -167,4 +167,3 @@ func findObject(t *Target, kind, name, ns string) *manifest.Object {
 	}
 	return nil
 }
-
