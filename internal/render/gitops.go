@@ -96,6 +96,17 @@ func helmRelease(ctx context.Context, fetcher *source.Fetcher, fsys fs.FS, targe
 			return nil, p
 		}
 		dir = remote.Dir
+	case ref == "OCIRepository":
+		repo := findSource(targets, t, "OCIRepository", str(c, "spec", "chartRef", "name"), refNamespace(c, o, "chartRef"))
+		if repo == nil {
+			return nil, notRendered(o, pathOf("spec", "chartRef"), "HelmRelease %s: the chart comes from OCIRepository %s, which is not among the repository's objects, so its objects are not checked",
+				o.ID.Name, str(c, "spec", "chartRef", "name"))
+		}
+		var p *manifest.Problem
+		if remote, p = ociRepositoryChart(ctx, fetcher, o, repo, pathOf("spec", "chartRef")); p != nil {
+			return nil, p
+		}
+		dir = remote.Dir
 	case ref != "":
 		return nil, notRendered(o, pathOf("spec", "chartRef"), "HelmRelease %s: the chart comes from %s %s, outside the repository; plumb renders only charts in the repository and Helm repositories, so its objects are not checked",
 			o.ID.Name, ref, str(c, "spec", "chartRef", "name"))
@@ -134,7 +145,7 @@ func helmRelease(ctx context.Context, fetcher *source.Fetcher, fsys fs.FS, targe
 	if remote != nil {
 		// Named after the chart, not its directory in memory.
 		ht.Name = fmt.Sprintf("%s[HelmRelease %s in %s]", remote.Label, o.ID.Name, t.Name)
-		if ref == "HelmChart" {
+		if ref != "" {
 			ht.At, _ = o.Locate(pathOf("spec", "chartRef"))
 		}
 	}

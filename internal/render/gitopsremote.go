@@ -50,24 +50,56 @@ func (rc *RemoteChart) inside(file string) (string, bool) {
 // says why it is not rendered: a note when fetching is off or the host is
 // not allowed, a warning when the fetch failed.
 func fetchedChart(ctx context.Context, f *source.Fetcher, o, repo *manifest.Object, chart, version string, field manifest.Path) (*RemoteChart, *manifest.Problem) {
-	if typ := str(repo.Content, "spec", "type"); typ == "oci" {
-		return nil, notRendered(o, field, "HelmRelease %s: chart %s comes from the OCI HelmRepository %s; plumb does not fetch from OCI registries yet, so its objects are not checked",
-			o.ID.Name, chart, repo.ID.Name)
-	}
 	url := str(repo.Content, "spec", "url")
 	if url == "" {
 		return nil, notRendered(o, field, "HelmRelease %s: HelmRepository %s has no spec.url, so chart %s is not rendered", o.ID.Name, repo.ID.Name, chart)
 	}
-	c, err := f.HelmChart(ctx, url, chart, version)
-	if err != nil {
-		if _, refused := errors.AsType[*source.RefusedError](err); refused {
-			return nil, notRendered(o, field, "HelmRelease %s: chart %s is not rendered: %v", o.ID.Name, chart, err)
+	var c *source.Chart
+	var err error
+	if str(repo.Content, "spec", "type") == "oci" {
+		// Flux asks the registry for the tags of URL/CHART and takes the
+		// highest the version matches (any, when none is given).
+		if version == "" {
+			version = "*"
 		}
-		p := notRendered(o, field, "HelmRelease %s: chart %s could not be fetched, so its objects are not checked: %v", o.ID.Name, chart, err)
-		p.Level = "warning"
-		return nil, p
+		insecure, _ := manifest.Lookup(repo.Content, pathOf("spec", "insecure"))
+		c, err = f.OCIChart(ctx, strings.TrimSuffix(url, "/")+"/"+chart, source.OCIRef{Semver: version, PlainHTTP: insecure == true})
+	} else {
+		c, err = f.HelmChart(ctx, url, chart, version)
+	}
+	if err != nil {
+		return nil, fetchProblem(o, field, chart, err)
 	}
 	return remoteChartOf(o, field, c)
+}
+
+// ociRepositoryChart fetches the chart of a Flux OCIRepository (spec.url,
+// spec.ref tag, semver or digest, spec.insecure) for the HelmRelease o.
+func ociRepositoryChart(ctx context.Context, f *source.Fetcher, o, repo *manifest.Object, field manifest.Path) (*RemoteChart, *manifest.Problem) {
+	url := str(repo.Content, "spec", "url")
+	if !f.Enabled() {
+		return nil, notRendered(o, field, "HelmRelease %s: the chart comes from OCIRepository %s (%s), outside the repository; plumb fetches charts only from allowed hosts, "+
+			"so its objects are not checked (allow the host with --remote-host, the action input remote-hosts or remote.hosts in .plumb.yaml)", o.ID.Name, repo.ID.Name, url)
+	}
+	insecure, _ := manifest.Lookup(repo.Content, pathOf("spec", "insecure"))
+	ref := source.OCIRef{Tag: str(repo.Content, "spec", "ref", "tag"), Semver: str(repo.Content, "spec", "ref", "semver"),
+		Digest: str(repo.Content, "spec", "ref", "digest"), PlainHTTP: insecure == true}
+	c, err := f.OCIChart(ctx, url, ref)
+	if err != nil {
+		return nil, fetchProblem(o, field, url, err)
+	}
+	return remoteChartOf(o, field, c)
+}
+
+// fetchProblem is why a chart was not fetched: a refusal is a note, a
+// failure a warning (the rest of the repository is still checked).
+func fetchProblem(o *manifest.Object, field manifest.Path, chart string, err error) *manifest.Problem {
+	if _, refused := errors.AsType[*source.RefusedError](err); refused {
+		return notRendered(o, field, "HelmRelease %s: chart %s is not rendered: %v", o.ID.Name, chart, err)
+	}
+	p := notRendered(o, field, "HelmRelease %s: chart %s could not be fetched, so its objects are not checked: %v", o.ID.Name, chart, err)
+	p.Level = "warning"
+	return p
 }
 
 // remoteChartOf unpacks a fetched chart.

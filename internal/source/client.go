@@ -26,7 +26,7 @@ func (e *RefusedError) Error() string { return e.Why }
 // from the environment (a proxy would dial for plumb, unchecked); the
 // credentials of a host are added to the requests to that host only, by
 // the transport, so a redirect elsewhere never carries them.
-func newClient(hosts Hosts, creds *Credentials, timeout time.Duration) *http.Client {
+func newClient(hosts Hosts, creds *Credentials, timeout time.Duration, maxBytes int64) *http.Client {
 	dialer := &net.Dialer{Timeout: min(timeout, 30*time.Second)}
 	base := &http.Transport{
 		Proxy:                 nil,
@@ -37,7 +37,7 @@ func newClient(hosts Hosts, creds *Credentials, timeout time.Duration) *http.Cli
 		ForceAttemptHTTP2:     true,
 	}
 	return &http.Client{
-		Transport: &authTransport{base: base, creds: creds},
+		Transport: &authTransport{base: base, creds: creds, max: maxBytes},
 		Timeout:   timeout,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) >= 5 {
@@ -99,18 +99,46 @@ func guardedDial(hosts Hosts, d *net.Dialer) func(ctx context.Context, network, 
 	}
 }
 
-// authTransport adds a host's credentials to the requests sent to it.
+// authTransport adds a host's credentials to the requests sent to it, and
+// bounds every response body (the registry client reads blobs whole).
 type authTransport struct {
 	base  http.RoundTripper
 	creds *Credentials
+	max   int64
 }
 
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if c, ok := t.creds.For(req.URL); ok {
+	if c, ok := t.creds.For(req.URL); ok && req.Header.Get("Authorization") == "" {
 		req = req.Clone(req.Context())
 		req.SetBasicAuth(c.Username, c.Password)
 	}
-	return t.base.RoundTrip(req)
+	resp, err := t.base.RoundTrip(req)
+	if err == nil && t.max > 0 {
+		resp.Body = &boundedBody{ReadCloser: resp.Body, left: t.max, max: t.max - 1, what: req.URL.Redacted()}
+	}
+	return resp, err
+}
+
+// boundedBody fails a body that goes on past its budget.
+type boundedBody struct {
+	io.ReadCloser
+	left, max int64
+	what      string
+}
+
+func (b *boundedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		return 0, &tooLargeError{what: b.what, max: b.max}
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	if b.left < 0 {
+		return n, &tooLargeError{what: b.what, max: b.max}
+	}
+	return n, err
 }
 
 // errTooLarge is a response over its budget.

@@ -94,7 +94,7 @@ func New(opts Options) *Fetcher {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	return &Fetcher{opts: opts, client: newClient(opts.Hosts, opts.Credentials, opts.Timeout),
+	return &Fetcher{opts: opts, client: newClient(opts.Hosts, opts.Credentials, opts.Timeout, opts.MaxBytes+1),
 		indexes: map[string]*indexEntry{}, charts: map[string]*chartEntry{}}
 }
 
