@@ -169,11 +169,19 @@ func zeroTgz(t *testing.T, name string, files map[string]int) string {
 	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
 	tw := tar.NewWriter(zw)
 	chart := "apiVersion: v2\nname: " + name + "\nversion: 0.1.0\n"
-	tw.WriteHeader(&tar.Header{Name: name + "/Chart.yaml", Mode: 0o644, Size: int64(len(chart))})
-	tw.Write([]byte(chart))
+	if err := tw.WriteHeader(&tar.Header{Name: name + "/Chart.yaml", Mode: 0o644, Size: int64(len(chart))}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tw.Write([]byte(chart)); err != nil {
+		t.Fatal(err)
+	}
 	for _, k := range slices.Sorted(maps.Keys(files)) {
-		tw.WriteHeader(&tar.Header{Name: name + "/" + k, Mode: 0o644, Size: int64(files[k])})
-		tw.Write(make([]byte, files[k]))
+		if err := tw.WriteHeader(&tar.Header{Name: name + "/" + k, Mode: 0o644, Size: int64(files[k])}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write(make([]byte, files[k])); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := tw.Close(); err != nil {
 		t.Fatal(err)

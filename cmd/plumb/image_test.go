@@ -82,11 +82,17 @@ func TestImageBinaryIsStaticAndStartsAsTheAction(t *testing.T) {
 	// also with the "action" argument action.yml passes), inputs and
 	// context in the environment, the workspace as working directory.
 	ws := t.TempDir()
-	os.MkdirAll(filepath.Join(ws, "apps"), 0o755)
-	os.WriteFile(filepath.Join(ws, "apps", "cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  namespace: x\n"), 0o644)
+	if err := os.MkdirAll(filepath.Join(ws, "apps"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "apps", "cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  namespace: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	runner := t.TempDir()
 	event := filepath.Join(runner, "event.json")
-	os.WriteFile(event, []byte(`{"ref": "refs/heads/main"}`), 0o644)
+	if err := os.WriteFile(event, []byte(`{"ref": "refs/heads/main"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{nil, {"action"}} {
 		output := filepath.Join(runner, "output")
 		summary := filepath.Join(runner, "summary")

@@ -88,14 +88,18 @@ func TestPreCommitHook(t *testing.T) {
 	}
 
 	// Nothing plumb reads: nothing to check, and the commit goes through.
-	os.WriteFile(filepath.Join(repo, "notes.yaml"), []byte("just: notes\n"), 0o644)
+	if err := os.WriteFile(filepath.Join(repo, "notes.yaml"), []byte("just: notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if p, targets = commit("notes.yaml", "README.md"); p.code != 0 || len(targets) != 0 {
 		// notes.yaml holds no Kubernetes object: a skipped file, no target.
 		t.Errorf("unrelated file: exit %d, targets %v\n%s%s", p.code, targets, p.stdout, p.stderr)
 	}
 
 	// plumb's own configuration changed: every target is checked.
-	os.WriteFile(filepath.Join(repo, ".plumb.yaml"), []byte("fail_on: error\n"), 0o644)
+	if err := os.WriteFile(filepath.Join(repo, ".plumb.yaml"), []byte("fail_on: error\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if p, targets = commit(".plumb.yaml"); p.code != 1 || len(targets) < 6 {
 		t.Errorf("configuration changed: exit %d, targets %v", p.code, targets)
 	}

@@ -164,7 +164,9 @@ func TestShardsMergeIntoTheUnshardedReport(t *testing.T) {
 		}
 	}
 	notJSON := filepath.Join(out, "x.json")
-	os.WriteFile(notJSON, []byte("{"), 0o644)
+	if err := os.WriteFile(notJSON, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if code, _, errOut := plumb(t, "merge", notJSON); code != 2 || !strings.Contains(errOut, "x.json: not a plumb JSON report") {
 		t.Errorf("not JSON: exit %d %q", code, errOut)
 	}

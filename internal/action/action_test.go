@@ -542,7 +542,9 @@ func TestActionUnwritableOutputIsAnInputError(t *testing.T) {
 // not with exit 2.
 func TestActionBrokenFileIsAFindingAndStillReports(t *testing.T) {
 	h := newHarness(t)
-	os.WriteFile(filepath.Join(h.ws, "apps/web/broken.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x\n"), 0o644)
+	if err := os.WriteFile(filepath.Join(h.ws, "apps/web/broken.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	r := h.run("41")
 	if r.code != 1 {
 		t.Fatalf("exit %d", r.code)
@@ -621,7 +623,9 @@ func TestActionPostsASavedReportFromWorkflowRun(t *testing.T) {
 	}
 
 	// A broken artifact is an input error.
-	os.WriteFile(filepath.Join(artifact, "plumb-report.json"), []byte("{"), 0o644)
+	if err := os.WriteFile(filepath.Join(artifact, "plumb-report.json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	r = poster(headSHA)
 	if r.code != 2 || !strings.Contains(r.stdout, "::error title=plumb::post-report plumb-report.json: not a plumb JSON report") {
 		t.Errorf("exit %d\n%s", r.code, r.stdout)
@@ -658,8 +662,10 @@ func TestActionAnnotationsShareTheCapsWithItsOwnCommands(t *testing.T) {
 	for i := range 12 {
 		// An error (no name) and a note (an ignore annotation that
 		// matches nothing) per file.
-		os.WriteFile(filepath.Join(h.ws, "apps", fmt.Sprintf("extra-%02d.yaml", i)), []byte(fmt.Sprintf(
-			"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  namespace: shop\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-%d\n  namespace: shop\n  annotations:\n    plumb.dev/ignore: check/NOPE\n", i)), 0o644)
+		if err := os.WriteFile(filepath.Join(h.ws, "apps", fmt.Sprintf("extra-%02d.yaml", i)), []byte(fmt.Sprintf(
+			"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  namespace: shop\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-%d\n  namespace: shop\n  annotations:\n    plumb.dev/ignore: check/NOPE\n", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	r := h.run("41")
 	count := map[string]int{}
@@ -688,7 +694,9 @@ func TestActionJobSummaryStaysWithinTheStepLimit(t *testing.T) {
 	h.env["INPUT_SUMMARY-COMMENT"] = "false"
 	for _, used := range []int{stepSummaryLimit - 3000, stepSummaryLimit - 20000} {
 		path := filepath.Join(h.dir, "summary-41") // the file run("41") hands the action
-		os.WriteFile(path, bytes.Repeat([]byte("x"), used), 0o644)
+		if err := os.WriteFile(path, bytes.Repeat([]byte("x"), used), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		r := h.run("41")
 		st, err := os.Stat(path)
 		if err != nil {

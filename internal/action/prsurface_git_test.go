@@ -167,8 +167,12 @@ func TestActionSummaryListsAlikeFindingsOnce(t *testing.T) {
 	ws := t.TempDir()
 	for name, content := range files {
 		p := filepath.Join(ws, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, []byte(content), 0o644)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	h := newHarnessIn(t, ws, []fakegithub.File{{Filename: "apps/base/deploy.yaml", Status: "added",
 		Patch: "@@ -0,0 +1,2 @@\n+apiVersion: apps/v1\n+kind: Deployment"}})
@@ -201,8 +205,12 @@ func TestActionSuggestsChangesAReviewerAppliesInOneClick(t *testing.T) {
 		"apps/web/config.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-config\n  namespace: shop\n"}
 	for name, c := range files {
 		p := filepath.Join(ws, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, []byte(c), 0o644)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	h := newHarnessIn(t, ws, []fakegithub.File{addedFile("apps/web/deploy.yaml", content)})
 	h.env["INPUT_CONFIG"] = ""
@@ -243,7 +251,9 @@ func TestActionSuggestsChangesAReviewerAppliesInOneClick(t *testing.T) {
 	suggestion := strings.SplitN(strings.SplitN(body, "```suggestion\n", 2)[1], "\n```", 2)[0]
 	lines := strings.Split(content, "\n")
 	lines[14] = suggestion
-	os.WriteFile(filepath.Join(ws, "apps/web/deploy.yaml"), []byte(strings.Join(lines, "\n")), 0o644)
+	if err := os.WriteFile(filepath.Join(ws, "apps/web/deploy.yaml"), []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	h.env["INPUT_REVIEW-COMMENTS"] = "false"
 	h.env["INPUT_SUMMARY-COMMENT"] = "false"
 	r = h.run("42")

@@ -254,7 +254,9 @@ func TestActionClosesTheThreadsOfFixedFindings(t *testing.T) {
 	// Two commentable findings: the duplicate ConfigMap and a nameless one
 	// in a file the pull request adds.
 	extra := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  namespace: shop\n"
-	os.WriteFile(filepath.Join(h.ws, "apps/web/extra.yaml"), []byte(extra), 0o644)
+	if err := os.WriteFile(filepath.Join(h.ws, "apps/web/extra.yaml"), []byte(extra), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	files := append([]fakegithub.File{{Filename: "apps/web/extra.yaml", Status: "added", Patch: "@@ -0,0 +1,4 @@\n+apiVersion: v1\n+kind: ConfigMap\n+metadata:\n+  namespace: shop"}}, prFiles...)
 	h.srv.AddPR(&fakegithub.PR{Number: 7, HeadSHA: headSHA, BaseSHA: baseSHA, Files: files})
 	h.run("41")
@@ -275,8 +277,12 @@ func TestActionClosesTheThreadsOfFixedFindings(t *testing.T) {
 
 	// The push fixes both: the duplicate document and the nameless
 	// ConfigMap get names.
-	os.WriteFile(filepath.Join(h.ws, "apps/web/configmap.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n  namespace: shop\ndata:\n  a: b\n"), 0o644)
-	os.WriteFile(filepath.Join(h.ws, "apps/web/extra.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n  namespace: shop\n"), 0o644)
+	if err := os.WriteFile(filepath.Join(h.ws, "apps/web/configmap.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n  namespace: shop\ndata:\n  a: b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(h.ws, "apps/web/extra.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n  namespace: shop\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	const head2 = "4444444444444444444444444444444444444444"
 	h.srv.Push(7, head2, []fakegithub.File{
 		{Filename: "apps/web/extra.yaml", Status: "added", Patch: "@@ -0,0 +1,5 @@\n+apiVersion: v1\n+kind: ConfigMap\n+metadata:\n+  name: extra\n+  namespace: shop"},

@@ -46,7 +46,9 @@ func (r *runner) publish(ctx context.Context, rep *report.Report, pr *github.Pul
 		if !r.ai.jobSummary {
 			more = "The SARIF and JSON reports list every finding."
 		}
-		report.Annotations{More: more, Printed: r.printed}.Write(r.out, rep)
+		// Annotations are workflow commands on stdout; when stdout fails the
+		// job summary below still says everything.
+		_ = report.Annotations{More: more, Printed: r.printed}.Write(r.out, rep)
 	}
 	if r.ai.jobSummary {
 		r.writeJobSummary(rep, pr, jobNotes)

@@ -162,7 +162,9 @@ func FuzzEntry(f *testing.F) {
 				return true
 			})
 		}
-		s.Finish()
+		if err := s.Finish(); err != nil {
+			t.Fatal(err)
+		}
 		s.top.Close()
 		s.root.Close()
 	})

@@ -95,30 +95,34 @@ func TestEvalComparesWithinApplications(t *testing.T) {
 // per-target applications is still E5.
 func TestEvalComparesObjectsAcrossApplications(t *testing.T) {
 	facts := filepath.Join(t.TempDir(), "e5.yaml")
-	os.WriteFile(facts, []byte(`targets:
+	if err := os.WriteFile(facts, []byte(`targets:
   a1: {id: agent_1, env: {application: a}}
   a2: {id: agent_2, env: {application: b}}
 facts:
   expect_same_check:
     some_fact: {a1: true, a2: true}
-`), 0o644)
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	var out, errOut bytes.Buffer
 	EvalCommand{Catalogs: []string{"testdata/eval/checks"}, Facts: facts, FailOn: "never"}.Run(context.Background(), &out, &errOut)
 	r := evalRun{}
-	if err := json.Unmarshal([]byte(out.String()), &r.res); err != nil {
+	if err := json.Unmarshal(out.Bytes(), &r.res); err != nil {
 		t.Fatalf("%v\n%s", err, errOut.String())
 	}
 	want(t, "ER", expectationResult(t, checkResult(t, r.res, "expect_same_check"), "some_expectation")["result"], true)
-	os.WriteFile(facts, []byte(`targets:
+	if err := os.WriteFile(facts, []byte(`targets:
   a1: {id: agent_1, env: {application: a}}
   a2: {id: agent_2, env: {application: b}}
 facts:
   expect_same_check:
     some_fact: {a1: true, a2: false}
-`), 0o644)
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out.Reset()
 	EvalCommand{Catalogs: []string{"testdata/eval/checks"}, Facts: facts, FailOn: "never"}.Run(context.Background(), &out, &errOut)
-	if err := json.Unmarshal([]byte(out.String()), &r.res); err != nil {
+	if err := json.Unmarshal(out.Bytes(), &r.res); err != nil {
 		t.Fatal(err)
 	}
 	want(t, "ER", expectationResult(t, checkResult(t, r.res, "expect_same_check"), "some_expectation")["result"], false)

@@ -132,7 +132,7 @@ func (g *guardedCall) Exec(frame *interpreter.ExecutionFrame) ref.Val {
 		// once more.
 		return g.InterpretableCall.Exec(frame)
 	}
-	if t := g.impl.OperandTrait; t != 0 && !args[0].Type().(ref.Type).HasTrait(t) {
+	if t := g.impl.OperandTrait; t != 0 && !args[0].Type().HasTrait(t) {
 		return types.NewErr("no such overload: %s", g.Function())
 	}
 	switch {

@@ -50,8 +50,10 @@ func TestDecideSame(t *testing.T) {
 	pending := pendingIndex{}
 	for i, target := range []string{"dev", "prod", "qa", "staging"} {
 		f := finding.Finding{RuleID: "check/G1", Object: finding.ObjectID{Target: target}, Fingerprint: target}
-		pending.add(i, []SameFinding{{CheckID: "G1", Expectation: "same", Target: target, Value: `"` + target + `-value"`,
-			Finding: f, ConfigSuppressions: []int{i}}})
+		if err := pending.add(i, []SameFinding{{CheckID: "G1", Expectation: "same", Target: target, Value: `"` + target + `-value"`,
+			Finding: f, ConfigSuppressions: []int{i}}}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// dev and qa return what prod and staging do not; staging's value
 	// prints like prod's (equal keys are equal values).
@@ -107,8 +109,10 @@ func TestDecideSameWithinApplications(t *testing.T) {
 		if tv[1] != "" {
 			apps[target] = tv[1]
 		}
-		pending.add(i, []SameFinding{{CheckID: "G1", Expectation: "same", Target: target, Value: tv[2],
-			Finding: finding.Finding{RuleID: "check/G1", Object: finding.ObjectID{Target: target}}, ConfigSuppressions: []int{i}}})
+		if err := pending.add(i, []SameFinding{{CheckID: "G1", Expectation: "same", Target: target, Value: tv[2],
+			Finding: finding.Finding{RuleID: "check/G1", Object: finding.ObjectID{Target: target}}, ConfigSuppressions: []int{i}}}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	fs, uses, err := decideSame(c, c.Expectations[0], values, apps, pending)
 	if err != nil {

@@ -21,12 +21,12 @@ func (r *Result) StreamJSON(w io.Writer, prefix, indent string) error {
 
 // StreamJSON writes a check's result as json.MarshalIndent does, one
 // target at a time.
-func (c *CheckResult) StreamJSON(w io.Writer, prefix, indent string) error {
+func (cr *CheckResult) StreamJSON(w io.Writer, prefix, indent string) error {
 	return jsonstream.WriteObject(w, prefix, indent, []jsonstream.Field{
-		{Key: "check_id", Value: c.CheckID},
-		{Key: "result", Value: c.Result},
-		{Key: "customized", Value: c.Customized},
-		{Key: "agents_check_results", Value: c.AgentsCheckResults, Stream: true},
-		{Key: "expectation_results", Value: c.ExpectationResults},
+		{Key: "check_id", Value: cr.CheckID},
+		{Key: "result", Value: cr.Result},
+		{Key: "customized", Value: cr.Customized},
+		{Key: "agents_check_results", Value: cr.AgentsCheckResults, Stream: true},
+		{Key: "expectation_results", Value: cr.ExpectationResults},
 	})
 }

@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
+	"hash"
 	"io/fs"
 	"os"
 	"path"
@@ -71,10 +71,7 @@ type loader struct {
 	display  string
 	entry    string // display path of the metadata file
 	problems Problems
-	hash     interface {
-		io.Writer
-		Sum([]byte) []byte
-	}
+	hash     hash.Hash
 }
 
 func (l *loader) file(rel string) string {

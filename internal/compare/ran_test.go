@@ -31,24 +31,6 @@ func ranDir(tb testing.TB) string {
 	return testcorpus.Dir(tb, "telco-ran-reference")
 }
 
-func repoRoot(tb testing.TB) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Fatal("go.mod not found above the test directory")
-		}
-		dir = parent
-	}
-}
-
 func loadRAN(tb testing.TB) *Reference {
 	tb.Helper()
 	ref, ps := LoadPath(filepath.Join(ranDir(tb), "metadata.yaml"), "telco-ran-reference")

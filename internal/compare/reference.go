@@ -143,7 +143,7 @@ type PerField struct {
 }
 
 // Template returns the template with the given path, or nil.
-func (r *Reference) Template(path string) *Template { return r.byPath[path] }
+func (ref *Reference) Template(path string) *Template { return ref.byPath[path] }
 
 // identity is an object's correlation fields.
 type identity struct {

@@ -23,7 +23,9 @@ func TestChangedFiles(t *testing.T) {
 		"apps/api/settings.yaml": "kind: ConfigMap\n",
 	} {
 		p := filepath.Join(repo, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +60,9 @@ func TestChangedFiles(t *testing.T) {
 
 	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
 	fl := BindCheckFlags(fs)
-	fs.Parse([]string{"--changed"})
+	if err := fs.Parse([]string{"--changed"}); err != nil {
+		t.Fatal(err)
+	}
 	fl.Paths = []string{"../outside.yaml"}
 	if _, err := Load(fl, repo); err == nil {
 		t.Error("a changed file outside the repository was accepted")

@@ -19,8 +19,7 @@ func joint(fixable []planned, r *resolver, known map[string]*finding.JointFix) {
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(int) int
-	find = func(i int) int {
+	find := func(i int) int {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
 			i = parent[i]

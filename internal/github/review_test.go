@@ -229,7 +229,9 @@ func TestReviewsCarryAtMost30Comments(t *testing.T) {
 		var req struct {
 			Comments []json.RawMessage `json:"comments"`
 		}
-		json.Unmarshal([]byte(r.Body), &req)
+		if err := json.Unmarshal([]byte(r.Body), &req); err != nil {
+			t.Fatal(err)
+		}
 		if len(req.Comments) > CommentsPerReview {
 			t.Errorf("a review with %d comments", len(req.Comments))
 		}

@@ -73,8 +73,10 @@ func TestFakeRejectsBodiesOverTheLimit(t *testing.T) {
 func TestLoadContextPullRequest(t *testing.T) {
 	dir := t.TempDir()
 	event := filepath.Join(dir, "event.json")
-	os.WriteFile(event, []byte(`{"action":"synchronize","number":12,"pull_request":{"number":12,"html_url":"https://github.com/acme/shop/pull/12",
-		"head":{"sha":"abc","repo":{"full_name":"mallory/shop"}},"base":{"sha":"def","repo":{"full_name":"acme/shop"}}}}`), 0o644)
+	if err := os.WriteFile(event, []byte(`{"action":"synchronize","number":12,"pull_request":{"number":12,"html_url":"https://github.com/acme/shop/pull/12",
+		"head":{"sha":"abc","repo":{"full_name":"mallory/shop"}},"base":{"sha":"def","repo":{"full_name":"acme/shop"}}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	env := map[string]string{
 		"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": event, "GITHUB_REPOSITORY": "acme/shop",
 		"GITHUB_SHA": "merge", "GITHUB_SERVER_URL": "https://github.com", "GITHUB_API_URL": "https://api.github.com",
@@ -107,7 +109,9 @@ func TestLoadContextBadEvent(t *testing.T) {
 	} {
 		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".json")
 		if content != "" {
-			os.WriteFile(path, []byte(content), 0o644)
+			if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 		env := map[string]string{"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": path, "GITHUB_REPOSITORY": "a/b"}
 		_, err := LoadContext(func(k string) string { return env[k] })

@@ -170,11 +170,11 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 			until := t.clock().Now().Add(wait)
 			t.noteLimit(until)
-			io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20)) // drained for reuse of the connection
 			resp.Body.Close()
 			return nil, &LimitError{Until: until, Status: resp.Status}
 		}
-		io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20)) // drained for reuse of the connection
 		resp.Body.Close()
 		what := fmt.Sprintf("GitHub API: %s %s answered %s; retrying in %s", req.Method, req.URL.Path, resp.Status, wait)
 		if limited {

@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
@@ -54,7 +53,7 @@ func openRepo(dir string) (*gitRepo, string, error) {
 			return nil, "", fmt.Errorf("%s is not inside a git repository, so there is no base revision to compare with", dir)
 		}
 	}
-	var repoFS billy.Filesystem = osfs.New(gitDir)
+	repoFS := osfs.New(gitDir)
 	if data, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
 		common := strings.TrimSpace(string(data))
 		if !filepath.IsAbs(common) {

@@ -102,7 +102,7 @@ func writeSlice(w io.Writer, prefix, indent string, v any) error {
 			return err
 		}
 		elem := rv.Index(i)
-		var e any = elem.Interface()
+		e := elem.Interface()
 		if _, ok := e.(Streamer); !ok && elem.CanAddr() {
 			if s, ok := elem.Addr().Interface().(Streamer); ok {
 				e = s

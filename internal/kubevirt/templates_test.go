@@ -65,10 +65,7 @@ func TestTemplateViolatingItsOwnRules(t *testing.T) {
 		"        [{\"name\": \"minimal-required-memory\", \"path\": \"jsonpath::.spec.domain.memory.guest\", \"rule\": \"integer\", \"message\": \"This VM requires more memory.\", \"min\": 1610612736}]\n" +
 		"  spec:\n    template:\n      spec:\n        domain:\n          memory:\n            guest: ${MEMORY}\n" +
 		"parameters:\n- name: NAME\n  generate: expression\n  from: tiny-[a-z]{4}\n- name: MEMORY\n  value: 1Gi\n"
-	var templates []*manifest.Object
-	for _, o := range parseObjects(t, "templates/tiny.yaml", text, "templates") {
-		templates = append(templates, o)
-	}
+	templates := parseObjects(t, "templates/tiny.yaml", text, "templates")
 	tg := templateTarget(t, "templates", templates)
 	out := run(t, nil, tg)
 	if got, want := short(out.Findings), "templates/tiny.yaml:19: error: This VM requires more memory.: value 1073741824 is lower than minimum [1610612736] [kubevirt/minimal-required-memory]\n"; got != want {

@@ -134,16 +134,22 @@ func TestWriterPassesLinesAtOnce(t *testing.T) {
 	s := New(token)
 	var out bytes.Buffer
 	w := s.Writer(&out)
-	io.WriteString(w, "a whole line\nand a part")
+	if _, err := io.WriteString(w, "a whole line\nand a part"); err != nil {
+		t.Fatal(err)
+	}
 	if out.String() != "a whole line\n" {
 		t.Errorf("%q", out.String())
 	}
 	// A long line without a break is held back by the longest form only.
-	io.WriteString(w, strings.Repeat("x", 1000))
+	if _, err := io.WriteString(w, strings.Repeat("x", 1000)); err != nil {
+		t.Fatal(err)
+	}
 	if held := len("a whole line\nand a part") + 1000 - out.Len(); held != s.maxLen-1 {
 		t.Errorf("held back %d bytes, want %d", held, s.maxLen-1)
 	}
-	io.WriteString(w.Unredacted(), "::add-mask::"+token+"\n")
+	if _, err := io.WriteString(w.Unredacted(), "::add-mask::"+token+"\n"); err != nil {
+		t.Fatal(err)
+	}
 	if !strings.HasSuffix(out.String(), "xxx::add-mask::"+token+"\n") {
 		t.Errorf("the unredacted line is not after what was held back: %q", out.String()[out.Len()-80:])
 	}
@@ -152,7 +158,9 @@ func TestWriterPassesLinesAtOnce(t *testing.T) {
 func TestWriterWithoutTokensIsThePlainWriter(t *testing.T) {
 	var out bytes.Buffer
 	w := New().Writer(&out)
-	io.WriteString(w, "no break")
+	if _, err := io.WriteString(w, "no break"); err != nil {
+		t.Fatal(err)
+	}
 	if out.String() != "no break" {
 		t.Errorf("%q", out.String())
 	}

@@ -166,6 +166,8 @@ func krustySlot(dir string, withOrigin bool, over map[string][]byte, limits mani
 // cachedKrusty is runKrusty through the persistent cache. inputs is the
 // digest of every question the build asked with its answer (zero when the
 // cache is off or the build read what cannot be recorded).
+//
+//nolint:staticcheck // ST1008: buildErr is the build's outcome, cached like its output, not this call's failure
 func (r *renderer) cachedKrusty(c *closure, withOrigin bool, log *accessLog, over map[string][]byte, guard *buildGuard) (built []builtResource, buildErr error, inputs cache.Key) {
 	k := c.nodes[0].k
 	store := r.opts.Cache
@@ -293,6 +295,8 @@ func decodeOrigin(d *cache.Decoder) *krustyOrigin {
 // when every answer is the same, opens and decodes the build and replays
 // the answers into log (pull-request mode shares the build with the other
 // revision through it).
+//
+//nolint:staticcheck // ST1008: the error is the cached build's outcome, not this call's failure
 func (r *renderer) acceptKrusty(slot cache.Key, payload []byte, log *accessLog) ([]builtResource, error, cache.Key, bool) {
 	d := cache.NewDecoder(payload)
 	keys := newKrustyKeys(slot)

@@ -96,13 +96,6 @@ func (g *graph) checkHelmCharts(n *node, fail func(manifest.Path, string, ...any
 	}
 }
 
-func orDash(s, alt string) string {
-	if s == "" {
-		return alt
-	}
-	return s
-}
-
 // kustomizeHelm renders the charts of kustomizations once per render.
 type kustomizeHelm struct {
 	mu     sync.Mutex

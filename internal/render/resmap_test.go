@@ -57,7 +57,9 @@ func TestKustomizeAppendMatchesUpstream(t *testing.T) {
 		}
 		half := resmap.New()
 		for _, r := range list[:len(list)/2] {
-			half.Append(r)
+			if err := half.Append(r); err != nil {
+				t.Fatal(err)
+			}
 		}
 		gotErr = resmap.AppendResources(half, list[len(list)/2:])
 		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || wantErr == nil && ids(half) != ids(want) {

@@ -143,22 +143,6 @@ func TestKubevirtCommonTemplates(t *testing.T) {
 	}
 }
 
-// repoRoot finds the directory holding go.mod.
-func repoRoot(t *testing.T) string {
-	dir, err := os.Getwd()
-	must(t, err)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test")
-		}
-		dir = parent
-	}
-}
-
 // TestTemplateInKustomization: a Template built by kustomize is processed
 // after the build; its objects locate through kustomize's provenance into
 // the template file (or the patch that changed the template).

@@ -33,21 +33,19 @@ func (JSON) Write(w io.Writer, r *Report) error {
 // trailing newline.
 func MarshalJSON(r *Report) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := writeJSON(&buf, r); err != nil {
+	bw := bufio.NewWriter(&buf)
+	if err := writeJSON(bw, r); err != nil {
+		return nil, err
+	}
+	if err := bw.Flush(); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
 }
 
-// jsonWriter is a bufio.Writer or a bytes.Buffer; a bufio.Writer's write
-// errors are sticky, so checking the last write of each section suffices.
-type jsonWriter interface {
-	io.Writer
-	io.StringWriter
-	io.ByteWriter
-}
-
-func writeJSON(w jsonWriter, r *Report) error {
+// writeJSON writes the report to a bufio.Writer, whose write errors are
+// sticky: checking the last write of each section suffices.
+func writeJSON(w *bufio.Writer, r *Report) error {
 	findings := r.Findings
 	if findings == nil {
 		findings = []finding.Finding{}

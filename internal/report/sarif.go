@@ -136,8 +136,8 @@ func fitsGzip(b []byte, limit int) bool {
 	}
 	var buf bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
-	zw.Write(b)
-	zw.Close()
+	_, _ = zw.Write(b) // into memory: cannot fail
+	_ = zw.Close()
 	return buf.Len() <= limit
 }
 

@@ -322,7 +322,9 @@ func TestValidatorCatchesBrokenFiles(t *testing.T) {
 		"two categories": func(m map[string]any) { m["runs"] = append(m["runs"].([]any), m["runs"].([]any)[0]) },
 	} {
 		var m map[string]any
-		json.Unmarshal(good, &m)
+		if err := json.Unmarshal(good, &m); err != nil {
+			t.Fatal(err)
+		}
 		breakIt(m)
 		b, _ := json.Marshal(m)
 		if errs := sarifcheck.Validate(b); len(errs) == 0 {

@@ -68,7 +68,9 @@ func writeFileInRoot(root, name string, write func(io.Writer) error) error {
 		}
 		return fmt.Errorf("cannot create a file in %s: %w", filepath.Dir(name), err)
 	}
-	defer r.Remove(tmp)
+	// After the rename the temporary name is gone and Remove fails; before
+	// it, Remove cleans up. Either way there is nothing to report.
+	defer func() { _ = r.Remove(tmp) }()
 	if err := writeClose(f, write); err != nil {
 		return err
 	}

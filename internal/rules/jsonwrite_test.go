@@ -21,7 +21,7 @@ var jsonStrings = []string{
 // jsonValues are values of every type rules hold, and some they never
 // make, which the writer hands to encoding/json.
 var jsonValues = []any{
-	nil, true, false, 0, -7, int64(1) << 60, int32(-3), uint64(math.MaxUint64), 1.5, -0.0, 1e21, 1e-7, 123456789.125,
+	nil, true, false, 0, -7, int64(1) << 60, int32(-3), uint64(math.MaxUint64), 1.5, math.Copysign(0, -1), 1e21, 1e-7, 123456789.125,
 	float32(2.5), int8(3), uint(9), []string{"a", "<b>"}, map[string]string{"z": "1", "a": "2"},
 	json.Number("12"), map[string]any(nil), []any(nil), map[string]any{}, []any{},
 	struct {

@@ -314,7 +314,7 @@ func (r *redactor) text(s string) string {
 func (r *redactor) replace(s string) string {
 	w := diffWriters.Get().(*diffWriter)
 	*w = diffWriter{orig: s, buf: w.buf[:0]}
-	r.r.WriteString(w, s)
+	_, _ = r.r.WriteString(w, s) // a diffWriter never fails
 	out := s
 	if w.changed {
 		out = string(w.buf)

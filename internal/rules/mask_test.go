@@ -155,7 +155,9 @@ func TestSensitiveRules(t *testing.T) {
 	tg := target(t, "app", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n")
 	run := runAll(t, set, Options{Explain: true}, tg)
 	var out strings.Builder
-	run.WriteExplanation(&out)
+	if err := run.WriteExplanation(&out); err != nil {
+		t.Fatal(err)
+	}
 	b, _ := json.Marshal(run.Section())
 	out.Write(b)
 	fs := run.Findings()

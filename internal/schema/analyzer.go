@@ -89,7 +89,9 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 
 	minor := a.KubernetesMinor
 	if minor == 0 {
-		fmt.Sscanf(EmbeddedKubernetesVersion, "1.%d", &minor)
+		if _, err := fmt.Sscanf(EmbeddedKubernetesVersion, "1.%d", &minor); err != nil {
+			panic("schema: EmbeddedKubernetesVersion is not 1.N: " + EmbeddedKubernetesVersion)
+		}
 	}
 	verdicts := make([]objectVerdict, 0, len(objects))
 	noSchema := map[string]bool{}

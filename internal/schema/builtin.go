@@ -121,14 +121,12 @@ func linkSchema(data []byte, enums map[string]map[string]*enumRule, required map
 			if f == nil {
 				return nil, fmt.Errorf("enum table: %s has no property %s", def, prop)
 			}
-			want := kindString
+			want := f.typ.kind
 			if rule.items {
 				if f.typ.kind != kindArray {
 					return nil, fmt.Errorf("enum table: %s.%s is not a list", def, prop)
 				}
 				want = f.typ.elem.kind
-			} else {
-				want = f.typ.kind
 			}
 			if want != kindString {
 				return nil, fmt.Errorf("enum table: %s.%s is not a string", def, prop)

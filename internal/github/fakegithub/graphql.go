@@ -13,7 +13,9 @@ func graphqlField(body []byte) string {
 	var req struct {
 		Query string `json:"query"`
 	}
-	json.Unmarshal(body, &req)
+	if err := json.Unmarshal(body, &req); err != nil {
+		return ""
+	}
 	for _, f := range []string{"resolveReviewThread", "reviewThreads", "viewer"} {
 		if strings.Contains(req.Query, f) {
 			return f

@@ -36,7 +36,9 @@ func tgz(t testing.TB, name string, files map[string]any) []byte {
 		if err := tw.WriteHeader(&tar.Header{Name: name + "/" + k, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
 			t.Fatal(err)
 		}
-		tw.Write(data)
+		if _, err := tw.Write(data); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := tw.Close(); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -154,7 +155,7 @@ func helmTemplate(b *testing.B, dir, valuesFile string) int {
 	if err != nil {
 		b.Fatal(err)
 	}
-	files, err := new(engine.Engine).Render(ch, toRender)
+	files, err := new(engine.Engine).RenderWithContext(context.Background(), ch, toRender)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -212,14 +212,14 @@ func render(cache *treeCache, tpls map[string]renderable, seed string, b *budget
 
 // render is render's work, on the goroutine a stop ends; name is set to
 // each template as it is rendered.
-func (run *engineRun) render(cache *treeCache, tpls map[string]renderable, seed string, rendering *string) (out map[string]*rendered, err error) {
+func (r *engineRun) render(cache *treeCache, tpls map[string]renderable, seed string, rendering *string) (out map[string]*rendered, err error) {
 	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("rendering template failed: %v", r)
+		if rec := recover(); rec != nil {
+			err = fmt.Errorf("rendering template failed: %v", rec)
 		}
 	}()
-	run.t.Option("missingkey=zero")
-	run.initFunMap(seed)
+	r.t.Option("missingkey=zero")
+	r.initFunMap(seed)
 
 	keys := sortTemplates(tpls)
 	for _, name := range keys {
@@ -227,14 +227,14 @@ func (run *engineRun) render(cache *treeCache, tpls map[string]renderable, seed 
 		if p.err != nil {
 			return nil, p.err
 		}
-		run.nodes[p.base] = p
+		r.nodes[p.base] = p
 		for _, nt := range p.trees {
-			if _, err := run.t.AddParseTree(nt.name, nt.tree); err != nil {
+			if _, err := r.t.AddParseTree(nt.name, nt.tree); err != nil {
 				return nil, cleanupParseError(name, err)
 			}
 		}
 	}
-	run.tracer.nodes = run.nodes
+	r.tracer.nodes = r.nodes
 
 	out = make(map[string]*rendered, len(keys))
 	for _, name := range keys {
@@ -244,14 +244,14 @@ func (run *engineRun) render(cache *treeCache, tpls map[string]renderable, seed 
 		vals := tpls[name].vals
 		vals["Template"] = common.Values{"Name": name, "BasePath": tpls[name].basePath}
 		*rendering = name
-		f := run.tracer.push()
-		err := run.t.ExecuteTemplate(&f.buf, name, vals)
-		run.tracer.pop()
+		f := r.tracer.push()
+		err := r.t.ExecuteTemplate(&f.buf, name, vals)
+		r.tracer.pop()
 		if err != nil {
 			return nil, reformatExecErrorMsg(name, err)
 		}
-		run.tracer.done += int64(f.buf.Len())
-		out[name] = &rendered{file: tpls[name].file, frame: f, tracer: run.tracer}
+		r.tracer.done += int64(f.buf.Len())
+		out[name] = &rendered{file: tpls[name].file, frame: f, tracer: r.tracer}
 	}
 	return out, nil
 }

@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -153,7 +154,7 @@ func helmRender(t testing.TB, fsys fstest.MapFS) (map[string]string, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return new(engine.Engine).Render(ch, vals)
+	return new(engine.Engine).RenderWithContext(context.Background(), ch, vals)
 }
 
 // Loops in templates that tpl's text defines are held to the time budget

@@ -153,18 +153,20 @@ func (s *scope) dotRef(e *event, info *nodeInfo) (ref, bool) {
 	if p, ok := s.ix.path(e.dot); ok {
 		return ref{p, e.dot}, true
 	}
-	for i := len(info.blocks) - 1; i >= 0; i-- {
-		b := s.blocks[info.blocks[i]]
-		if b == nil {
-			return ref{}, false
-		}
-		if b.keys != nil || isList(b.val) {
-			p, v, ok := b.element()
-			return ref{p, v}, ok
-		}
-		return ref{b.path, b.val}, b.known
+	// Only the innermost range or with block sets the dot; the blocks
+	// around it do not matter once it is known.
+	if len(info.blocks) == 0 {
+		return ref{}, false
 	}
-	return ref{}, false
+	b := s.blocks[info.blocks[len(info.blocks)-1]]
+	if b == nil {
+		return ref{}, false
+	}
+	if b.keys != nil || isList(b.val) {
+		p, v, ok := b.element()
+		return ref{p, v}, ok
+	}
+	return ref{b.path, b.val}, b.known
 }
 
 func isList(v any) bool { _, ok := v.([]any); return ok }
