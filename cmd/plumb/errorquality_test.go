@@ -77,7 +77,7 @@ var badInputs = []badInput{
 
 	// .plumb.yaml.
 	{"an unknown configuration key", map[string]string{"plumb.yaml": "fail-on: error\n", "ok/cm.yaml": fineConfigMap}, []string{"--config", "{dir}/plumb.yaml", "ok"},
-		`plumb.yaml:1:1: unknown key "fail-on" (known keys: base_ref, cache, checks, exclude, fail_on, format, gate, helm, include, kubernetes_version, kubevirt, limits, params, paths, policies, reference, rules, schema, suppressions, targets, template_params)`},
+		`plumb.yaml:1:1: unknown key "fail-on" (known keys: base_ref, cache, checks, exclude, fail_on, format, gate, helm, include, kubernetes_version, kubevirt, limits, params, paths, policies, reference, remote, rules, schema, suppressions, targets, template_params)`},
 	{"a configuration value of the wrong type", map[string]string{"plumb.yaml": "checks:\n  default_catalog: maybe\n", "ok/cm.yaml": fineConfigMap}, []string{"--config", "{dir}/plumb.yaml", "ok"},
 		`plumb.yaml:2:20: checks.default_catalog: the value is the string "maybe", want true or false`},
 	{"a bad mask_secrets", map[string]string{"plumb.yaml": "rules:\n  mask_secrets: sometimes\n", "ok/cm.yaml": fineConfigMap}, []string{"--config", "{dir}/plumb.yaml", "ok"},

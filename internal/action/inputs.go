@@ -41,6 +41,7 @@ var checkInputs = []checkInput{
 	{Input: "crds", Flag: "crds", List: true},
 	{Input: "policies", Flag: "policies", List: true},
 	{Input: "cache-dir", Flag: "cache-dir"},
+	{Input: "remote-hosts", Flag: "remote-host", List: true},
 }
 
 // bindCheckInputs builds `plumb check`'s flags from the inputs (every

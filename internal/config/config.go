@@ -61,6 +61,8 @@ type File struct {
 	Helm HelmFile `yaml:"helm"`
 	// Cache configures the persistent cache (cache.go).
 	Cache CacheFile `yaml:"cache"`
+	// Remote is who may make plumb fetch (remote.go).
+	Remote RemoteFile `yaml:"remote"`
 
 	// src locates values for messages (position.go).
 	src source
@@ -139,6 +141,8 @@ type Config struct {
 	Changed     []string
 	// Cache is the persistent cache (cache.go).
 	Cache CacheSettings
+	// Remote is who may make plumb fetch (remote.go).
+	Remote RemoteSettings
 }
 
 // FailOn is the exit-code threshold.
@@ -271,6 +275,9 @@ func Resolve(file *File, fl *Flags, cwd string) (*Config, error) {
 	var renderErrs []error
 	cfg.Render, renderErrs = resolveRender(file, fl)
 	errs = append(errs, renderErrs...)
+	if cfg.Remote, err = resolveRemote(file, fl); err != nil {
+		errs = append(errs, err)
+	}
 	var helmErrs []error
 	cfg.Helm, helmErrs = resolveHelm(file, fl, root, cwd)
 	errs = append(errs, helmErrs...)

@@ -16,7 +16,7 @@ func TestUnknownKeysNameTheLine(t *testing.T) {
 		t.Fatal("unknown keys accepted")
 	}
 	want := []string{
-		`.plumb.yaml:2:1: unknown key "fail_onn" (known keys: base_ref, cache, checks, exclude, fail_on, format, gate, helm, include, kubernetes_version, kubevirt, limits, params, paths, policies, reference, rules, schema, suppressions, targets, template_params)`,
+		`.plumb.yaml:2:1: unknown key "fail_onn" (known keys: base_ref, cache, checks, exclude, fail_on, format, gate, helm, include, kubernetes_version, kubevirt, limits, params, paths, policies, reference, remote, rules, schema, suppressions, targets, template_params)`,
 		`.plumb.yaml:4:3: unknown key "max_depht" in limits (known keys: max_alias_nodes, max_depth, max_file_size, max_target_size, max_target_time)`,
 	}
 	if got := strings.Split(err.Error(), "\n"); !slices.Equal(got, want) {

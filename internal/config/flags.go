@@ -46,6 +46,7 @@ type Flags struct {
 	ChecksFlags
 	helmFlags
 	cacheFlags
+	remoteFlags
 }
 
 // BindInputFlags registers the flags that say what to read: configuration,
@@ -62,7 +63,9 @@ func BindInputFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringVar(&fl.MaxTargetTime, "max-target-time", "1m", "time budget of a render target (a kustomize build, a chart render); a target still rendering then is reported and not checked")
 	bindRulesInputFlags(fs, fl)
 	fs.StringArrayVar(&fl.Params, "param", nil, "OpenShift Template parameter value NAME=VALUE, for every template that declares NAME (repeatable)")
-	fs.BoolVar(&fl.AllowRemote, "allow-remote", false, "let kustomize fetch remote bases and resources (refused by default)")
+	fs.BoolVar(&fl.AllowRemote, "allow-remote", false, "let plumb fetch from every host: kustomize remote bases and resources, and the charts GitOps definitions name (loopback and private addresses still need --remote-host)")
+	fs.StringArrayVar(&fl.RemoteHosts, "remote-host", nil, "let plumb fetch the charts GitOps definitions name from this host, HOST or HOST:PORT (repeatable; also remote.hosts in .plumb.yaml)")
+	fs.BoolVar(&fl.Offline, "offline", false, "fetch nothing: remote charts come from the cache an earlier run filled")
 	bindHelmFlags(fs, fl)
 	bindCacheFlags(fs, fl)
 	fs.StringVar(&fl.KubernetesVersion, "kubernetes-version", DefaultKubernetesVersion.MinorString(), "Kubernetes version to check for, e.g. 1.30 or v1.30.2 (Helm's .Capabilities.KubeVersion, schemas, removed APIs)")

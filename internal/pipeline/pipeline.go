@@ -26,6 +26,7 @@ import (
 	"github.com/plumb-ci/plumb/internal/report"
 	"github.com/plumb-ci/plumb/internal/rules"
 	"github.com/plumb-ci/plumb/internal/schema"
+	"github.com/plumb-ci/plumb/internal/source"
 )
 
 // Version is the program version, set by the linker in release builds.
@@ -40,6 +41,8 @@ const (
 
 // Rendered is the outcome of the load and render stages.
 type Rendered struct {
+	// fetcher fetched the remote charts of the render (nil: none may be).
+	fetcher *source.Fetcher
 	// FS is the repository the inputs were read from.
 	FS     fs.FS
 	Set    *manifest.Set
@@ -100,7 +103,10 @@ func load(ctx context.Context, cfg *config.Config, store *cache.Store) (*Rendere
 	if err != nil {
 		return nil, err
 	}
-	out := loadFS(ctx, cfg, fsys, shared{store: store}, engine)
+	fetcher, warning := newFetcher(cfg, cfg.Remote.Hosts, store)
+	out := loadFS(ctx, cfg, fsys, shared{store: store, fetcher: fetcher}, engine)
+	out.fetcher = fetcher
+	out.Warnings = appendWarning(out.Warnings, warning)
 	out.analysisKey = runAnalysisKey(cfg, store)
 	out.revision, _ = revisionKey(cfg, out, len(ruleProblems) == 0)
 	out.Findings = append(out.Findings, ruleProblems...)
@@ -123,6 +129,9 @@ type shared struct {
 	parses *manifest.ParseCache
 	builds *render.BuildCache
 	store  *cache.Store
+	// fetcher fetches remote charts for both revisions, from one index
+	// per repository, so both resolve a version constraint alike.
+	fetcher *source.Fetcher
 }
 
 // loadFS reads and renders the configured inputs from fsys (the working
@@ -139,6 +148,7 @@ func loadFS(ctx context.Context, cfg *config.Config, fsys fs.FS, share shared, e
 	opts.Select = cfg.Shard.Owns
 	opts.Builds = share.builds
 	opts.Cache = share.store
+	opts.Fetcher = share.fetcher
 	if cfg.ChangedOnly {
 		opts.Changed = map[string]bool{}
 		for _, f := range cfg.Changed {
@@ -355,6 +365,7 @@ func check(ctx context.Context, cfg *config.Config, engines engineFactory) (*Res
 			return nil, err
 		}
 		res = checkRevision(ctx, cfg, rendered, rendered.FS, engines)
+		res.Report.Fetched = reportFetched(rendered.fetcher)
 		resolveFixes(cfg, res.Report, rendered)
 		res.Warnings = append(res.Warnings, rendered.Warnings...)
 	}

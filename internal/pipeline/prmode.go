@@ -59,7 +59,10 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory, sto
 	)
 	// Files the pull request does not change are parsed once for both, and
 	// targets it does not change are built once.
-	share := shared{parses: manifest.NewParseCache(), builds: render.NewBuildCache(), store: store}
+	// Only the base revision's .plumb.yaml may widen the hosts the
+	// workflow allows: the pull request's own is not trusted with that.
+	fetcher, warning := newFetcher(cfg, cfg.Remote.FlagHosts.Merge(baseRemoteHosts(cfg, manifest.ContentFS(tree))), store)
+	share := shared{parses: manifest.NewParseCache(), builds: render.NewBuildCache(), store: store, fetcher: fetcher}
 	// Both revisions are analysed with the working tree's configuration.
 	analysisKey := runAnalysisKey(cfg, store)
 	// The head's analysis reads the base's objects (the oldObject of
@@ -90,6 +93,7 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory, sto
 	wg.Wait()
 
 	rep := headRes.Report
+	rep.Fetched = reportFetched(fetcher)
 	rep.Findings = classify(rep.Findings, baseRes.Report.Findings)
 	resolveFixes(cfg, rep, head)
 	rep.Rules = append(rep.Rules, baseRes.Report.Rules...) // describes the fixed findings' rules
@@ -100,7 +104,7 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory, sto
 	}
 	rep.Sections[renderdiff.SectionName] = sec
 	res := &Result{Report: rep, Errors: headRes.Errors, Rules: headRes.Rules, baseSections: baseRes.Report.Sections, baseCommit: tree.Commit,
-		reusedBuilds: share.builds.Reused()}
+		reusedBuilds: share.builds.Reused(), Warnings: appendWarning(nil, warning)}
 	for _, err := range baseRes.Errors {
 		res.Errors = append(res.Errors, fmt.Errorf("base %s: %w", cfg.BaseRef, err))
 	}

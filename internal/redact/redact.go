@@ -55,6 +55,18 @@ type Set struct {
 	grams  map[uint32][]gram
 	filter [1 << filterBits / 64]uint64
 	step   int
+	// tokens are the values the set was made of (With adds to them).
+	tokens []string
+}
+
+// With is the set with more tokens: a credential plumb learns after main
+// installed the process's set (a chart repository's password).
+func (s *Set) With(tokens ...string) *Set {
+	var have []string
+	if s != nil {
+		have = s.tokens
+	}
+	return New(append(slices.Clone(have), tokens...)...)
 }
 
 // gram is four bytes of a form, at off.
@@ -70,7 +82,7 @@ const filterBits = 16
 // trimming space) are left out.
 func New(tokens ...string) *Set {
 	seen := map[string]bool{}
-	s := &Set{}
+	s := &Set{tokens: tokens}
 	for _, t := range tokens {
 		t = strings.TrimSpace(t)
 		if len(t) < MinLen {

@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"slices"
@@ -56,6 +57,9 @@ type HelmTarget struct {
 	// this render (nil for the repository's own charts and .plumb.yaml
 	// entries): the inline values and At come from one of its objects.
 	Holder *Target
+	// Remote is the fetched chart Chart names (gitopsremote.go), nil for
+	// a chart of the repository.
+	Remote *RemoteChart
 }
 
 func (o HelmOptions) hasFlags() bool {
@@ -68,6 +72,7 @@ type chartRender struct {
 	name   string
 	req    helm.Request
 	holder *Target
+	remote *RemoteChart
 }
 
 // chartTargets renders the charts among the inputs and the renders
@@ -80,11 +85,13 @@ func (r *renderer) chartTargets(ctx context.Context, extra []HelmTarget, change 
 		dirs = append(dirs, t.Chart)
 	}
 	for _, t := range extra {
-		dirs = append(dirs, t.Chart)
+		if t.Remote == nil {
+			dirs = append(dirs, t.Chart)
+		}
 	}
 	slices.Sort(dirs)
 	dirs = slices.Compact(dirs)
-	if len(dirs) == 0 {
+	if len(dirs) == 0 && !slices.ContainsFunc(extra, func(t HelmTarget) bool { return t.Remote != nil }) {
 		return nil
 	}
 	charts := map[string]*helm.Chart{}
@@ -105,6 +112,17 @@ func (r *renderer) chartTargets(ctx context.Context, extra []HelmTarget, change 
 		}
 		charts[d] = c
 	}
+	for _, t := range extra {
+		if t.Remote != nil && charts[t.Chart] == nil {
+			c, err := helm.LoadChart(t.Remote.over(r.files.fsys), t.Chart, r.opts.Limits)
+			if err != nil {
+				problems.add(manifest.Problem{Rule: helm.RuleNotRendered, Level: "warning", Location: t.At, Key: t.Chart,
+					Message: fmt.Sprintf("chart %s from %s cannot be read: %v", t.Remote.Label, t.Remote.From, err)})
+				continue
+			}
+			charts[t.Chart] = c
+		}
+	}
 	var jobs []chartRender
 	configured := map[string]bool{}
 	add := func(t HelmTarget, at manifest.Location) {
@@ -116,7 +134,7 @@ func (r *renderer) chartTargets(ctx context.Context, extra []HelmTarget, change 
 				Message: "helm.targets: " + t.Chart + " is not a Helm chart directory (no Chart.yaml)"})
 			return
 		}
-		jobs = append(jobs, chartRender{chart: c, name: t.Name, req: r.request(t), holder: t.Holder})
+		jobs = append(jobs, chartRender{chart: c, name: t.Name, req: r.request(t), holder: t.Holder, remote: t.Remote})
 	}
 	for _, t := range h.Targets {
 		configured[t.Chart] = true
@@ -194,7 +212,13 @@ func (r *renderer) renderCharts(ctx context.Context, jobs []chartRender, problem
 		if ctx.Err() != nil {
 			return
 		}
-		res := hr.Render(jobs[i].chart, jobs[i].req)
+		var res helm.Output
+		if rc := jobs[i].remote; rc != nil {
+			res = r.remoteRenderer(rc).Render(jobs[i].chart, jobs[i].req)
+			placeRemote(rc, jobs[i].req.At, &res)
+		} else {
+			res = hr.Render(jobs[i].chart, jobs[i].req)
+		}
 		perJob[i] = res.Problems
 		t := &Target{Name: jobs[i].name, Kind: KindHelm, Inputs: r.chartInputs(jobs[i])}
 		for _, o := range res.Objects {
@@ -263,6 +287,17 @@ func isConventionValues(dir, file string) bool {
 	}
 	ext := path.Ext(n)
 	return (ext == ".yaml" || ext == ".yml") && (strings.HasPrefix(n, "values-") || strings.HasPrefix(n, "values."))
+}
+
+// remoteRenderer renders a fetched chart: its files from the archive, the
+// values files from the repository.
+func (r *renderer) remoteRenderer(rc *RemoteChart) *helm.Renderer {
+	hr := helm.NewRenderer(rc.over(r.files.fsys), r.opts.Limits)
+	hr.Reported = func(file string) bool {
+		_, ok := r.files.loaded[file]
+		return ok
+	}
+	return hr
 }
 
 // helmRenderer is a chart renderer reading through the repository, which

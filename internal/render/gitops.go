@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"path"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render/helm"
+	"github.com/plumb-ci/plumb/internal/source"
 )
 
 // GitOps definitions that deploy a chart of this repository render it as a
@@ -19,13 +21,13 @@ import (
 // repository is not rendered; a note says so.
 
 // gitopsTargets finds those definitions among the rendered objects.
-func gitopsTargets(fsys fs.FS, targets []*Target, limits manifest.Limits, problems *problemSet) []HelmTarget {
+func gitopsTargets(ctx context.Context, fetcher *source.Fetcher, fsys fs.FS, targets []*Target, limits manifest.Limits, problems *problemSet) []HelmTarget {
 	var out []HelmTarget
 	for _, t := range targets {
 		for _, o := range t.Objects {
 			switch {
 			case strings.HasPrefix(o.ID.APIVersion, "helm.toolkit.fluxcd.io/") && o.ID.Kind == "HelmRelease":
-				if ht, note := helmRelease(fsys, t, o); note != nil {
+				if ht, note := helmRelease(ctx, fetcher, fsys, targets, t, o, limits); note != nil {
 					problems.add(*note)
 				} else if ht != nil {
 					out = append(out, *ht)
@@ -73,26 +75,58 @@ func repoChart(fsys fs.FS, p string) (string, bool) {
 
 // helmRelease renders a Flux HelmRelease's chart when it is in the
 // repository.
-func helmRelease(fsys fs.FS, t *Target, o *manifest.Object) (*HelmTarget, *manifest.Problem) {
+func helmRelease(ctx context.Context, fetcher *source.Fetcher, fsys fs.FS, targets []*Target, t *Target, o *manifest.Object, limits manifest.Limits) (*HelmTarget, *manifest.Problem) {
 	c := o.Content
 	spec := pathOf("spec", "chart", "spec")
-	if ref := str(c, "spec", "chartRef", "kind"); ref != "" {
-		return nil, notRendered(o, pathOf("spec", "chartRef"), "HelmRelease %s: the chart comes from %s %s, outside the repository; plumb renders only charts in the repository, so its objects are not checked",
-			o.ID.Name, ref, str(c, "spec", "chartRef", "name"))
-	}
+	var remote *RemoteChart
+	var dir string
+	ref := str(c, "spec", "chartRef", "kind")
 	kind := str(c, "spec", "chart", "spec", "sourceRef", "kind")
 	chart := str(c, "spec", "chart", "spec", "chart")
-	if kind != "GitRepository" {
-		if kind == "" {
-			return nil, nil
+	switch {
+	case ref == "HelmChart":
+		// A HelmChart names the chart, its version and its HelmRepository.
+		hc := findSource(targets, t, "HelmChart", str(c, "spec", "chartRef", "name"), refNamespace(c, o, "chartRef"))
+		if hc == nil || str(hc.Content, "spec", "sourceRef", "kind") != "HelmRepository" {
+			return nil, notRendered(o, pathOf("spec", "chartRef"), "HelmRelease %s: the chart comes from HelmChart %s, which is not in the repository or does not name a HelmRepository, so its objects are not checked",
+				o.ID.Name, str(c, "spec", "chartRef", "name"))
 		}
+		var p *manifest.Problem
+		if remote, p = helmRepositoryChart(ctx, fetcher, targets, t, o, hc, pathOf("spec", "chartRef")); p != nil {
+			return nil, p
+		}
+		dir = remote.Dir
+	case ref == "OCIRepository":
+		repo := findSource(targets, t, "OCIRepository", str(c, "spec", "chartRef", "name"), refNamespace(c, o, "chartRef"))
+		if repo == nil {
+			return nil, notRendered(o, pathOf("spec", "chartRef"), "HelmRelease %s: the chart comes from OCIRepository %s, which is not among the repository's objects, so its objects are not checked",
+				o.ID.Name, str(c, "spec", "chartRef", "name"))
+		}
+		var p *manifest.Problem
+		if remote, p = ociRepositoryChart(ctx, fetcher, o, repo, pathOf("spec", "chartRef")); p != nil {
+			return nil, p
+		}
+		dir = remote.Dir
+	case ref != "":
+		return nil, notRendered(o, pathOf("spec", "chartRef"), "HelmRelease %s: the chart comes from %s %s, outside the repository; plumb renders only charts in the repository and Helm repositories, so its objects are not checked",
+			o.ID.Name, ref, str(c, "spec", "chartRef", "name"))
+	case kind == "":
+		return nil, nil
+	case kind == "HelmRepository":
+		var p *manifest.Problem
+		if remote, p = helmRepositoryChart(ctx, fetcher, targets, t, o, o, spec.Child(manifest.Key("sourceRef"))); p != nil {
+			return nil, p
+		}
+		dir = remote.Dir
+	case kind != "GitRepository":
 		return nil, notRendered(o, spec.Child(manifest.Key("sourceRef")), "HelmRelease %s: chart %s comes from %s %s, outside the repository; plumb renders only charts in the repository, so its objects are not checked",
 			o.ID.Name, chart, kind, str(c, "spec", "chart", "spec", "sourceRef", "name"))
-	}
-	dir, ok := repoChart(fsys, chart)
-	if !ok {
-		return nil, notRendered(o, spec.Child(manifest.Key("chart")), "HelmRelease %s: %s is not a chart directory of this repository (GitRepository %s may be another repository), so it is not rendered",
-			o.ID.Name, chart, str(c, "spec", "chart", "spec", "sourceRef", "name"))
+	default:
+		var ok bool
+		if dir, ok = repoChart(fsys, chart); !ok {
+			return nil, notRendered(o, spec.Child(manifest.Key("chart")), "HelmRelease %s: %s is not a chart directory of this repository (GitRepository %s may be another repository), so it is not rendered",
+				o.ID.Name, chart, str(c, "spec", "chart", "spec", "sourceRef", "name"))
+		}
 	}
 	ns := str(c, "spec", "targetNamespace")
 	if ns == "" {
@@ -105,9 +139,16 @@ func helmRelease(fsys fs.FS, t *Target, o *manifest.Object) (*HelmTarget, *manif
 			release = tn + "-" + o.ID.Name
 		}
 	}
-	ht := &HelmTarget{Chart: dir, ReleaseName: release, Namespace: ns, Holder: t,
+	ht := &HelmTarget{Chart: dir, ReleaseName: release, Namespace: ns, Holder: t, Remote: remote,
 		Name: fmt.Sprintf("%s[HelmRelease %s in %s]", dir, o.ID.Name, t.Name)}
 	ht.At, _ = o.Locate(spec.Child(manifest.Key("chart")))
+	if remote != nil {
+		// Named after the chart, not its directory in memory.
+		ht.Name = fmt.Sprintf("%s[HelmRelease %s in %s]", remote.Label, o.ID.Name, t.Name)
+		if ref != "" {
+			ht.At, _ = o.Locate(pathOf("spec", "chartRef"))
+		}
+	}
 	files := spec.Child(manifest.Key("valuesFiles"))
 	for i, vf := range listOf(c, "spec", "chart", "spec", "valuesFiles") {
 		s, _ := vf.(string)
@@ -122,14 +163,13 @@ func helmRelease(fsys fs.FS, t *Target, o *manifest.Object) (*HelmTarget, *manif
 			return nil, p
 		}
 	}
-	switch v := specMap(c)["values"].(type) {
-	case nil:
-	case map[string]any:
-		ht.Inline = v
-		ht.InlineLocate = objectLocate(o, pathOf("spec", "values"))
-	default:
-		p := wrongValues(o, pathOf("spec", "values"), v, "a mapping", "Flux")
-		return nil, &p
+	fv, p := helmReleaseValues(fsys, t, o, limits)
+	if p != nil {
+		return nil, p
+	}
+	if len(fv.values) > 0 {
+		ht.Inline = fv.values
+		ht.InlineLocate = fv.inlineLocate
 	}
 	return ht, nil
 }

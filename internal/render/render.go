@@ -21,6 +21,7 @@ import (
 
 	"github.com/plumb-ci/plumb/internal/cache"
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/source"
 )
 
 // Kind says how a target's objects were produced.
@@ -127,6 +128,9 @@ type Options struct {
 	Builds *BuildCache
 	// Helm says how charts render (charts.go).
 	Helm HelmOptions
+	// Fetcher fetches the remote charts GitOps definitions name, from the
+	// hosts it allows (nil: none is fetched).
+	Fetcher *source.Fetcher
 	// Changed, when set, renders only the targets that read one of these
 	// repository files (plumb check --changed: a pre-commit hook's files),
 	// and reports only the problems of what those targets read.
@@ -271,7 +275,7 @@ func (r *renderer) run(ctx context.Context) *Result {
 		t.Declared = declared[t.Name]
 	}
 	res.Targets = append(built, plain...)
-	res.Targets = append(res.Targets, r.chartTargets(ctx, gitopsTargets(r.files.fsys, res.Targets, r.opts.Limits, problems), change, problems)...)
+	res.Targets = append(res.Targets, r.chartTargets(ctx, gitopsTargets(ctx, r.opts.Fetcher, r.files.fsys, res.Targets, r.opts.Limits, problems), change, problems)...)
 	res.Skipped = r.skipped(inputs, resources, notObjects)
 	slices.SortFunc(res.Targets, func(a, b *Target) int { return strings.Compare(a.Name, b.Name) })
 

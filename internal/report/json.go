@@ -14,7 +14,7 @@ import (
 
 // JSON writes the report as one JSON object with the keys of the DESIGN.md
 // contract in a fixed order — version, findings, summary, objects, targets,
-// skipped (when files were skipped), rule_descriptors, duration_ms — followed by the engine sections sorted by
+// skipped (when files were skipped), fetched (when remote charts were used), rule_descriptors, duration_ms — followed by the engine sections sorted by
 // name (checks, compare, kubevirt, rules, ...).
 type JSON struct{}
 
@@ -77,6 +77,12 @@ func writeJSON(w *bufio.Writer, r *Report) error {
 			key   string
 			value any
 		}{"skipped", r.Skipped})
+	}
+	if len(r.Fetched) > 0 {
+		fields = append(fields, struct {
+			key   string
+			value any
+		}{"fetched", r.Fetched})
 	}
 	fields = append(fields, []struct {
 		key   string
@@ -160,6 +166,12 @@ func ReadJSON(data []byte) (*Report, error) {
 		delete(raw, "skipped")
 		if err := json.Unmarshal(v, &r.Skipped); err != nil {
 			return nil, fmt.Errorf("the report's \"skipped\": %w", err)
+		}
+	}
+	if v, ok := raw["fetched"]; ok {
+		delete(raw, "fetched")
+		if err := json.Unmarshal(v, &r.Fetched); err != nil {
+			return nil, fmt.Errorf("the report's \"fetched\": %w", err)
 		}
 	}
 	delete(raw, "summary") // derived from the findings

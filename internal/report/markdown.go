@@ -270,6 +270,13 @@ func (m Markdown) writeHead(b *strings.Builder, r *Report, open, fixed, suppress
 	}
 	b.WriteString(strings.Join(facts, " · "))
 	b.WriteString("\n\n")
+	if len(r.Fetched) > 0 {
+		b.WriteString("<details><summary>" + plural(len(r.Fetched), "remote chart") + " rendered</summary>\n\n")
+		for _, f := range r.Fetched {
+			b.WriteString("- " + mdText(f.String()) + "\n")
+		}
+		b.WriteString("\n</details>\n\n")
+	}
 }
 
 // prCounts says how many open findings are new and how many were fixed, ""

@@ -81,6 +81,9 @@ func Merge(in []ShardReport, mergers map[string]ShardMerger) (*Report, error) {
 	}
 	// Every shard loads the whole repository: their skipped files agree.
 	out.Skipped = shards[0].Report.Skipped
+	for _, s := range shards {
+		out.Fetched = mergeFetched(out.Fetched, s.Report.Fetched)
+	}
 	if err := mergeSections(shards, mergers, out); err != nil {
 		return nil, err
 	}

@@ -26,6 +26,8 @@ type Report struct {
 	DurationMS int64
 	// Sections are the engine sections of the JSON report, by engine name.
 	Sections map[string]any
+	// Fetched are the remote artifacts the run used (fetched.go).
+	Fetched []Fetched
 }
 
 // ObjectEntry lists one analysed object.

@@ -124,6 +124,7 @@ func (t Text) Write(w io.Writer, r *Report) error {
 		bw.WriteString(line)
 		bw.WriteByte('\n')
 	}
+	bw.WriteString(fetchedLines(r.Fetched))
 	return bw.Flush()
 }
 
