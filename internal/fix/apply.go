@@ -21,8 +21,9 @@ type Applied struct {
 // a finding whose operations cannot all be made is skipped whole.
 func Apply(findings []*finding.Finding, targets []*render.Target, opts Options) *Applied {
 	objects := newObjectIndex(targets)
-	r := newResolver(opts.FS, opts.Limits)
+	r := newResolver(opts)
 	out := &Applied{Files: map[string]string{}, Old: map[string]string{}}
+	drafts := map[string]*draft{}
 	for _, f := range findings {
 		if f.Fix == nil || len(f.Fix.Changes) == 0 {
 			continue
@@ -33,42 +34,42 @@ func Apply(findings []*finding.Finding, targets []*render.Target, opts Options) 
 			continue
 		}
 		ops, err := r.ops(obj, f.Fix.Changes)
-		if err != nil {
+		if err != nil || !r.applyAll(drafts, ops) {
 			out.Skipped = append(out.Skipped, f)
 			continue
-		}
-		next := map[string]string{}
-		ok := true
-		for _, op := range ops {
-			text, seen := next[op.file]
-			if !seen {
-				if text, seen = out.Files[op.file]; !seen {
-					text = r.files[op.file].text
-				}
-			}
-			if text, err = r.apply(text, op, true); err != nil {
-				ok = false
-				break
-			}
-			next[op.file] = text
-		}
-		if !ok {
-			out.Skipped = append(out.Skipped, f)
-			continue
-		}
-		for name, text := range next {
-			if _, seen := out.Old[name]; !seen {
-				out.Old[name] = r.files[name].text
-			}
-			out.Files[name] = text
 		}
 		out.Fixed = append(out.Fixed, f)
 	}
-	for name, text := range out.Files {
-		if text == out.Old[name] {
-			delete(out.Files, name)
-			delete(out.Old, name)
+	for name, d := range drafts {
+		if len(d.chunks) > 0 {
+			out.Files[name], out.Old[name] = d.text(), d.src.text
 		}
 	}
 	return out
+}
+
+// applyAll makes ops on the drafts, each checked, or none of them.
+func (r *resolver) applyAll(drafts map[string]*draft, ops []sourceOp) bool {
+	var made []restore
+	for _, op := range ops {
+		d := drafts[op.file]
+		if d == nil {
+			d = newDraft(r.files[op.file])
+			drafts[op.file] = d
+		}
+		err := errNothingToDo
+		if chunk, ok := d.chunk(op.rng); ok {
+			var next string
+			if next, err = r.apply(chunk, op, true); err == nil {
+				made = append(made, d.setUndoable(op.rng, next))
+			}
+		}
+		if err != nil {
+			for i := len(made) - 1; i >= 0; i-- {
+				made[i].undo()
+			}
+			return false
+		}
+	}
+	return true
 }

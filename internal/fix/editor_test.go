@@ -37,16 +37,16 @@ func set(path string, v any) finding.Change {
 // repository and returns the file after the edits.
 func fixText(t *testing.T, file, text, name string, changes ...finding.Change) (string, error) {
 	t.Helper()
-	r := newResolver(fstest.MapFS{file: {Data: []byte(text)}}, manifest.Limits{})
+	r := newResolver(Options{FS: fstest.MapFS{file: {Data: []byte(text)}}})
 	ops, err := r.ops(plainObject(t, file, text, name), changes)
 	if err != nil {
 		return "", err
 	}
-	texts, err := r.makeAll(ops, true)
+	drafts, err := r.makeAll(ops, true)
 	if err != nil {
 		return "", err
 	}
-	return texts[file], nil
+	return drafts[file].text(), nil
 }
 
 const container = `apiVersion: apps/v1
@@ -201,7 +201,7 @@ func TestLineEdit(t *testing.T) {
 func TestEditsNeverCarryACredential(t *testing.T) {
 	in := strings.Replace(container, "        - name: web   # the shop front\n          image: nginx:1.25\n",
 		"        - env:\n            - name: DB_PASSWORD\n              value: hunter2\n          name: web\n          image: nginx:1.25\n", 1)
-	r := newResolver(fstest.MapFS{"d.yaml": {Data: []byte(in)}}, manifest.Limits{})
+	r := newResolver(Options{FS: fstest.MapFS{"d.yaml": {Data: []byte(in)}}})
 	obj := plainObject(t, "d.yaml", in, "web")
 	ops, err := r.ops(obj, []finding.Change{set("spec.template.spec.containers[0].securityContext.runAsNonRoot", true)})
 	if err != nil {

@@ -32,6 +32,30 @@ type Options struct {
 	// FS is the repository the objects were rendered from.
 	FS     fs.FS
 	Limits manifest.Limits
+	// Parsed are files the loader already parsed whole from FS with
+	// Limits, without a problem, by name: their documents are taken as
+	// they are instead of parsing the files again (a file of 20,000
+	// objects would be held twice). Documents are only read.
+	Parsed map[string][]*manifest.Document
+}
+
+// ParsedFiles are the files of a loaded set that parsed without a
+// problem, with their documents, for Options.Parsed.
+func ParsedFiles(set *manifest.Set) map[string][]*manifest.Document {
+	if set == nil {
+		return nil
+	}
+	bad := map[string]bool{}
+	for _, p := range set.Problems {
+		bad[p.Location.File] = true
+	}
+	out := map[string][]*manifest.Document{}
+	for _, d := range set.Documents {
+		if !bad[d.File] {
+			out[d.File] = append(out[d.File], d)
+		}
+	}
+	return out
 }
 
 // planned is a finding with its fix resolved to source operations, and
@@ -91,7 +115,7 @@ func (s lineSet) merge(t lineSet) lineSet {
 // the work.
 func Resolve(fs []finding.Finding, targets []*render.Target, opts Options) {
 	objects := newObjectIndex(targets)
-	r := newResolver(opts.FS, opts.Limits)
+	r := newResolver(opts)
 	byFile := map[string][]planned{}
 	for i := range fs {
 		f := &fs[i]
@@ -281,13 +305,13 @@ func (r *resolver) ops(obj *manifest.Object, changes []finding.Change) ([]source
 // edit for each file that changed; verify reads each edited document back
 // (see applyOp). No edit may carry a line of secret.
 func (r *resolver) edits(ops []sourceOp, verify bool, secret lineSet) ([]finding.Edit, error) {
-	texts, err := r.makeAll(ops, verify)
+	drafts, err := r.makeAll(ops, verify)
 	if err != nil {
 		return nil, err
 	}
 	var out []finding.Edit
-	for _, name := range slices.Sorted(maps.Keys(texts)) {
-		e, changed, ok := lineEdit(name, r.files[name].text, texts[name], secret[name])
+	for _, name := range slices.Sorted(maps.Keys(drafts)) {
+		e, changed, ok := drafts[name].edit(secret[name])
 		if !ok {
 			return nil, notEditable("the edit would carry the line of a credential's value")
 		}

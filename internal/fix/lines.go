@@ -23,7 +23,7 @@ func (r *resolver) span(edits []finding.Edit, loc finding.Location, secret lineS
 	if start == e.StartLine && end == e.EndLine || (e.StartLine-start)+(end-e.EndLine) > maxSpanExtra {
 		return nil
 	}
-	lines := strings.SplitAfter(r.files[e.File].text, "\n")
+	lines := r.files[e.File].lines
 	if end > len(lines) {
 		return nil
 	}
@@ -32,27 +32,53 @@ func (r *resolver) span(edits []finding.Edit, loc finding.Location, secret lineS
 			return nil
 		}
 	}
-	before := strings.Join(lines[start-1:e.StartLine-1], "")
-	after := strings.Join(lines[e.EndLine:end], "")
+	before := joinLinesAfter(lines, start-1, e.StartLine-1)
+	after := joinLinesAfter(lines, e.EndLine, end)
 	return &finding.Edit{File: e.File, StartLine: start, EndLine: end, Old: before + e.Old + after, New: before + e.New + after}
 }
 
-// makeAll makes ops one after another and returns the new text of each
-// file they touch.
-func (r *resolver) makeAll(ops []sourceOp, verify bool) (map[string]string, error) {
-	texts := map[string]string{}
-	for _, op := range ops {
-		text, ok := texts[op.file]
-		if !ok {
-			text = r.files[op.file].text
+// joinLinesAfter is lines [from, to) of a file's lines (cut at "\n") with
+// their line ends, as strings.SplitAfter would have them.
+func joinLinesAfter(lines []string, from, to int) string {
+	var b strings.Builder
+	for i := from; i < to; i++ {
+		b.WriteString(lines[i])
+		if i < len(lines)-1 {
+			b.WriteByte('\n')
 		}
-		next, err := r.apply(text, op, verify)
-		if err != nil {
+	}
+	return b.String()
+}
+
+// makeAll makes ops one after another and returns the draft of each file
+// they touch.
+func (r *resolver) makeAll(ops []sourceOp, verify bool) (map[string]*draft, error) {
+	drafts := map[string]*draft{}
+	for _, op := range ops {
+		d := drafts[op.file]
+		if d == nil {
+			d = newDraft(r.files[op.file])
+			drafts[op.file] = d
+		}
+		if err := r.applyTo(d, op, verify); err != nil {
 			return nil, err
 		}
-		texts[op.file] = next
 	}
-	return texts, nil
+	return drafts, nil
+}
+
+// applyTo makes op in draft d.
+func (r *resolver) applyTo(d *draft, op sourceOp, verify bool) error {
+	chunk, ok := d.chunk(op.rng)
+	if !ok {
+		return notEditable("%s changed: the document is gone", op.file)
+	}
+	next, err := r.apply(chunk, op, verify)
+	if err != nil {
+		return err
+	}
+	d.set(op.rng, next)
+	return nil
 }
 
 // lineEdit is the edit that turns text a into b: the lines between their
@@ -65,17 +91,29 @@ func lineEdit(file, a, b string, avoid map[int]bool) (e finding.Edit, changed, o
 	if a == b {
 		return finding.Edit{}, false, true
 	}
-	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
-	p := 0
-	for p < len(la) && p < len(lb) && la[p] == lb[p] {
+	la := strings.Split(a, "\n")
+	return lineEditOf(file, la, spliced{base: la, from: 0, to: len(la), window: strings.Split(b, "\n")}, avoid)
+}
+
+// lineEditOf is lineEdit from lines la to lb, where lb is la with some
+// lines replaced: the lines before and after the replaced ones are known
+// to be alike, so the work is in proportion to the replaced lines (and
+// any run of alike lines around them), not to the file.
+func lineEditOf(file string, la []string, lb spliced, avoid map[int]bool) (e finding.Edit, changed, ok bool) {
+	lenB := lb.len()
+	p := lb.from
+	for p < len(la) && p < lenB && la[p] == lb.at(p) {
 		p++
 	}
-	s := 0
-	for s < len(la)-p && s < len(lb)-p && la[len(la)-1-s] == lb[len(lb)-1-s] {
+	s := max(0, min(len(la)-lb.to, len(la)-p, lenB-p))
+	for s < len(la)-p && s < lenB-p && la[len(la)-1-s] == lb.at(lenB-1-s) {
 		s++
 	}
+	if p == len(la) && p == lenB {
+		return finding.Edit{}, false, true
+	}
 	start, end := p, len(la)-s // old lines [start, end)
-	newEnd := len(lb) - s
+	newEnd := lenB - s
 	if start == end {
 		// A pure insertion between lines start and start+1 (1-based).
 		if start > 0 && !avoid[start] {
@@ -105,6 +143,6 @@ func lineEdit(file, a, b string, avoid map[int]bool) (e finding.Edit, changed, o
 		StartLine: start + 1,
 		EndLine:   end,
 		Old:       joinLines(la[start:end], end, len(la)),
-		New:       joinLines(lb[start:newEnd], newEnd, len(lb)),
+		New:       joinLines(lb.lines(start, newEnd), newEnd, lenB),
 	}, true, true
 }

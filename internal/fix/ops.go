@@ -3,6 +3,7 @@ package fix
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
@@ -78,18 +79,26 @@ func isDocumentStart(l string) bool {
 	return ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t')
 }
 
-// rangeOf is the ordinal of the range holding file line (1-based).
+// rangeOf is the ordinal of the range holding file line (1-based), -1
+// when none does. The ranges are in order and adjoin.
 func rangeOf(rs [][2]int, line int) int {
-	for i, r := range rs {
-		if line-1 >= r[0] && line-1 < r[1] {
-			return i
+	i, _ := slices.BinarySearchFunc(rs, line-1, func(r [2]int, l int) int {
+		switch {
+		case r[1] <= l:
+			return -1
+		case r[0] > l:
+			return 1
 		}
+		return 0
+	})
+	if i < len(rs) && line-1 >= rs[i][0] && line-1 < rs[i][1] {
+		return i
 	}
 	return -1
 }
 
-// applyKey identifies an apply: the same operation on the same text gives
-// the same result (alike findings of several render targets share their
+// applyKey identifies an apply: the same operation on the same document
+// gives the same result (alike findings of several render targets share their
 // operations; joint edits repeat their members').
 type applyKey struct {
 	text, op string
@@ -101,25 +110,25 @@ type applied struct {
 	err  error
 }
 
-// apply is applyOp, remembered.
-func (r *resolver) apply(text string, op sourceOp, verify bool) (string, error) {
-	k := applyKey{verify: verify, text: text, op: fmt.Sprintf("%s\x00%d\x00%s\x00%v\x00%s\x00%q\x00%#v\x00%#v", op.file, op.rng, op.path, op.rename, op.to, op.keys, op.value, op.also)}
-	if a, ok := r.applied[k]; ok {
+// apply is applyOp on the text of op's document range, remembered.
+func (r *resolver) apply(chunk string, op sourceOp, verify bool) (string, error) {
+	k := applyKey{verify: verify, text: chunk, op: fmt.Sprintf("%s\x00%d\x00%s\x00%v\x00%s\x00%q\x00%#v\x00%#v", op.file, op.rng, op.path, op.rename, op.to, op.keys, op.value, op.also)}
+	if a, ok := r.applied.get(k); ok {
 		return a.text, a.err
 	}
-	out, err := applyOp(text, op, r.parseOne, verify)
-	r.applied[k] = applied{out, err}
+	out, err := applyOp(chunk, op, r.parseOne, verify)
+	r.applied.put(k, applied{out, err})
 	return out, err
 }
 
 // parseOne is parseOne, remembered: the same document is read again for
 // every operation on it.
 func (r *resolver) parseOne(file, text string) (*manifest.Document, error) {
-	if d, ok := r.parsed[text]; ok {
+	if d, ok := r.parsed.get(text); ok {
 		return d.doc, d.err
 	}
 	doc, err := parseOne(file, text, r.limits)
-	r.parsed[text] = parsedDoc{doc, err}
+	r.parsed.put(text, parsedDoc{doc, err})
 	return doc, err
 }
 
@@ -128,21 +137,14 @@ type parsedDoc struct {
 	err error
 }
 
-// applyOp makes op in text and returns the new text. With verify the
+// applyOp makes op in chunkText, the text of op's document range (its
+// lines joined by "\n"), and returns the range's new text. With verify the
 // result is checked: the document must read back exactly as before with
 // this one change, and nothing outside it may change; otherwise applyOp
 // refuses (the edit would not be exact). An op that is already made
-// returns text unchanged. Parsed documents are read-only: parse may share
-// them.
-func applyOp(text string, op sourceOp, parse func(file, text string) (*manifest.Document, error), verify bool) (string, error) {
-	lines := strings.Split(text, "\n")
-	rs := docRanges(lines)
-	if op.rng < 0 || op.rng >= len(rs) {
-		return "", notEditable("%s changed: the document is gone", op.file)
-	}
-	r := rs[op.rng]
-	chunk := lines[r[0]:r[1]]
-	chunkText := strings.Join(chunk, "\n")
+// returns the text unchanged. Parsed documents are read-only: parse may
+// share them.
+func applyOp(chunkText string, op sourceOp, parse func(file, text string) (*manifest.Document, error), verify bool) (string, error) {
 	if strings.Contains(chunkText, "{{") {
 		return "", notEditable("the document in %s holds template expressions: the lines are not the values", op.file)
 	}
@@ -150,24 +152,20 @@ func applyOp(text string, op sourceOp, parse func(file, text string) (*manifest.
 	if err != nil {
 		return "", err
 	}
-	e := &editor{lines: append([]string(nil), chunk...), doc: doc, style: detectStyle(doc.Node)}
+	e := &editor{lines: strings.Split(chunkText, "\n"), doc: doc, style: detectStyle(doc.Node)}
 	if err := e.make(op); err != nil {
 		return "", err
 	}
 	newChunk := strings.Join(e.lines, "\n")
 	if newChunk == chunkText {
-		return text, nil
+		return chunkText, nil
 	}
 	if verify {
 		if err := check(op, doc, newChunk, parse); err != nil {
 			return "", err
 		}
 	}
-	out := make([]string, 0, len(lines)+len(e.lines)-len(chunk))
-	out = append(out, lines[:r[0]]...)
-	out = append(out, e.lines...)
-	out = append(out, lines[r[1]:]...)
-	return strings.Join(out, "\n"), nil
+	return newChunk, nil
 }
 
 // check reads an edited document back: it must be the old one with op

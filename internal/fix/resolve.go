@@ -17,24 +17,26 @@ import (
 type resolver struct {
 	fsys   fs.FS
 	limits manifest.Limits
+	loaded map[string][]*manifest.Document
 	files  map[string]*sourceFile
 	errs   map[string]error
-	// parsed and applied remember documents read and operations made.
-	parsed  map[string]parsedDoc
-	applied map[applyKey]applied
+	// parsed and applied remember the documents read and operations
+	// made last.
+	parsed  *memo[string, parsedDoc]
+	applied *memo[applyKey, applied]
 }
 
 // fork is a resolver that shares the files read so far (read-only from
 // now on) with its own memory of documents and operations, for another
 // goroutine.
 func (r *resolver) fork() *resolver {
-	return &resolver{fsys: r.fsys, limits: r.limits, files: r.files, errs: r.errs,
-		parsed: map[string]parsedDoc{}, applied: map[applyKey]applied{}}
+	return &resolver{fsys: r.fsys, limits: r.limits, loaded: r.loaded, files: r.files, errs: r.errs,
+		parsed: newMemo[string, parsedDoc](), applied: newMemo[applyKey, applied]()}
 }
 
-func newResolver(fsys fs.FS, limits manifest.Limits) *resolver {
-	return &resolver{fsys: fsys, limits: limits, files: map[string]*sourceFile{}, errs: map[string]error{},
-		parsed: map[string]parsedDoc{}, applied: map[applyKey]applied{}}
+func newResolver(opts Options) *resolver {
+	return &resolver{fsys: opts.FS, limits: opts.Limits, loaded: opts.Parsed, files: map[string]*sourceFile{}, errs: map[string]error{},
+		parsed: newMemo[string, parsedDoc](), applied: newMemo[applyKey, applied]()}
 }
 
 // file reads and parses a source file once.
@@ -45,7 +47,7 @@ func (r *resolver) file(name string) (*sourceFile, error) {
 	if err, ok := r.errs[name]; ok {
 		return nil, err
 	}
-	f, err := readSource(r.fsys, name, r.limits)
+	f, err := readSource(r.fsys, name, r.limits, r.loaded[name])
 	if err != nil {
 		r.errs[name] = err
 		return nil, err

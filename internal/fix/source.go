@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -16,11 +17,12 @@ type sourceFile struct {
 	name string
 	text string
 	docs []*manifest.Document
-	// at finds the node that starts at a file position (line, column):
-	// the value a mapping key holds (by the key's position), a sequence
-	// item, or a document's root.
-	at map[[2]int][]nodeRef
-	// ranges are the file's document ranges (docRanges).
+	// rangeDocs are the documents that start in each document range (by
+	// index in docs), for lookup.
+	rangeDocs [][]int
+	// lines are text cut at "\n"; ranges the file's document ranges
+	// (docRanges) in them.
+	lines  []string
 	ranges [][2]int
 }
 
@@ -46,7 +48,11 @@ func notEditable(format string, args ...any) error {
 // line without risk is refused: CRLF line ends and YAML that does not
 // parse. (Documents holding template expressions are refused where they
 // are edited.)
-func parseSource(name string, data []byte, limits manifest.Limits) (*sourceFile, error) {
+//
+// docs, when not nil, are the file's documents as the loader parsed them
+// from the same data with the same limits, taken instead of parsing it
+// again.
+func parseSource(name string, data []byte, limits manifest.Limits, docs []*manifest.Document) (*sourceFile, error) {
 	text := string(data)
 	switch {
 	case strings.Contains(text, "\r"):
@@ -56,61 +62,86 @@ func parseSource(name string, data []byte, limits manifest.Limits) (*sourceFile,
 	case strings.ContainsAny(text, "\u0085\u2028\u2029"):
 		return nil, notEditable("%s has Unicode line separators", name)
 	}
-	docs, problems := manifest.Parse(name, data, limits)
-	if len(problems) > 0 {
-		return nil, notEditable("%s does not parse: %s", name, problems[0].Message)
+	if docs == nil {
+		var problems []manifest.Problem
+		if docs, problems = manifest.Parse(name, data, limits); len(problems) > 0 {
+			return nil, notEditable("%s does not parse: %s", name, problems[0].Message)
+		}
 	}
-	return &sourceFile{name: name, text: text, docs: docs, ranges: docRanges(strings.Split(text, "\n"))}, nil
+	lines := strings.Split(text, "\n")
+	return &sourceFile{name: name, text: text, docs: docs, lines: lines, ranges: docRanges(lines)}, nil
 }
 
 // lookup returns the node that starts at (line, column) of the file: a
 // sequence item or document root when item is set, a key's value
-// otherwise.
+// otherwise. Only the documents of the line's document range are walked:
+// a lookup costs the size of one document, and nothing is kept, however
+// many documents the file has.
 func (s *sourceFile) lookup(line, col int, item bool) (nodeRef, bool) {
-	if s.at == nil {
-		s.index()
+	if s.rangeDocs == nil {
+		s.rangeDocs = make([][]int, len(s.ranges))
+		for i, d := range s.docs {
+			if d.Node == nil {
+				continue
+			}
+			if r := rangeOf(s.ranges, d.Node.Line+d.LineOffset); r >= 0 {
+				s.rangeDocs[r] = append(s.rangeDocs[r], i)
+			}
+		}
 	}
-	for _, r := range s.at[[2]int{line, col}] {
-		if r.item == item {
-			return r, true
+	r := rangeOf(s.ranges, line)
+	if r < 0 {
+		return nodeRef{}, false
+	}
+	for _, i := range s.rangeDocs[r] {
+		w := nodeFinder{line: line - s.docs[i].LineOffset, col: col, item: item}
+		if w.find(s.docs[i].Node) {
+			return nodeRef{doc: i, path: slices.Clone(w.path), item: item}, true
 		}
 	}
 	return nodeRef{}, false
 }
 
-func (s *sourceFile) index() {
-	s.at = map[[2]int][]nodeRef{}
-	for i, d := range s.docs {
-		if d.Node == nil {
-			continue
-		}
-		var walk func(n *yaml.Node, p manifest.Path)
-		walk = func(n *yaml.Node, p manifest.Path) {
-			switch n.Kind {
-			case yaml.MappingNode:
-				for j := 0; j+1 < len(n.Content); j += 2 {
-					k := n.Content[j]
-					if k.Kind != yaml.ScalarNode {
-						continue
-					}
-					q := p.Child(manifest.Key(k.Value))
-					pos := [2]int{k.Line + d.LineOffset, k.Column}
-					s.at[pos] = append(s.at[pos], nodeRef{doc: i, path: q})
-					walk(n.Content[j+1], q)
-				}
-			case yaml.SequenceNode:
-				for j, c := range n.Content {
-					q := p.Child(manifest.Index(j))
-					pos := [2]int{c.Line + d.LineOffset, c.Column}
-					s.at[pos] = append(s.at[pos], nodeRef{doc: i, path: q, item: true})
-					walk(c, q)
-				}
-			}
-		}
-		pos := [2]int{d.Node.Line + d.LineOffset, d.Node.Column}
-		s.at[pos] = append(s.at[pos], nodeRef{doc: i, item: true})
-		walk(d.Node, nil)
+// nodeFinder walks a document for the first node at a position (document
+// lines), in the order keys and items are written: the document root, a
+// key's value by the key's position, a sequence item by its own.
+type nodeFinder struct {
+	line, col int
+	item      bool
+	path      manifest.Path
+}
+
+func (w *nodeFinder) find(root *yaml.Node) bool {
+	if w.item && root.Line == w.line && root.Column == w.col {
+		return true
 	}
+	return w.walk(root)
+}
+
+func (w *nodeFinder) walk(n *yaml.Node) bool {
+	switch n.Kind {
+	case yaml.MappingNode:
+		for j := 0; j+1 < len(n.Content); j += 2 {
+			k := n.Content[j]
+			if k.Kind != yaml.ScalarNode {
+				continue
+			}
+			w.path = append(w.path, manifest.Key(k.Value))
+			if !w.item && k.Line == w.line && k.Column == w.col || w.walk(n.Content[j+1]) {
+				return true
+			}
+			w.path = w.path[:len(w.path)-1]
+		}
+	case yaml.SequenceNode:
+		for j, c := range n.Content {
+			w.path = append(w.path, manifest.Index(j))
+			if w.item && c.Line == w.line && c.Column == w.col || w.walk(c) {
+				return true
+			}
+			w.path = w.path[:len(w.path)-1]
+		}
+	}
+	return false
 }
 
 // node finds the key and value nodes at path p of document doc, refusing
@@ -157,8 +188,9 @@ func hasMergeKey(n *yaml.Node) bool {
 	return false
 }
 
-// readSource reads a repository file through fsys.
-func readSource(fsys fs.FS, name string, limits manifest.Limits) (*sourceFile, error) {
+// readSource reads a repository file through fsys (see parseSource for
+// docs).
+func readSource(fsys fs.FS, name string, limits manifest.Limits, docs []*manifest.Document) (*sourceFile, error) {
 	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -166,5 +198,5 @@ func readSource(fsys fs.FS, name string, limits manifest.Limits) (*sourceFile, e
 		}
 		return nil, err
 	}
-	return parseSource(name, data, limits)
+	return parseSource(name, data, limits, docs)
 }

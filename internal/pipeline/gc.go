@@ -31,7 +31,12 @@ import (
 // A fixed limit would make the collector run back to back on a repository
 // whose live data outgrows it, so the limit follows the live heap: it is
 // never below 7/4 of what the last collection kept (which counts what was
-// allocated while it marked). Pull-request mode holds two revisions at once
+// allocated while it marked), up to maxHeadroom above it. The cap holds
+// the peak near the live heap on the largest inputs (one file of 20,000
+// objects keeps 690 MiB live: 7/4 of it put the peak RSS at 1.23 GB, the
+// cap at under 1 GiB) at the cost of a collection every maxHeadroom
+// allocated; below 341 MiB live, which the 10,000-object corpus stays
+// under, it changes nothing. Pull-request mode holds two revisions at once
 // and gets twice the base limit. An explicit GOGC or GOMEMLIMIT in the
 // environment wins over all of this.
 const (
@@ -44,6 +49,7 @@ const (
 	// cycle.
 	limitHeadroomNum = 7
 	limitHeadroomDen = 4
+	maxHeadroom      = 256 << 20
 	// gcPollInterval is how often the live heap is read to move the limit.
 	gcPollInterval = 50 * time.Millisecond
 )
@@ -149,5 +155,6 @@ func memoryLimitFor(live uint64, floor int64) int64 {
 	if live > math.MaxInt64/limitHeadroomNum {
 		return math.MaxInt64
 	}
-	return max(floor, int64(live)*limitHeadroomNum/limitHeadroomDen)
+	headroom := min(int64(live)*(limitHeadroomNum-limitHeadroomDen)/limitHeadroomDen, maxHeadroom)
+	return max(floor, int64(live)+headroom)
 }

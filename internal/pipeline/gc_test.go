@@ -67,7 +67,8 @@ func TestMemoryLimitFollowsTheLiveHeap(t *testing.T) {
 		{100 << 20, baseMemoryLimit, baseMemoryLimit},
 		{baseMemoryLimit / 2, baseMemoryLimit, baseMemoryLimit},
 		{baseMemoryLimit * 4 / 7, baseMemoryLimit, baseMemoryLimit},
-		{1 << 30, baseMemoryLimit, 7 << 28},
+		{300 << 20, baseMemoryLimit, 525 << 20},
+		{1 << 30, baseMemoryLimit, 1<<30 + maxHeadroom},
 		{baseMemoryLimit, 2 * baseMemoryLimit, 2 * baseMemoryLimit},
 		{math.MaxUint64, baseMemoryLimit, math.MaxInt64},
 	} {
