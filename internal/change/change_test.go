@@ -127,11 +127,11 @@ func TestFindingTypes(t *testing.T) {
 		message    string // a part of the message
 	}{
 		{
-			name:    "deployment selector",
-			base:    map[string]string{"app/web.yaml": web},
-			head:    map[string]string{"app/web.yaml": deploy("web", "app: web, tier: front", "app: web, tier: front", "web:1.4.0", "")},
-			rule:    change.RuleImmutable,
-			file:    "app/web.yaml", line: 7,
+			name: "deployment selector",
+			base: map[string]string{"app/web.yaml": web},
+			head: map[string]string{"app/web.yaml": deploy("web", "app: web, tier: front", "app: web, tier: front", "web:1.4.0", "")},
+			rule: change.RuleImmutable,
+			file: "app/web.yaml", line: 7,
 			message: "apps ValidateDeploymentUpdate",
 		},
 		{
