@@ -31,14 +31,17 @@ type Result struct {
 }
 
 // Analyze pairs the targets of the base and the head revision and judges
-// the change. Targets only one side renders are summarised (added or
+// the change. The head's findings (open ones) gain the fixes only the base
+// knows: an unpinned image is pinned to the base's tag. Targets only one side renders are summarised (added or
 // removed) but not judged object by object: a target that disappears is
 // most often a directory moved or renamed, not objects deleted from a
 // cluster.
-func Analyze(base, head []*render.Target) *Result {
+func Analyze(base, head []*render.Target, headFindings []finding.Finding) *Result {
 	res := &Result{}
 	var summaries []TargetSummary
-	for _, tp := range PairTargets(base, head) {
+	tps := PairTargets(base, head)
+	suggestBasePins(headFindings, tps)
+	for _, tp := range tps {
 		if tp.Base != nil && tp.Head != nil {
 			res.Findings = append(res.Findings, judge(tp)...)
 		}

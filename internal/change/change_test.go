@@ -19,7 +19,7 @@ import (
 
 // runPR commits base, then head (files set to "" are removed), and runs
 // plumb check in pull-request mode against the base commit.
-func runPR(t *testing.T, base, head map[string]string) *report.Report {
+func runPR(t *testing.T, base, head map[string]string, args ...string) *report.Report {
 	t.Helper()
 	r := gittest.New(t)
 	r.Write(base)
@@ -34,16 +34,19 @@ func runPR(t *testing.T, base, head map[string]string) *report.Report {
 	}
 	r.Write(write)
 	r.Commit("head")
-	return checkPR(t, r.Dir, baseCommit)
+	return checkPR(t, r.Dir, baseCommit, args...)
 }
 
 // checkPR runs plumb check on dir in pull-request mode against base,
 // without the default checks (the change stage is what is tested).
-func checkPR(t *testing.T, dir, base string) *report.Report {
+func checkPR(t *testing.T, dir, base string, args ...string) *report.Report {
 	t.Helper()
 	fset := pflag.NewFlagSet("check", pflag.ContinueOnError)
 	fl := config.BindCheckFlags(fset)
-	if err := fset.Parse([]string{"--base-ref", base, "--no-default-checks"}); err != nil {
+	if args == nil {
+		args = []string{"--no-default-checks"}
+	}
+	if err := fset.Parse(append([]string{"--base-ref", base}, args...)); err != nil {
 		t.Fatal(err)
 	}
 	cfg, err := config.Resolve(nil, fl, dir)
@@ -347,5 +350,55 @@ func TestNothingRenderedChanges(t *testing.T) {
 	}
 	if md := change.Markdown(sec); !strings.Contains(md, "changes nothing rendered") || strings.Count(md, "\n") != 4 {
 		t.Errorf("one line, not:\n%s", md)
+	}
+}
+
+// An image the change unpins gets the base's tag back as a suggestion;
+// one the base did not pin either gets none.
+func TestUnpinnedImageIsPinnedToTheBaseTag(t *testing.T) {
+	base := map[string]string{
+		"app/web.yaml": deploy("web", "app: web", "app: web", "registry.example.com/shop/web:1.4.2", ""),
+		"app/api.yaml": deploy("api", "app: api", "app: api", "api", ""),
+	}
+	head := map[string]string{
+		"app/web.yaml": deploy("web", "app: web", "app: web", "registry.example.com/shop/web:latest", ""),
+		"app/api.yaml": deploy("api", "app: api", "app: api", "api:latest", ""),
+	}
+	rep := runPR(t, base, head, "--select", "C10001")
+	got := map[string]*finding.Finding{}
+	for i := range rep.Findings {
+		if f := &rep.Findings[i]; f.RuleID == change.RuleUnpinnedImage {
+			got[f.Object.Name] = f
+		}
+	}
+	web, api := got["web"], got["api"]
+	if web == nil || api == nil {
+		t.Fatalf("want findings on web and api, got %v", got)
+	}
+	if !web.Fixable() || len(web.Fix.Edits) != 1 {
+		t.Fatalf("web: no edit: %+v", web.Fix)
+	}
+	if e := web.Fix.Edits[0]; e.File != "app/web.yaml" || e.StartLine != 15 || e.New != "          image: registry.example.com/shop/web:1.4.2\n" {
+		t.Errorf("web: edit %+v", e)
+	}
+	if api.Fix != nil {
+		t.Errorf("api was not pinned at the base either, yet has a fix: %+v", api.Fix)
+	}
+}
+
+// A Service deleted while a container's argument still addresses it.
+func TestDeletedServiceAnArgumentAddresses(t *testing.T) {
+	api := strings.Replace(deploy("api", "app: api", "app: api", "api:2.0.0", ""), "          image: api:2.0.0\n",
+		"          image: api:2.0.0\n          command: [./api]\n          args: [--port=8080, --cache-server=tcp://cache:6379, cache]\n", 1)
+	base := map[string]string{
+		"app/api.yaml":   api,
+		"app/cache.yaml": "apiVersion: v1\nkind: Service\nmetadata: {name: cache, namespace: shop}\nspec:\n  selector: {app: cache}\n  ports: [{port: 6379}]\n",
+	}
+	fs := changeFindings(runPR(t, base, map[string]string{"app/cache.yaml": ""}))
+	if len(fs) != 1 || fs[0].RuleID != change.RuleDangling || !strings.Contains(fs[0].Message, "Deployment shop/api (args) still name it") {
+		t.Fatalf("want one %s finding naming the argument, got:%s", change.RuleDangling, list(fs))
+	}
+	if r := fs[0].Related; len(r) != 1 || r[0].File != "app/api.yaml" || r[0].Line != 17 {
+		t.Errorf("related %+v, want the argument's line app/api.yaml:17", r)
 	}
 }

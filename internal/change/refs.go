@@ -120,7 +120,8 @@ func podSpec(o *manifest.Object) (map[string]any, manifest.Path) {
 }
 
 // podRefs lists what a pod spec names: volumes, env sources, the service
-// account, pull secrets, and Services named by host in env values.
+// account, pull secrets, and Services named by host in env values and in
+// command-line arguments (--cache-server=tcp://cache:6379).
 func podRefs(pod map[string]any, p manifest.Path, ns string, add func(kind, name string, fp manifest.Path, field string)) {
 	optional := func(v any) bool { b, _ := dig(v, "optional"); return b == true }
 	for i, v := range list(pod, "volumes") {
@@ -162,6 +163,19 @@ func podRefs(pod map[string]any, p manifest.Path, ns string, add func(kind, name
 				}
 				if r := mapping(ef, "secretRef"); r != nil && !optional(r) {
 					add("Secret", str(r, "name"), ep.Child(manifest.Key("secretRef"), manifest.Key("name")), "envFrom")
+				}
+			}
+			for _, key := range []string{"command", "args"} {
+				for j, a := range list(c, key) {
+					arg, _ := a.(string)
+					if strings.HasPrefix(arg, "-") {
+						_, arg, _ = strings.Cut(arg, "=")
+					}
+					// No variable name: only a scheme, a port or the
+					// .svc form says it is an address.
+					if host := serviceHost("", arg, ns); host != "" {
+						add("Service", host, cp.Child(manifest.Key(key), manifest.Index(j)), key)
+					}
 				}
 			}
 			for j, e := range list(c, "env") {

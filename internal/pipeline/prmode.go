@@ -104,9 +104,10 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory, sto
 }
 
 // judgeChange adds what the change itself does (package change): its
-// findings, every one new, and the change summary section.
+// findings, every one new, and the change summary section; and the fixes
+// of head findings that only the base knows.
 func judgeChange(rep *report.Report, base, head *Rendered) {
-	ch := change.Analyze(base.Render.Targets, head.Render.Targets)
+	ch := change.Analyze(base.Render.Targets, head.Render.Targets, rep.Findings)
 	rep.Findings = append(rep.Findings, ch.Findings...)
 	rep.Rules = append(rep.Rules, change.Rules()...)
 	rep.Sections[change.SectionName] = ch.Section
