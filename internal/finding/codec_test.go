@@ -38,6 +38,7 @@ func TestFindingCodecRoundTrip(t *testing.T) {
 func TestFindingCodecRefusesLaterStages(t *testing.T) {
 	for _, f := range []Finding{
 		{Status: StatusNew},
+		{Side: SideBase},
 		{Suppressed: &Suppression{Kind: "config"}},
 		{Fix: &Fix{Edits: []Edit{{File: "a"}}}},
 		{Fix: &Fix{NoEdit: "why"}},
@@ -51,7 +52,7 @@ func TestFindingCodecRefusesLaterStages(t *testing.T) {
 
 // laterStages are the fields only stages after the analyzers set: the
 // codec refuses a finding that has them (TestFindingCodecRefusesLaterStages).
-var laterStages = map[string]bool{"Finding.Status": true, "Finding.Suppressed": true,
+var laterStages = map[string]bool{"Finding.Status": true, "Finding.Side": true, "Finding.Suppressed": true,
 	"Fix.Edits": true, "Fix.Joint": true, "Fix.Span": true, "Fix.NoEdit": true}
 
 // Every field the codec is meant to keep comes back: the filled finding

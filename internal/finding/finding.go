@@ -39,6 +39,14 @@ const (
 	StatusFixed     = "fixed"
 )
 
+// SideBase marks a finding located in the base revision (Finding.Side).
+const SideBase = "base"
+
+// AtBase reports whether the finding's location is a line of the base
+// revision: a fixed finding, or one about an object the change deletes.
+// Links and line comments must not read it as a line of the head.
+func (f *Finding) AtBase() bool { return f.Status == StatusFixed || f.Side == SideBase }
+
 // Finding is one problem at one place.
 type Finding struct {
 	// Fingerprint identifies the finding across revisions: a hash of the rule,
@@ -59,6 +67,10 @@ type Finding struct {
 	Suppressed  *Suppression `json:"suppressed,omitempty"`
 	// Fix, when set, is a mechanical change that resolves the finding.
 	Fix *Fix `json:"fix,omitempty"`
+	// Side is SideBase when Location is a line of the base revision's
+	// files (an object the change deletes has no line at the head); empty
+	// for the head's (and, as ever, the base's for fixed findings).
+	Side string `json:"side,omitempty"`
 	// InputError marks findings that mean the input could not be used as
 	// written (a YAML syntax error, a kustomization that does not build, an
 	// invalid catalog). It is information: what the repository holds is a

@@ -125,7 +125,9 @@ const (
 //     there.
 func place(f *finding.Finding, diff *Diff) (where, Anchor) {
 	loc := f.Location
-	if f.Fingerprint == "" {
+	if f.Fingerprint == "" || f.Side == finding.SideBase {
+		// A line of the base revision (a deleted object) is not a line
+		// of the head: the summary comment lists it.
 		return nowhere, Anchor{}
 	}
 	anchor, ok := diff.Anchor(loc.File, loc.Line, loc.EndLine)

@@ -451,6 +451,7 @@ func analyzeRevision(ctx context.Context, cfg *config.Config, rendered *Rendered
 // resolveFixes turns the fixes the findings declare into edits of the
 // working tree's files (the fix stage).
 func resolveFixes(cfg *config.Config, rep *report.Report, head *Rendered) {
+	fix.Known(rep.Findings, head.Render.Targets)
 	fix.Resolve(rep.Findings, head.Render.Targets, fix.Options{FS: head.FS, Limits: cfg.Limits, Parsed: fix.ParsedFiles(head.Set)})
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/plumb-ci/plumb/internal/cache"
+	"github.com/plumb-ci/plumb/internal/change"
 	"github.com/plumb-ci/plumb/internal/checks"
 	"github.com/plumb-ci/plumb/internal/compare"
 	"github.com/plumb-ci/plumb/internal/config"
@@ -95,6 +96,7 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory, sto
 	rep := headRes.Report
 	rep.Fetched = reportFetched(fetcher)
 	rep.Findings = classify(rep.Findings, baseRes.Report.Findings)
+	judgeChange(rep, base, head)
 	resolveFixes(cfg, rep, head)
 	rep.Rules = append(rep.Rules, baseRes.Report.Rules...) // describes the fixed findings' rules
 	sec := &renderdiff.Section{BaseRef: tree.Ref, BaseCommit: tree.Commit,
@@ -109,6 +111,16 @@ func checkPR(ctx context.Context, cfg *config.Config, engines engineFactory, sto
 		res.Errors = append(res.Errors, fmt.Errorf("base %s: %w", cfg.BaseRef, err))
 	}
 	return res, nil
+}
+
+// judgeChange adds what the change itself does (package change): its
+// findings, every one new, and the change summary section; and the fixes
+// of head findings that only the base knows.
+func judgeChange(rep *report.Report, base, head *Rendered) {
+	ch := change.Analyze(base.Render.Targets, head.Render.Targets, rep.Findings)
+	rep.Findings = append(rep.Findings, ch.Findings...)
+	rep.Rules = append(rep.Rules, change.Rules()...)
+	rep.Sections[change.SectionName] = ch.Section
 }
 
 // basePaths keeps the input paths that exist at the base: a directory or a
@@ -206,6 +218,7 @@ func shardSections(res *Result) {
 func SectionMergers() map[string]report.ShardMerger {
 	return map[string]report.ShardMerger{
 		renderdiff.SectionName:           renderdiff.Section{},
+		change.SectionName:               change.Section{},
 		suppress.SectionName:             suppress.Section{},
 		(*kubevirt.Analyzer)(nil).Name(): kubevirt.Section{},
 		(*compare.Analyzer)(nil).Name():  report.TargetKeyedSection{},

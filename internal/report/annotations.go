@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
 // Annotations writes findings as GitHub Actions workflow commands
@@ -199,7 +200,9 @@ func annotationCommand(g annotation) string {
 		name = "warning"
 	}
 	props := map[string]string{}
-	if l := f.Location; l.File != "" {
+	// A deleted object's line is the base revision's: the annotation
+	// names it in the message instead of pointing at the head's file.
+	if l := f.Location; l.File != "" && f.Side != finding.SideBase {
 		props["file"] = l.File
 		if l.Line > 0 {
 			props["line"] = strconv.Itoa(l.Line)
@@ -223,6 +226,9 @@ func annotationCommand(g annotation) string {
 	}
 	props["title"] = title
 	msg := f.Message
+	if f.Side == finding.SideBase && f.Location.File != "" {
+		msg += " (at the base revision: " + manifest.FormatLocation(f.Location) + ")"
+	}
 	all := append([]*finding.Finding{f}, g.alike...)
 	for i, o := range all {
 		if i == annotationObjects {

@@ -68,6 +68,7 @@ func (m Markdown) Render(r *Report) string {
 
 	var head strings.Builder
 	m.writeHead(&head, r, open, fixed, suppressed)
+	head.WriteString(changeSummary(r))
 
 	var tail strings.Builder
 	for _, n := range m.Notes {
@@ -309,7 +310,11 @@ func (m Markdown) findingRow(g annotation) string {
 		}
 		msg += "</sub>"
 	}
-	return fmt.Sprintf("| %s | %s | %s | %s |\n", level, m.locationLink(f.Location), codeSpan(f.RuleID), msg)
+	loc := m.locationLink(f.Location)
+	if f.AtBase() {
+		loc = linkLocation(m.BaseBlobURL, f.Location) + " (base)"
+	}
+	return fmt.Sprintf("| %s | %s | %s | %s |\n", level, loc, codeSpan(f.RuleID), msg)
 }
 
 // maxAlikeTargets is how many render targets a row of findings alike names

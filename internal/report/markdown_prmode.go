@@ -3,8 +3,19 @@ package report
 import (
 	"fmt"
 
+	"github.com/plumb-ci/plumb/internal/change"
 	"github.com/plumb-ci/plumb/internal/renderdiff"
 )
+
+// changeSummary is, in pull-request mode, what the change does to each
+// target (package change), shown before any finding; "" outside it.
+func changeSummary(r *Report) string {
+	sec, err := change.FromSection(r.Sections[change.SectionName])
+	if err != nil || sec == nil {
+		return ""
+	}
+	return change.Markdown(sec)
+}
 
 // renderedChanges adds, in pull-request mode, what the change deploys: the
 // rendered diff of every target that differs from the base, one collapsed

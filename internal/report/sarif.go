@@ -79,8 +79,10 @@ func (s SARIF) Marshal(r *Report) ([]byte, error) {
 	lim := s.limits()
 	candidates := byImportance(r.Findings, func(f *finding.Finding) bool {
 		// Fixed findings are gone at head; code scanning closes their
-		// alerts because they are absent.
-		return f.Status != finding.StatusFixed
+		// alerts because they are absent. A finding about a deleted
+		// object has only a base line, which code scanning would read
+		// as the head's.
+		return !f.AtBase()
 	})
 	keep := min(len(candidates), lim.Results)
 	b, err := s.encode(r, candidates, keep, len(candidates)-keep)
