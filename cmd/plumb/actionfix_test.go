@@ -27,14 +27,18 @@ func TestActionBinarySuggestsChanges(t *testing.T) {
 	wantRequests := []string{
 		"GET /repos/acme/shop/pulls/7/files?per_page=100",
 		"GET /repos/acme/shop/pulls/7/comments?per_page=100",
+		"GET /repos/acme/shop/pulls/7",
+		"GET /repos/acme/shop/pulls/7/reviews?per_page=100",
 		"POST /repos/acme/shop/pulls/7/reviews",
 		"GET /repos/acme/shop/issues/7/comments?per_page=100",
+		"GET /repos/acme/shop/pulls/7",
 		"POST /repos/acme/shop/issues/7/comments",
+		"GET /repos/acme/shop/issues/7/comments?per_page=100",
 	}
 	if got := requestStrings(res.requests); strings.Join(got, "\n") != strings.Join(wantRequests, "\n") {
 		t.Fatalf("requests:\n%s\n%s", strings.Join(got, "\n"), res.combined)
 	}
-	suggestion := suggestionsIn(t, res.requests[2].Body)
+	suggestion := suggestionsIn(t, res.requests[4].Body)
 	if len(suggestion) != 1 || !strings.Contains(suggestion[0], "        - name: web  # front\n          securityContext:\n            runAsNonRoot: true\n") {
 		t.Fatalf("suggestions %q", suggestion)
 	}

@@ -191,6 +191,19 @@ func requestLines(rs []fakegithub.Request) []string {
 	return out
 }
 
+// requestOf returns the request the fake received as line (method and
+// path), failing the test when there is none.
+func requestOf(t *testing.T, rs []fakegithub.Request, line string) fakegithub.Request {
+	t.Helper()
+	for _, r := range rs {
+		if r.String() == line {
+			return r
+		}
+	}
+	t.Fatalf("no request %s among\n%s", line, strings.Join(requestLines(rs), "\n"))
+	return fakegithub.Request{}
+}
+
 func assertRequests(t *testing.T, got []fakegithub.Request, want ...string) {
 	t.Helper()
 	if g := requestLines(got); strings.Join(g, "\n") != strings.Join(want, "\n") {
@@ -237,9 +250,16 @@ func TestActionEndToEndOnAPullRequest(t *testing.T) {
 	assertRequests(t, r.requests,
 		"GET /repos/acme/shop/pulls/7/files?per_page=100",
 		"GET /repos/acme/shop/pulls/7/comments?per_page=100",
+		// Just before writing: the head, and whether a run for the same
+		// head has reviewed meanwhile.
+		"GET /repos/acme/shop/pulls/7",
+		"GET /repos/acme/shop/pulls/7/reviews?per_page=100",
 		"POST /repos/acme/shop/pulls/7/reviews",
 		"GET /repos/acme/shop/issues/7/comments?per_page=100",
+		"GET /repos/acme/shop/pulls/7",
 		"POST /repos/acme/shop/issues/7/comments",
+		// After creating the summary: listed again, to keep exactly one.
+		"GET /repos/acme/shop/issues/7/comments?per_page=100",
 	)
 	// The review has exactly the one finding inside a hunk, on the head
 	// commit, on line 9 of configmap.yaml.
@@ -253,7 +273,7 @@ func TestActionEndToEndOnAPullRequest(t *testing.T) {
 			Body string `json:"body"`
 		} `json:"comments"`
 	}
-	if err := json.Unmarshal([]byte(r.requests[2].Body), &review); err != nil {
+	if err := json.Unmarshal([]byte(requestOf(t, r.requests, "POST /repos/acme/shop/pulls/7/reviews").Body), &review); err != nil {
 		t.Fatal(err)
 	}
 	if review.CommitID != headSHA || review.Event != "COMMENT" || len(review.Comments) != 1 ||
@@ -367,6 +387,7 @@ func TestActionEndToEndOnAPullRequest(t *testing.T) {
 		"GET /repos/acme/shop/pulls/7/comments?per_page=100",
 		"POST /graphql viewer",
 		"GET /repos/acme/shop/issues/7/comments?per_page=100",
+		"GET /repos/acme/shop/pulls/7",
 		fmt.Sprintf("PATCH /repos/acme/shop/issues/comments/%d", comments[0].ID),
 	)
 	if n := len(h.srv.ReviewComments(7)); n != 1 {
@@ -399,6 +420,8 @@ func TestActionOnAForkDegradesToAnnotationsAndJobSummary(t *testing.T) {
 	assertRequests(t, r.requests,
 		"GET /repos/acme/shop/pulls/7/files?per_page=100",
 		"GET /repos/acme/shop/pulls/7/comments?per_page=100",
+		"GET /repos/acme/shop/pulls/7",
+		"GET /repos/acme/shop/pulls/7/reviews?per_page=100",
 		"POST /repos/acme/shop/pulls/7/reviews",
 	)
 	notices := 0
@@ -432,10 +455,14 @@ func TestActionRetriesASecondaryRateLimit(t *testing.T) {
 	assertRequests(t, r.requests,
 		"GET /repos/acme/shop/pulls/7/files?per_page=100",
 		"GET /repos/acme/shop/pulls/7/comments?per_page=100",
+		"GET /repos/acme/shop/pulls/7",
+		"GET /repos/acme/shop/pulls/7/reviews?per_page=100",
 		"POST /repos/acme/shop/pulls/7/reviews",
 		"POST /repos/acme/shop/pulls/7/reviews",
 		"GET /repos/acme/shop/issues/7/comments?per_page=100",
+		"GET /repos/acme/shop/pulls/7",
 		"POST /repos/acme/shop/issues/7/comments",
+		"GET /repos/acme/shop/issues/7/comments?per_page=100",
 	)
 	if len(h.srv.ReviewComments(7)) != 1 || strings.Contains(r.stdout, "could not post") {
 		t.Error("the retried review did not land")
@@ -604,9 +631,13 @@ func TestActionPostsASavedReportFromWorkflowRun(t *testing.T) {
 		"GET /repos/acme/shop/pulls/7",
 		"GET /repos/acme/shop/pulls/7/files?per_page=100",
 		"GET /repos/acme/shop/pulls/7/comments?per_page=100",
+		"GET /repos/acme/shop/pulls/7",
+		"GET /repos/acme/shop/pulls/7/reviews?per_page=100",
 		"POST /repos/acme/shop/pulls/7/reviews",
 		"GET /repos/acme/shop/issues/7/comments?per_page=100",
+		"GET /repos/acme/shop/pulls/7",
 		"POST /repos/acme/shop/issues/7/comments",
+		"GET /repos/acme/shop/issues/7/comments?per_page=100",
 	)
 	if len(h.srv.ReviewComments(7)) != 1 || r.outputs["findings"] != "4" || r.outputs["report-file"] != "plumb-report.json" {
 		t.Errorf("outputs %v", r.outputs)

@@ -114,13 +114,13 @@ func TestActionBringsNewFindingsOnUnchangedLinesToTheAuthor(t *testing.T) {
 	}
 	h := gitPR(t, base, head)
 	r := h.run("41")
-	assertRequests(t, r.requests, filesReq, commentsReq, reviewsReq, postReview, postComment, issueReq, postIssue)
+	assertRequests(t, r.requests, filesReq, commentsReq, reviewsReq, headReq, reviewsReq, postReview, postComment, issueReq, headReq, postIssue, issueReq)
 
 	var review struct {
 		Body     string `json:"body"`
 		Comments []any  `json:"comments"`
 	}
-	decode(t, r.requests[3].Body, &review)
+	decode(t, requestOf(t, r.requests, postReview).Body, &review)
 	if len(review.Comments) != 0 {
 		t.Errorf("line comments %v, want none (no finding is on a changed line)", review.Comments)
 	}
@@ -138,7 +138,7 @@ func TestActionBringsNewFindingsOnUnchangedLinesToTheAuthor(t *testing.T) {
 		Line        *int   `json:"line"`
 		Body        string `json:"body"`
 	}
-	decode(t, r.requests[4].Body, &file)
+	decode(t, requestOf(t, r.requests, postComment).Body, &file)
 	if file.Path != "apps/web/deploy.yaml" || file.SubjectType != "file" || file.Line != nil ||
 		!strings.Contains(file.Body, "on line 15, which it did not change") || !strings.Contains(file.Body, "`check/A10003`") {
 		t.Errorf("file comment %+v", file)
@@ -151,7 +151,7 @@ func TestActionBringsNewFindingsOnUnchangedLinesToTheAuthor(t *testing.T) {
 	// The rerun: everything is already there.
 	summary := h.srv.IssueComments(7)[0].ID
 	r = h.run("42")
-	assertRequests(t, r.requests, filesReq, commentsReq, viewer, reviewsReq, issueReq, editSummary(summary))
+	assertRequests(t, r.requests, filesReq, commentsReq, viewer, reviewsReq, issueReq, headReq, editSummary(summary))
 }
 
 // 7. The summary comment lists a finding that reads alike in several
@@ -179,7 +179,7 @@ func TestActionSummaryListsAlikeFindingsOnce(t *testing.T) {
 	h.env["INPUT_CONFIG"] = ""
 	h.env["INPUT_REVIEW-COMMENTS"] = "false"
 	r := h.run("41")
-	assertRequests(t, r.requests, issueReq, postIssue)
+	assertRequests(t, r.requests, issueReq, headReq, postIssue, issueReq)
 	body := h.srv.IssueComments(7)[0].Body
 	row := "has no memory limit (resources.limits.memory)<br><sub>Deployment shop/web \\[apps/overlays/dev, apps/overlays/prod\\] `spec.template.spec.containers[0]`</sub>"
 	if strings.Count(body, "has no memory limit") != 1 || !strings.Contains(body, row) {

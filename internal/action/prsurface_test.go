@@ -27,6 +27,8 @@ const (
 	viewer      = "POST /graphql viewer"
 	threads     = "POST /graphql reviewThreads"
 	resolve     = "POST /graphql resolveReviewThread"
+	// headReq reads the pull request's head just before writing.
+	headReq = "GET /repos/acme/shop/pulls/7"
 )
 
 func editSummary(id int64) string {
@@ -44,7 +46,7 @@ func TestActionLeavesAnotherBotsCommentsAlone(t *testing.T) {
 	// The other App runs first, with the same markers and fingerprints.
 	h.env["INPUT_TOKEN"] = "other-token"
 	r := h.run("40")
-	assertRequests(t, r.requests, filesReq, commentsReq, postReview, issueReq, postIssue)
+	assertRequests(t, r.requests, filesReq, commentsReq, headReq, reviewsReq, postReview, issueReq, headReq, postIssue, issueReq)
 	theirs := map[int64]string{}
 	for _, c := range h.srv.ReviewComments(7) {
 		theirs[c.ID] = c.Body
@@ -60,7 +62,7 @@ func TestActionLeavesAnotherBotsCommentsAlone(t *testing.T) {
 	// who it is (once), posts its own review comment and summary.
 	h.env["INPUT_TOKEN"] = "write-token"
 	r = h.run("41")
-	assertRequests(t, r.requests, filesReq, commentsReq, viewer, postReview, issueReq, postIssue)
+	assertRequests(t, r.requests, filesReq, commentsReq, viewer, headReq, reviewsReq, postReview, issueReq, headReq, postIssue, issueReq)
 	// A rerun finds its own, edits its summary, touches nothing else.
 	r = h.run("42")
 	var ourSummary int64
@@ -69,7 +71,7 @@ func TestActionLeavesAnotherBotsCommentsAlone(t *testing.T) {
 			ourSummary = c.ID
 		}
 	}
-	assertRequests(t, r.requests, filesReq, commentsReq, viewer, issueReq, editSummary(ourSummary))
+	assertRequests(t, r.requests, filesReq, commentsReq, viewer, issueReq, headReq, editSummary(ourSummary))
 	for _, c := range append(h.srv.ReviewComments(7), fakegithub.ReviewComment{}) {
 		delete(theirs, c.ID)
 	}
@@ -97,7 +99,7 @@ func TestActionPostsNothingWhenItCannotTellItsOwnComments(t *testing.T) {
 	r := h.run("41")
 	// The review is posted (no marked comment there needs telling apart);
 	// the summary is not.
-	assertRequests(t, r.requests, filesReq, commentsReq, postReview, issueReq, viewer, "GET /user")
+	assertRequests(t, r.requests, filesReq, commentsReq, headReq, reviewsReq, postReview, issueReq, viewer, "GET /user")
 	if !strings.Contains(r.stdout, "cannot tell which GitHub account the token acts as, so which comments are plumb's own") {
 		t.Errorf("stdout:\n%s", r.stdout)
 	}
@@ -128,7 +130,7 @@ func TestActionRerunPostsNothingOverTheCap(t *testing.T) {
 	h := newHarness(t)
 	manyFindings(t, h, 100)
 	r := h.run("41")
-	assertRequests(t, r.requests, filesReq, commentsReq, postReview, postReview, postReview, issueReq, postIssue)
+	assertRequests(t, r.requests, filesReq, commentsReq, headReq, reviewsReq, postReview, postReview, postReview, issueReq, headReq, postIssue, issueReq)
 	if n := len(h.srv.ReviewComments(7)); n != 90 {
 		t.Fatalf("%d comments after the first run, want 90", n)
 	}
@@ -137,7 +139,7 @@ func TestActionRerunPostsNothingOverTheCap(t *testing.T) {
 	}
 	summary := h.srv.IssueComments(7)[0].ID
 	r = h.run("42")
-	assertRequests(t, r.requests, filesReq, commentsReq, viewer, issueReq, editSummary(summary))
+	assertRequests(t, r.requests, filesReq, commentsReq, viewer, issueReq, headReq, editSummary(summary))
 	if n := len(h.srv.ReviewComments(7)); n != 90 {
 		t.Errorf("%d comments after the rerun, want still 90", n)
 	}
@@ -157,13 +159,13 @@ func TestActionNeverDuplicatesAfterAnUnclearAnswer(t *testing.T) {
 		want  []string
 	}{
 		{"stored, then 502", fakegithub.Fault{Method: "POST", Path: `/pulls/7/reviews$`, Count: 1, Status: 502, Commit: true, Body: `{"message":"Server Error"}`},
-			[]string{filesReq, commentsReq, postReview, commentsReq, viewer, issueReq, postIssue}},
+			[]string{filesReq, commentsReq, headReq, reviewsReq, postReview, commentsReq, viewer, issueReq, headReq, postIssue, issueReq}},
 		{"stored, then the connection dropped", fakegithub.Fault{Method: "POST", Path: `/pulls/7/reviews$`, Count: 1, Commit: true, Drop: true},
-			[]string{filesReq, commentsReq, postReview, commentsReq, viewer, issueReq, postIssue}},
+			[]string{filesReq, commentsReq, headReq, reviewsReq, postReview, commentsReq, viewer, issueReq, headReq, postIssue, issueReq}},
 		{"not stored, 502", fakegithub.Fault{Method: "POST", Path: `/pulls/7/reviews$`, Count: 1, Status: 502, Body: `{"message":"Server Error"}`},
-			[]string{filesReq, commentsReq, postReview, commentsReq, postReview, issueReq, postIssue}},
+			[]string{filesReq, commentsReq, headReq, reviewsReq, postReview, commentsReq, postReview, issueReq, headReq, postIssue, issueReq}},
 		{"summary stored, then 504", fakegithub.Fault{Method: "POST", Path: `/issues/7/comments$`, Count: 1, Status: 504, Commit: true, Body: `{"message":"Gateway Timeout"}`},
-			[]string{filesReq, commentsReq, postReview, issueReq, postIssue, issueReq, viewer}},
+			[]string{filesReq, commentsReq, headReq, reviewsReq, postReview, issueReq, headReq, postIssue, issueReq, viewer, issueReq}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t)
@@ -192,7 +194,7 @@ func TestActionWaitsForASpentQuota(t *testing.T) {
 	h := newHarness(t)
 	h.srv.SetQuota(2, 40*time.Second) // the comments listing spends it
 	r := h.run("41")
-	assertRequests(t, r.requests, filesReq, commentsReq, postReview, issueReq, postIssue)
+	assertRequests(t, r.requests, filesReq, commentsReq, headReq, reviewsReq, postReview, issueReq, headReq, postIssue, issueReq)
 	if n := len(h.srv.ReviewComments(7)); n != 1 || strings.Contains(r.stdout, "could not post") {
 		t.Fatalf("%d comments\n%s", n, r.stdout)
 	}
@@ -228,7 +230,7 @@ func TestActionCapsTheTimeItWaits(t *testing.T) {
 	h.srv.Inject(fakegithub.Fault{Method: "POST", Path: `/pulls/7/reviews$`, Count: 5, Status: 403,
 		Header: map[string]string{"Retry-After": "50"}, Body: `{"message":"You have exceeded a secondary rate limit."}`})
 	r := h.run("41")
-	assertRequests(t, r.requests, filesReq, commentsReq, postReview, postReview, postReview)
+	assertRequests(t, r.requests, filesReq, commentsReq, headReq, reviewsReq, postReview, postReview, postReview)
 	if n := strings.Count(r.stdout, "\nplumb: GitHub's API rate limit: POST /repos/acme/shop/pulls/7/reviews was refused (403 Forbidden); waiting 50s"); n != 2 {
 		t.Errorf("%d announced waits, want 2:\n%s", n, r.stdout)
 	}
@@ -291,9 +293,9 @@ func TestActionClosesTheThreadsOfFixedFindings(t *testing.T) {
 	h.writeEvent("event.json", strings.Replace(pullRequestEvent("acme/shop"), headSHA, head2, 1))
 	r := h.run("42")
 	summary := h.srv.IssueComments(7)[0].ID
-	assertRequests(t, r.requests, filesReq, commentsReq, viewer,
+	assertRequests(t, r.requests, filesReq, commentsReq, viewer, headReq,
 		fmt.Sprintf("DELETE /repos/acme/shop/pulls/comments/%d", quiet.ID),
-		threads, postComment, resolve, issueReq, editSummary(summary))
+		threads, postComment, resolve, issueReq, headReq, editSummary(summary))
 	var reply *fakegithub.ReviewComment
 	for _, c := range h.srv.ReviewComments(7) {
 		if c.ID == quiet.ID {
@@ -316,7 +318,7 @@ func TestActionClosesTheThreadsOfFixedFindings(t *testing.T) {
 	// Someone reopens the thread: plumb does not reply or resolve again.
 	h.srv.SetResolved(discussed.ID, false)
 	r = h.run("43")
-	assertRequests(t, r.requests, filesReq, commentsReq, viewer, issueReq, editSummary(summary))
+	assertRequests(t, r.requests, filesReq, commentsReq, viewer, issueReq, headReq, editSummary(summary))
 }
 
 // The requests' bodies for GitHub's review API: the comments of each

@@ -66,6 +66,13 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 		unposted = 1
 	}
 	degrade := func(client *github.Client, err error) {
+		if github.IsStale(err) {
+			// Not a failure: a newer run reports the pull request's head.
+			msg := "plumb posted nothing to pull request " + pr.String() + ": " + err.Error() + "."
+			r.command("notice", msg)
+			jobNotes = append(jobNotes, "> [!NOTE]\n> "+report.MarkdownText(msg))
+			return
+		}
 		reason := err.Error()
 		switch {
 		case github.IsRateLimited(err):

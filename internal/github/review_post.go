@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 
 	gogithub "github.com/google/go-github/v60/github"
 
@@ -46,6 +47,12 @@ func (c *Client) SyncReview(ctx context.Context, pr *PullRequest, diff *Diff, fi
 	plan := planReview(planInput{findings: findings, diff: diff, existing: existing, listed: listed,
 		max: opts.MaxComments, ours: c.ours})
 	res := plan.result
+	if plan.writes() {
+		if err := c.ensureHead(ctx, pr); err != nil {
+			res.NotPosted += len(plan.create) + len(plan.files) + len(plan.listed)
+			return &res, err
+		}
+	}
 	if err := c.postPlan(ctx, pr, &plan, &res); err != nil {
 		return &res, err
 	}
@@ -104,6 +111,12 @@ func (c *Client) listedFindings(ctx context.Context, number int, findings []*fin
 // the first one's body) and the file comments. When posting stops, what
 // was not posted is counted in res.NotPosted.
 func (c *Client) postPlan(ctx context.Context, pr *PullRequest, plan *reviewPlan, res *ReviewResult) error {
+	if len(plan.create) > 0 || len(plan.files) > 0 || len(plan.listed) > 0 {
+		if err := c.dropPostedMeanwhile(ctx, pr, plan, res); err != nil {
+			res.NotPosted += len(plan.create) + len(plan.files) + len(plan.listed)
+			return err
+		}
+	}
 	total := len(plan.create)
 	listed := plan.listed
 	left := func(from int) int {
@@ -322,4 +335,95 @@ func shortSHA(s string) string {
 		return s[:12]
 	}
 	return s
+}
+
+// writes reports whether the plan changes anything on the pull request.
+func (p *reviewPlan) writes() bool {
+	return len(p.create) > 0 || len(p.files) > 0 || len(p.listed) > 0 || len(p.delete) > 0 || len(p.fixed) > 0
+}
+
+// dropPostedMeanwhile is the check just before posting: when one of
+// plumb's reviews of this very head is on the pull request (another run
+// for the same commit posted while this one was planning), the comments
+// and listings it already holds are not posted again. With no such review
+// the plan stands as made.
+func (c *Client) dropPostedMeanwhile(ctx context.Context, pr *PullRequest, plan *reviewPlan, res *ReviewResult) error {
+	reviews, err := c.reviews(ctx, pr.Number)
+	if err != nil {
+		return err
+	}
+	found := false
+	for _, rv := range reviews {
+		if rv.GetCommitID() != pr.HeadSHA || !strings.HasPrefix(normalizeNewlines(rv.GetBody()), reviewMarker+"\n") {
+			continue
+		}
+		if err := c.learnSelf(ctx); err != nil {
+			return err
+		}
+		if c.ours(rv.User) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return nil
+	}
+	commented, err := c.commentedFingerprints(ctx, pr.Number)
+	if err != nil {
+		return err
+	}
+	listed := map[string]bool{}
+	for _, rv := range reviews {
+		if c.ours(rv.User) {
+			for _, fp := range listedFingerprints(rv.GetBody()) {
+				listed[fp] = true
+			}
+		}
+	}
+	keep := func(ds []draftComment) []draftComment {
+		return slices.DeleteFunc(ds, func(d draftComment) bool {
+			if commented[d.fingerprints[0]] {
+				res.Kept++
+				return true
+			}
+			return false
+		})
+	}
+	plan.create, plan.files = keep(plan.create), keep(plan.files)
+	plan.listed = slices.DeleteFunc(plan.listed, func(l listing) bool {
+		if listed[l.fingerprints[0]] {
+			res.Kept++
+			return true
+		}
+		return false
+	})
+	return nil
+}
+
+// commentedFingerprints are the findings plumb's top-level review
+// comments on the pull request are about.
+func (c *Client) commentedFingerprints(ctx context.Context, number int) (map[string]bool, error) {
+	cs, err := c.reviewComments(ctx, number)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, cm := range cs {
+		if cm.InReplyTo != nil || (cm.Line == nil && cm.GetSubjectType() != "file") {
+			continue
+		}
+		fps := commentFingerprints(cm.GetBody())
+		if len(fps) == 0 {
+			continue
+		}
+		if err := c.learnSelf(ctx); err != nil {
+			return nil, err
+		}
+		if c.ours(cm.User) {
+			for _, fp := range fps {
+				out[fp] = true
+			}
+		}
+	}
+	return out, nil
 }

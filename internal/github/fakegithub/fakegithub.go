@@ -68,6 +68,9 @@ type Server struct {
 	// pagination).
 	ThreadPageSize int
 
+	gatesMu sync.Mutex
+	gates   []*Gate
+
 	mu       sync.Mutex
 	prs      map[int]*PR
 	review   []*ReviewComment
@@ -341,10 +344,12 @@ var routes = []struct {
 	{"GET", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/issues/(\d+)/comments$`), (*Server).listIssueComments},
 	{"POST", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/issues/(\d+)/comments$`), (*Server).createIssueComment},
 	{"PATCH", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/issues/comments/(\d+)$`), (*Server).editIssueComment},
+	{"DELETE", regexp.MustCompile(`^/repos/([^/]+)/([^/]+)/issues/comments/(\d+)$`), (*Server).deleteIssueComment},
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
+	s.wait(r)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	path := r.URL.Path
