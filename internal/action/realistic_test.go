@@ -134,7 +134,11 @@ func TestActionRealisticPullRequest(t *testing.T) {
 		if err := os.WriteFile(out, []byte(firstNLines(body, 30)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		os.WriteFile(out+".full", []byte(body), 0o644)
-		os.WriteFile(out+".job", []byte(r.summary), 0o644)
+		if err := os.WriteFile(out+".full", []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(out+".job", []byte(r.summary), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -146,7 +146,7 @@ func deleteRedisService(t *testing.T, dir string) {
 		kept = append(kept, d)
 	}
 	if len(kept) != len(docs)-1 {
-		t.Fatal(fmt.Sprintf("the redis-cart Service is not one document of %s", p))
+		t.Fatalf("the redis-cart Service is not one document of %s", p)
 	}
 	if err := os.WriteFile(p, []byte(strings.Join(kept, "\n---\n")), 0o644); err != nil {
 		t.Fatal(err)

@@ -268,7 +268,7 @@ func (w *world) collectParams(tw *targetWorld, p *policyEntry, b *bindingEntry, 
 		w.notes.LoadOrStore("params\x00"+b.b.Name, paramsNote(p, b))
 		return nil, nil
 	}
-	var informer params = tw.params[key]
+	informer := tw.params[key]
 	return generic.CollectParams(pk, informer, tw.paramScope[key], ref, namespace, nil, nil)
 }
 
