@@ -1,7 +1,6 @@
 package change_test
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
