@@ -33,6 +33,10 @@ type LoadOptions struct {
 	// Digests asks for the SHA-256 digest of every file read (Set.Digests):
 	// what a cache keys a whole revision's results by.
 	Digests bool
+	// Only, when set, parses only the files whose content it accepts; the
+	// others give no documents. A load that looks for one kind uses it to
+	// skip the cost of parsing everything else.
+	Only func(data []byte) bool
 }
 
 // Set is everything loaded from the inputs: the files in sorted order, their
@@ -80,7 +84,7 @@ func Load(fsys fs.FS, paths []string, opts LoadOptions) *Set {
 		set.Digests = make([][sha256.Size]byte, len(files))
 	}
 	parallel.ForEach(opts.Workers, len(files), func(i int) {
-		docs, p, tmpl := loadFile(fsys, files[i], opts.Limits, opts.Cache, set.Digests, i)
+		docs, p, tmpl := loadFile(fsys, files[i], opts, set.Digests, i)
 		results[i] = result{docs, p, tmpl}
 	})
 	kept := 0
@@ -109,7 +113,8 @@ func Load(fsys fs.FS, paths []string, opts LoadOptions) *Set {
 // digests, when not nil, receives the digest of the file's content at i.
 // template is true for a template source (templatesource.go): its
 // documents and problems are dropped and the file is counted as skipped.
-func loadFile(fsys fs.FS, name string, limits Limits, cache *ParseCache, digests [][sha256.Size]byte, i int) (docs []*Document, problems []Problem, template bool) {
+func loadFile(fsys fs.FS, name string, opts LoadOptions, digests [][sha256.Size]byte, i int) (docs []*Document, problems []Problem, template bool) {
+	limits, cache := opts.Limits, opts.Cache
 	at := Location{File: name, Line: 1, Column: 1}
 	// The file's type and size are read before it is opened: opening a
 	// named pipe blocks, and a device may never end.
@@ -126,6 +131,9 @@ func loadFile(fsys fs.FS, name string, limits Limits, cache *ParseCache, digests
 	}
 	if digests != nil {
 		digests[i] = sha256.Sum256(data)
+	}
+	if opts.Only != nil && !opts.Only(data) {
+		return nil, nil, false
 	}
 	if cache != nil {
 		docs, problems = cache.parse(name, data, limits)

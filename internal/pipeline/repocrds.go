@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"io/fs"
 	"path"
 	"slices"
@@ -19,7 +20,10 @@ func repositoryCRDs(cfg *config.Config, fsys fs.FS) []*manifest.Object {
 	if fsys == nil || len(cfg.Paths) == 0 || slices.Contains(cfg.Paths, ".") {
 		return nil
 	}
-	opts := manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude, Include: cfg.Include}
+	// Only files that name the kind are parsed: the rest of the repository
+	// costs a read, not a parse.
+	opts := manifest.LoadOptions{Limits: cfg.Limits, Exclude: cfg.Exclude, Include: cfg.Include,
+		Only: func(data []byte) bool { return bytes.Contains(data, []byte("CustomResourceDefinition")) }}
 	set := manifest.Load(fsys, []string{"."}, opts)
 	docs := set.Documents
 	var crdDirs []string
