@@ -162,6 +162,15 @@ func describe(id manifest.ObjectID) string {
 	return fmt.Sprintf("%s %s", id.Kind, id.Name)
 }
 
+// FromProblems turns loader or classifier problems into findings.
+func FromProblems(ps []manifest.Problem) []finding.Finding {
+	out := make([]finding.Finding, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, FromProblem(p))
+	}
+	return out
+}
+
 // FromProblem turns a loader or classifier problem into a finding.
 func FromProblem(p manifest.Problem) finding.Finding {
 	level, err := finding.ParseLevel(p.Level)

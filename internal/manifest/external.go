@@ -2,7 +2,9 @@ package manifest
 
 import (
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 )
 
 // LoadExternal reads objects from outside the checked inputs (--crds,
@@ -40,6 +42,46 @@ func LoadExternal(dir string, paths []string, display string, limits Limits, kee
 				out = append(out, o)
 			}
 		}
+	}
+	return out, problems
+}
+
+// Source is a file or directory given outside the checked inputs (--crds,
+// --policies, their .plumb.yaml keys): Path is opened, Display names it in
+// findings.
+type Source struct {
+	Path, Display string
+}
+
+// LoadSources reads the objects keep accepts from files and directories
+// given by flag (named in messages, e.g. "--crds"), each through
+// LoadExternal. A path that cannot be read, or a file that does not parse,
+// is a problem with plumb's own input (exit 2); the objects that did load
+// come back with them.
+func LoadSources(flag string, sources []Source, limits Limits, keep func(*Object) bool) ([]*Object, []Problem) {
+	var out []*Object
+	var problems []Problem
+	for _, src := range sources {
+		info, err := os.Stat(src.Path)
+		if err != nil {
+			why := "no such file or directory"
+			if !os.IsNotExist(err) {
+				why = err.Error()
+			}
+			problems = append(problems, Problem{
+				Rule: RuleUnreadable, Level: "error", Input: true, Config: true,
+				Location: Location{File: src.Display},
+				Message:  fmt.Sprintf("%s %s: %s", flag, src.Display, why),
+			})
+			continue
+		}
+		dir, paths, display := src.Path, []string{"."}, src.Display
+		if !info.IsDir() {
+			dir, paths, display = filepath.Dir(src.Path), []string{filepath.Base(src.Path)}, path.Dir(src.Display)
+		}
+		objs, probs := LoadExternal(dir, paths, display, limits, keep)
+		out = append(out, objs...)
+		problems = append(problems, probs...)
 	}
 	return out, problems
 }

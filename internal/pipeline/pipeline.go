@@ -243,9 +243,7 @@ func Analyzers(_ context.Context, cfg *config.Config, fsys fs.FS) ([]analyzer.An
 	engines := []analyzer.Analyzer{hygiene.Analyzer{}}
 	var setup []finding.Finding
 	templates, problems := kubevirt.LoadTemplates(cfg.KubeVirt.TemplateDirs, cfg.Limits)
-	for _, p := range problems {
-		setup = append(setup, hygiene.FromProblem(p))
-	}
+	setup = append(setup, hygiene.FromProblems(problems)...)
 	engines = append(engines, &kubevirt.Analyzer{Templates: templates})
 	if cfg.Schema.Enabled {
 		repoCRDs, problems := loadCRDs(cfg, false)
@@ -278,36 +276,28 @@ func Analyzers(_ context.Context, cfg *config.Config, fsys fs.FS) ([]analyzer.An
 // (workflow), or that the repository's configuration does: the schema
 // analyzer lets the workflow's win.
 func loadCRDs(cfg *config.Config, workflow bool) ([]*manifest.Object, []finding.Finding) {
-	var sources []schema.CRDSource
-	for _, p := range cfg.Schema.CRDs {
+	crds, problems := schema.LoadCRDs(inputSources(cfg.Schema.CRDs, workflow), cfg.Limits)
+	return crds, hygiene.FromProblems(problems)
+}
+
+// inputSources are the paths the workflow names (workflow) or the
+// repository's configuration does.
+func inputSources(paths []config.InputPath, workflow bool) []manifest.Source {
+	var out []manifest.Source
+	for _, p := range paths {
 		if p.Workflow == workflow {
-			sources = append(sources, schema.CRDSource{Path: p.Path, Display: p.Display})
+			out = append(out, manifest.Source{Path: p.Path, Display: p.Display})
 		}
 	}
-	crds, problems := schema.LoadCRDs(sources, cfg.Limits)
-	var out []finding.Finding
-	for _, p := range problems {
-		out = append(out, hygiene.FromProblem(p))
-	}
-	return crds, out
+	return out
 }
 
 // loadPolicies reads the admission policy files and directories that the
 // workflow names (workflow), or that the repository's configuration does:
 // the policy analyzer lets the workflow's win.
 func loadPolicies(cfg *config.Config, workflow bool) ([]*manifest.Object, []finding.Finding) {
-	var sources []policy.Source
-	for _, p := range cfg.Policies {
-		if p.Workflow == workflow {
-			sources = append(sources, policy.Source{Path: p.Path, Display: p.Display})
-		}
-	}
-	objs, problems := policy.Load(sources, cfg.Limits)
-	var out []finding.Finding
-	for _, p := range problems {
-		out = append(out, hygiene.FromProblem(p))
-	}
-	return objs, out
+	objs, problems := policy.Load(inputSources(cfg.Policies, workflow), cfg.Limits)
+	return objs, hygiene.FromProblems(problems)
 }
 
 // Result is a finished run.

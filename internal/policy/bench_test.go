@@ -25,7 +25,7 @@ func BenchmarkTypicalPolicies(b *testing.B) {
 	fsys := manifest.ContentFS(os.DirFS(c.Dir))
 	set := manifest.Load(fsys, []string{"."}, manifest.LoadOptions{})
 	targets := render.Render(context.Background(), fsys, set, render.Options{}).Targets
-	given, problems := policy.Load([]policy.Source{{Path: filepath.Join("testdata", "typical-policies.yaml"), Display: "typical-policies.yaml"}}, manifest.DefaultLimits)
+	given, problems := policy.Load([]manifest.Source{{Path: filepath.Join("testdata", "typical-policies.yaml"), Display: "typical-policies.yaml"}}, manifest.DefaultLimits)
 	if len(problems) > 0 {
 		b.Fatal(problems)
 	}

@@ -33,7 +33,7 @@ func TestRealWorldCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	given, problems := Load([]Source{{Path: "testdata/typical-policies.yaml", Display: "typical-policies.yaml"}}, manifest.DefaultLimits)
+	given, problems := Load([]manifest.Source{{Path: "testdata/typical-policies.yaml", Display: "typical-policies.yaml"}}, manifest.DefaultLimits)
 	if len(problems) > 0 || len(given) != 40 {
 		t.Fatalf("%d policy objects, problems %+v", len(given), problems)
 	}

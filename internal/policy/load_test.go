@@ -12,14 +12,14 @@ import (
 func TestLoadReadsPoliciesAndBindingsOnly(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "vap.yaml"), docsDemoPolicy+"---\n"+deployment("d", "test", 1, "nginx"))
-	objs, problems := Load([]Source{{Path: dir, Display: "policies"}}, manifest.DefaultLimits)
+	objs, problems := Load([]manifest.Source{{Path: dir, Display: "policies"}}, manifest.DefaultLimits)
 	if len(problems) != 0 {
 		t.Fatalf("problems: %+v", problems)
 	}
 	if len(objs) != 2 || objs[0].ID.Kind != kindPolicy || objs[1].ID.Kind != kindBinding || objs[0].Doc.File != "policies/vap.yaml" {
 		t.Fatalf("objects: %+v", objs)
 	}
-	_, problems = Load([]Source{{Path: filepath.Join(dir, "missing"), Display: "missing"}}, manifest.DefaultLimits)
+	_, problems = Load([]manifest.Source{{Path: filepath.Join(dir, "missing"), Display: "missing"}}, manifest.DefaultLimits)
 	if len(problems) != 1 || !problems[0].Config || !strings.Contains(problems[0].Message, "--policies missing: no such file or directory") {
 		t.Fatalf("problems: %+v", problems)
 	}
@@ -38,7 +38,7 @@ func TestLoadRefusesLinksOutOfTheDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(dir, ".git", "config.yaml"), docsDemoPolicy)
-	objs, problems := Load([]Source{{Path: dir, Display: "policies"}}, manifest.DefaultLimits)
+	objs, problems := Load([]manifest.Source{{Path: dir, Display: "policies"}}, manifest.DefaultLimits)
 	if len(objs) != 0 {
 		t.Fatalf("read through the link or .git: %+v", objs)
 	}

@@ -95,7 +95,7 @@ func TestCRDsFromOutsideTheRepository(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "widgets.yaml"), []byte(crdText(t)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	crds, problems := LoadCRDs([]CRDSource{{Path: dir, Display: "vendor/crds"}, {Path: filepath.Join(dir, "missing.yaml"), Display: "missing.yaml"}}, manifest.Limits{})
+	crds, problems := LoadCRDs([]manifest.Source{{Path: dir, Display: "vendor/crds"}, {Path: filepath.Join(dir, "missing.yaml"), Display: "missing.yaml"}}, manifest.Limits{})
 	if len(crds) != 1 || crds[0].ID.Name != "widgets.example.com" {
 		t.Fatalf("crds: %v", crds)
 	}
