@@ -9,6 +9,7 @@ import (
 
 	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/value"
 )
 
 // RuleImmutable is an update the API server rejects: a field that cannot
@@ -73,7 +74,7 @@ func immutable(p Pair) []finding.Finding {
 				hv, hok = f.unset, true
 			}
 		}
-		if !bok || !hok || sameValue(bv, hv) {
+		if !bok || !hok || value.Equal(bv, hv) {
 			continue
 		}
 		out = append(out, immutableFinding(h, path(f.keys...), f.validation, bv, hv))
@@ -125,7 +126,7 @@ func service(b, h *manifest.Object) []finding.Finding {
 	bip, hip := str(b.Content, "spec", "clusterIP"), str(h.Content, "spec", "clusterIP")
 	if bip != "" && hip != "" && bip != hip {
 		out = append(out, immutableFinding(h, path("spec", "clusterIP"), "core ValidateServiceUpdate", bip, hip))
-	} else if bl, hl := list(b.Content, "spec", "clusterIPs"), list(h.Content, "spec", "clusterIPs"); len(bl) > 0 && len(hl) > 0 && !sameValue(bl[0], hl[0]) {
+	} else if bl, hl := list(b.Content, "spec", "clusterIPs"), list(h.Content, "spec", "clusterIPs"); len(bl) > 0 && len(hl) > 0 && !value.Equal(bl[0], hl[0]) {
 		out = append(out, immutableFinding(h, path("spec", "clusterIPs"), "core ValidateServiceUpdate", bl, hl))
 	}
 	btype, htype := serviceType(b), serviceType(h)
@@ -218,7 +219,7 @@ func roleRef(b, h *manifest.Object) []finding.Finding {
 		return map[string]any{"apiGroup": g, "kind": str(m, "kind"), "name": str(m, "name")}
 	}
 	bv, hv := norm(b), norm(h)
-	if bv == nil || hv == nil || sameValue(bv, hv) {
+	if bv == nil || hv == nil || value.Equal(bv, hv) {
 		return nil
 	}
 	validation := "rbac ValidateRoleBindingUpdate"
@@ -251,7 +252,7 @@ func immutableData(b, h *manifest.Object) []finding.Finding {
 	for _, k := range []string{"data", "binaryData", "stringData"} {
 		bv, _ := dig(b.Content, k)
 		hv, _ := dig(h.Content, k)
-		if sameValue(bv, hv) {
+		if value.Equal(bv, hv) {
 			continue
 		}
 		// Secret values are never printed: the message names keys only.
@@ -268,7 +269,7 @@ func changedKeys(a, b any) string {
 	bm, _ := b.(map[string]any)
 	var keys []string
 	for k, v := range am {
-		if w, ok := bm[k]; !ok || !sameValue(v, w) {
+		if w, ok := bm[k]; !ok || !value.Equal(v, w) {
 			keys = append(keys, k)
 		}
 	}

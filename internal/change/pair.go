@@ -2,11 +2,11 @@ package change
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
+	"github.com/plumb-ci/plumb/internal/value"
 )
 
 // Pair is one object at the base and/or the head of one target.
@@ -26,7 +26,7 @@ func (p Pair) Deleted() bool { return p.Head == nil }
 
 // Changed reports whether both sides exist and differ.
 func (p Pair) Changed() bool {
-	return p.Base != nil && p.Head != nil && (p.RenamedFrom || !sameValue(p.Base.Content, p.Head.Content))
+	return p.Base != nil && p.Head != nil && (p.RenamedFrom || !value.Equal(p.Base.Content, p.Head.Content))
 }
 
 // TargetPairs are the pairs of one render target.
@@ -301,47 +301,4 @@ func similarity(a, b map[string]bool) float64 {
 		}
 	}
 	return float64(both) / float64(len(a)+len(b)-both)
-}
-
-// sameValue compares two value trees, whole numbers and floats of one
-// value alike (1 and 1.0 are the same to the API server).
-func sameValue(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !sameValue(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !sameValue(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case int64:
-		switch y := b.(type) {
-		case int64:
-			return x == y
-		case float64:
-			return float64(x) == y
-		}
-		return false
-	case float64:
-		if y, ok := b.(int64); ok {
-			return x == float64(y)
-		}
-	}
-	return reflect.DeepEqual(a, b)
 }

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/value"
 )
 
 // SectionName is the key of the change summary in the JSON report.
@@ -157,7 +158,7 @@ func replicaChange(p Pair) (ReplicaChange, bool) {
 		}
 		return fmt.Sprint(v)
 	}
-	if bok == hok && sameValue(b, h) {
+	if bok == hok && value.Equal(b, h) {
 		return ReplicaChange{}, false
 	}
 	if _, ok := replicas(p.Base); !ok {

@@ -11,6 +11,7 @@ import (
 	"text/template"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/value"
 	"github.com/plumb-ci/plumb/internal/workflowcmd"
 )
 
@@ -305,7 +306,7 @@ func (r *run) evaluate(obj *manifest.Object, t *Template, overrides []*Override)
 	}
 	c.rendered = rendered
 	c.secret = append(c.secret, fieldsHoldingInputSecrets(rendered, obj)...)
-	c.equal = deepEqual(rendered, live)
+	c.equal = value.Equal(rendered, live)
 	return c, nil
 }
 
@@ -393,7 +394,7 @@ func maskSecrets(reference, live map[string]any, paths []manifest.Path) (map[str
 	for _, p := range paths {
 		rv, inRef := manifest.Lookup(reference, p)
 		lv, inLive := manifest.Lookup(live, p)
-		if inRef && inLive && !deepEqual(rv, lv) {
+		if inRef && inLive && !value.Equal(rv, lv) {
 			changed = append(changed, p)
 		} else {
 			same = append(same, p)

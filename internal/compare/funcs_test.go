@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"text/template"
+
+	"github.com/plumb-ci/plumb/internal/value"
 )
 
 func TestOmitFields(t *testing.T) {
@@ -28,13 +30,13 @@ func TestOmitFields(t *testing.T) {
 		"metadata": map[string]any{"name": "x", "labels": map[string]any{"keep": "3"}},
 		"spec":     map[string]any{"list": []any{map[string]any{"x": int64(1)}}, "empty": map[string]any{}},
 	}
-	if !deepEqual(obj, want) {
+	if !value.Equal(obj, want) {
 		t.Errorf("got %v\nwant %v", obj, want)
 	}
 	// Removing the last field prunes every parent the removal emptied.
 	obj = map[string]any{"metadata": map[string]any{"annotations": map[string]any{"a": "1"}}, "kind": "K"}
 	omitFields(obj, []omitPath{{segs: []string{"metadata", "annotations", "a"}}})
-	if !deepEqual(obj, map[string]any{"kind": "K"}) {
+	if !value.Equal(obj, map[string]any{"kind": "K"}) {
 		t.Errorf("not pruned: %v", obj)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
+
+	"github.com/plumb-ci/plumb/internal/value"
 )
 
 // mergePatch applies an RFC 7386 JSON merge patch to target and returns the
@@ -76,7 +78,7 @@ func createMergePatch(from, to map[string]any) map[string]any {
 			}
 			continue
 		}
-		if !deepEqual(fv, tv) {
+		if !value.Equal(fv, tv) {
 			patch[k] = deepCopy(tv)
 		}
 	}

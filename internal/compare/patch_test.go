@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/plumb-ci/plumb/internal/value"
 )
 
 func TestMergePatch(t *testing.T) {
@@ -13,13 +15,13 @@ func TestMergePatch(t *testing.T) {
 	patch := map[string]any{"a": map[string]any{"b": int64(9)}, "list": []any{int64(3)}, "gone": nil, "new": "y"}
 	got := mergePatch(target, patch)
 	want := map[string]any{"a": map[string]any{"b": int64(9), "c": int64(2)}, "list": []any{int64(3)}, "new": "y"}
-	if !deepEqual(got, want) {
+	if !value.Equal(got, want) {
 		t.Errorf("mergePatch = %v, want %v", got, want)
 	}
 	from := map[string]any{"a": map[string]any{"b": int64(1), "keep": true}, "drop": "x", "l": []any{"a"}}
 	to := map[string]any{"a": map[string]any{"b": int64(2), "keep": true}, "l": []any{"a", "b"}, "add": int64(1)}
 	p := createMergePatch(from, to)
-	if !deepEqual(mergePatch(copyMap(from), p), to) {
+	if !value.Equal(mergePatch(copyMap(from), p), to) {
 		t.Errorf("createMergePatch %v does not turn from into to", p)
 	}
 	if _, ok := p["a"].(map[string]any)["keep"]; ok {
@@ -46,10 +48,10 @@ func TestJSONPatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]any{"spec": map[string]any{"list": []any{"a", "inserted", "b", "last"}}, "a/b": "replaced", "moved": "a"}
-	if !deepEqual(got, want) {
+	if !value.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
-	if !deepEqual(doc["spec"].(map[string]any)["x"], int64(1)) {
+	if !value.Equal(doc["spec"].(map[string]any)["x"], int64(1)) {
 		t.Error("the patched document is a copy")
 	}
 	// Null values and integers beyond float64's precision survive.
@@ -57,7 +59,7 @@ func TestJSONPatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err = applyJSONPatch(map[string]any{}, ops); err != nil || !deepEqual(got, map[string]any{"n": nil, "big": int64(9007199254740993)}) {
+	if got, err = applyJSONPatch(map[string]any{}, ops); err != nil || !value.Equal(got, map[string]any{"n": nil, "big": int64(9007199254740993)}) {
 		t.Errorf("got %#v, %v", got, err)
 	}
 	for bad, msg := range map[string]string{

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
-	"reflect"
 	"strconv"
 )
 
@@ -39,61 +37,6 @@ func copyMap(m map[string]any) map[string]any {
 		out[k] = deepCopy(x)
 	}
 	return out
-}
-
-// deepEqual compares two value trees the way their printed YAML would: a
-// whole float equals the same integer (both print as "1").
-func deepEqual(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !deepEqual(xv, yv) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !deepEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case int64:
-		switch y := b.(type) {
-		case int64:
-			return x == y
-		case float64:
-			return float64(x) == y && math.Trunc(y) == y
-		}
-		return false
-	case float64:
-		switch y := b.(type) {
-		case float64:
-			return x == y || (math.IsNaN(x) && math.IsNaN(y))
-		case int64:
-			return float64(y) == x
-		}
-		return false
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case nil:
-		return b == nil
-	}
-	return reflect.DeepEqual(a, b)
 }
 
 // decodeJSON parses JSON into a value tree with whole numbers as int64.

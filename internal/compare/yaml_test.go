@@ -8,6 +8,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/value"
 )
 
 // yamlWords are strings that stress YAML printing: words other types claim,
@@ -165,7 +166,7 @@ func TestParseYAMLObject(t *testing.T) {
 	}
 	want := map[string]any{"kind": "A", "n": int64(1), "big": int64(9007199254740993), "f": 1.5, "yes": "yes",
 		"oct": int64(10), "ts": "2024-01-01", "x": int64(2)}
-	if !deepEqual(got, want) {
+	if !value.Equal(got, want) {
 		t.Errorf("got %#v\nwant %#v", got, want)
 	}
 	for _, typ := range []any{got["n"], got["big"], got["oct"]} {
