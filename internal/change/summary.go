@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/sections"
 	"github.com/plumb-ci/plumb/internal/value"
 )
 
@@ -249,31 +250,12 @@ func newSection(summaries []TargetSummary) *Section {
 	return sec
 }
 
-// FromSection reads the change section of a report, whether the run made
-// it (a *Section) or it was read back from a JSON report.
-func FromSection(v any) (*Section, error) {
-	switch s := v.(type) {
-	case nil:
-		return nil, nil
-	case *Section:
-		return s, nil
-	case Section:
-		return &s, nil
-	case json.RawMessage:
-		return decode(s)
-	case []byte:
-		return decode(s)
-	}
-	return nil, fmt.Errorf("the %s section has an unexpected type %T", SectionName, v)
-}
+// FromSection reads the change section of a report, whether the run made it
+// (a *Section) or it was read back from a JSON report; nil, nil when v is
+// nil.
+func FromSection(v any) (*Section, error) { return sections.Read[Section](SectionName, v) }
 
-func decode(b []byte) (*Section, error) {
-	var s Section
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("reading the %s section: %w", SectionName, err)
-	}
-	return &s, nil
-}
+func decode(b []byte) (*Section, error) { return sections.Decode[Section](SectionName, b) }
 
 // MergeShards combines the change sections of shard reports (plumb merge):
 // each shard judged its own targets against the same base. Groups of
