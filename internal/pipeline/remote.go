@@ -46,11 +46,7 @@ func reportFetched(f *source.Fetcher) []report.Fetched {
 	if f == nil {
 		return nil
 	}
-	var out []report.Fetched
-	for _, x := range f.Fetched() {
-		out = append(out, report.Fetched(x))
-	}
-	return out
+	return f.Fetched()
 }
 
 // baseRemoteHosts are the hosts the base revision's .plumb.yaml allows

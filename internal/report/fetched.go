@@ -1,33 +1,17 @@
 package report
 
 import (
-	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/plumb-ci/plumb/internal/source"
 )
 
 // Fetched is a remote artifact the run used (a chart from a Helm
 // repository), as the JSON report's "fetched" list, the text report's
-// "fetched:" lines and the summary comment's facts name it.
-type Fetched struct {
-	Kind       string `json:"kind"`
-	Name       string `json:"name"`
-	Version    string `json:"version"`
-	Repository string `json:"repository"`
-	URL        string `json:"url"`
-	Digest     string `json:"digest"`
-	// Cached: read from the cache, not fetched by this run.
-	Cached bool `json:"cached"`
-}
-
-// String is "podinfo 6.5.0 from https://…, sha256:…".
-func (f Fetched) String() string {
-	s := fmt.Sprintf("%s %s from %s, %s", f.Name, f.Version, f.Repository, f.Digest)
-	if f.Cached {
-		s += " (from the cache)"
-	}
-	return s
-}
+// "fetched:" lines and the summary comment's facts name it. It is the
+// fetcher's own record.
+type Fetched = source.Fetched
 
 // mergeFetched is the union of the shards' lists, by URL and digest.
 func mergeFetched(lists ...[]Fetched) []Fetched {
