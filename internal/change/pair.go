@@ -77,49 +77,67 @@ func objectsOf(t *render.Target) []*manifest.Object {
 	return t.Objects
 }
 
-// identity is Kubernetes' identity of an object.
+// identity is Kubernetes' own identity of an object (group, kind,
+// namespace, name). The API version is left out on purpose: moving a
+// Deployment from apps/v1beta2 to apps/v1 is a change of one object.
 func identity(id manifest.ObjectID) string {
 	return id.Group() + "|" + id.Kind + "|" + id.Namespace + "|" + id.Name
 }
 
-// pairObjects pairs by identity (an identity defined twice pairs in order
-// of definition), then generated names, then renames.
-func pairObjects(base, head []*manifest.Object) []Pair {
+// ByIdentity pairs base and head objects by identity; an identity defined
+// twice (a duplicate object, which hygiene reports) pairs in order of
+// definition. It returns one pair per head object, in head order, then
+// one per base object no head object has, in base order.
+func ByIdentity(base, head []*manifest.Object) []Pair {
 	baseBy := map[string][]*manifest.Object{}
 	for _, o := range base {
 		k := identity(o.ID)
 		baseBy[k] = append(baseBy[k], o)
 	}
 	pairs := make([]Pair, 0, max(len(base), len(head)))
-	var added []int
 	for _, o := range head {
 		k := identity(o.ID)
 		p := Pair{Head: o}
 		if list := baseBy[k]; len(list) > 0 {
 			p.Base, baseBy[k] = list[0], list[1:]
-		} else {
-			added = append(added, len(pairs))
 		}
 		pairs = append(pairs, p)
 	}
-	var deleted []*manifest.Object
 	for _, o := range base {
 		k := identity(o.ID)
 		if list := baseBy[k]; len(list) > 0 && list[0] == o {
-			deleted = append(deleted, o)
+			pairs = append(pairs, Pair{Base: o})
 			baseBy[k] = list[1:]
 		}
+	}
+	return pairs
+}
+
+// pairObjects pairs by identity, then generated names, then renames.
+func pairObjects(base, head []*manifest.Object) []Pair {
+	all := ByIdentity(base, head)
+	pairs := all[:len(head):len(head)] // appends below must not overwrite the deleted pairs
+	var added []int
+	for i, p := range pairs {
+		if p.Base == nil {
+			added = append(added, i)
+		}
+	}
+	var deleted []*manifest.Object
+	for _, p := range all[len(head):] {
+		deleted = append(deleted, p.Base)
 	}
 	deleted = pairGenerated(pairs, added, deleted)
 	deleted = pairRenames(pairs, added, deleted)
 	for _, o := range deleted {
 		pairs = append(pairs, Pair{Base: o})
 	}
-	slices.SortStableFunc(pairs, func(a, b Pair) int { return pairID(a).Compare(pairID(b)) })
+	slices.SortStableFunc(pairs, func(a, b Pair) int { return a.ID().Compare(b.ID()) })
 	return pairs
 }
 
-func pairID(p Pair) manifest.ObjectID {
+// ID is the pair's object: the head's, or the base's for a deletion.
+func (p Pair) ID() manifest.ObjectID {
 	if p.Head != nil {
 		return p.Head.ID
 	}

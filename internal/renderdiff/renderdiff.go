@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plumb-ci/plumb/internal/change"
 	"github.com/plumb-ci/plumb/internal/diff"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
@@ -96,67 +97,25 @@ func objectsOf(t *render.Target) []*manifest.Object {
 	return t.Objects
 }
 
-// identity is how objects are matched: Kubernetes' own identity (group,
-// kind, namespace, name). The API version is left out on purpose, so that
-// moving a Deployment from apps/v1beta2 to apps/v1 reads as the one-line
-// change it is.
-func identity(id manifest.ObjectID) string {
-	return id.Group() + "|" + id.Kind + "|" + id.Namespace + "|" + id.Name
-}
-
-// pair is an object at the base and/or the head.
-type pair struct {
-	base, head *manifest.Object
-}
-
-func (p pair) id() manifest.ObjectID {
-	if p.head != nil {
-		return p.head.ID
-	}
-	return p.base.ID
-}
-
 func diffTarget(name string, base, head []*manifest.Object) Target {
-	// Pair objects by identity; an identity defined twice (a duplicate
-	// object, reported by hygiene) pairs in order of definition.
-	baseBy := map[string][]*manifest.Object{}
-	for _, o := range base {
-		k := identity(o.ID)
-		baseBy[k] = append(baseBy[k], o)
-	}
-	var pairs []pair
-	for _, o := range head {
-		k := identity(o.ID)
-		p := pair{head: o}
-		if list := baseBy[k]; len(list) > 0 {
-			p.base, baseBy[k] = list[0], list[1:]
-		}
-		pairs = append(pairs, p)
-	}
-	for _, o := range base {
-		k := identity(o.ID)
-		if list := baseBy[k]; len(list) > 0 && list[0] == o {
-			pairs = append(pairs, pair{base: o})
-			baseBy[k] = list[1:]
-		}
-	}
-	slices.SortStableFunc(pairs, func(a, b pair) int { return a.id().Compare(b.id()) })
+	pairs := change.ByIdentity(base, head)
+	slices.SortStableFunc(pairs, func(a, b change.Pair) int { return a.ID().Compare(b.ID()) })
 
 	t := Target{Name: name}
 	var sb strings.Builder
 	for _, p := range pairs {
-		if p.base != nil && p.head != nil && equal(p.base.Content, p.head.Content) {
+		if p.Base != nil && p.Head != nil && equal(p.Base.Content, p.Head.Content) {
 			continue // the common case, decided without printing anything
 		}
 		var a, b string
 		from, to := "/dev/null", "/dev/null"
-		if p.base != nil {
-			a = normalise(maskBase(p.base, p.head))
-			from = "base/" + label(p.base.ID)
+		if p.Base != nil {
+			a = normalise(maskBase(p.Base, p.Head))
+			from = "base/" + label(p.Base.ID)
 		}
-		if p.head != nil {
-			b = normalise(maskHead(p.base, p.head))
-			to = "head/" + label(p.head.ID)
+		if p.Head != nil {
+			b = normalise(maskHead(p.Base, p.Head))
+			to = "head/" + label(p.Head.ID)
 		}
 		lines := diff.Lines(a, b)
 		u := diff.Format(from, to, lines, diff.DefaultContext)
@@ -164,9 +123,9 @@ func diffTarget(name string, base, head []*manifest.Object) Target {
 			continue // equal once normalised (1 and 1.0, key order)
 		}
 		switch {
-		case p.base == nil:
+		case p.Base == nil:
 			t.Added++
-		case p.head == nil:
+		case p.Head == nil:
 			t.Removed++
 		default:
 			t.Changed++
