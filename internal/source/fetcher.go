@@ -1,6 +1,7 @@
 package source
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -68,22 +70,11 @@ type Fetcher struct {
 	opts   Options
 	client *http.Client
 
-	mu      sync.Mutex
-	indexes map[string]*indexEntry
-	charts  map[string]*chartEntry
+	indexes memo[*repoIndex]
+	charts  memo[*Chart]
+
+	mu      sync.Mutex // guards fetched
 	fetched []Fetched
-}
-
-type indexEntry struct {
-	once sync.Once
-	idx  *repoIndex
-	err  error
-}
-
-type chartEntry struct {
-	once  sync.Once
-	chart *Chart
-	err   error
 }
 
 // New returns a Fetcher.
@@ -94,8 +85,7 @@ func New(opts Options) *Fetcher {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	return &Fetcher{opts: opts, client: newClient(opts.Hosts, opts.Credentials, opts.Timeout, opts.MaxBytes+1),
-		indexes: map[string]*indexEntry{}, charts: map[string]*chartEntry{}}
+	return &Fetcher{opts: opts, client: newClient(opts.Hosts, opts.Credentials, opts.Timeout, opts.MaxBytes+1)}
 }
 
 // Enabled reports whether the fetcher may get anything: a host is allowed,
@@ -112,14 +102,10 @@ func (f *Fetcher) Fetched() []Fetched {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := slices.Clone(f.fetched)
+	// By URL, then digest, so that the duplicates Compact drops are
+	// neighbours.
 	slices.SortFunc(out, func(a, b Fetched) int {
-		if a.URL != b.URL {
-			if a.URL < b.URL {
-				return -1
-			}
-			return 1
-		}
-		return 0
+		return cmp.Or(strings.Compare(a.URL, b.URL), strings.Compare(a.Digest, b.Digest))
 	})
 	return slices.CompactFunc(out, func(a, b Fetched) bool { return a.URL == b.URL && a.Digest == b.Digest })
 }

@@ -51,15 +51,7 @@ type indexVersion struct {
 // both from the cache.
 func (f *Fetcher) HelmChart(ctx context.Context, repoURL, name, version string) (*Chart, error) {
 	key := repoURL + "\x00" + name + "\x00" + version
-	f.mu.Lock()
-	e := f.charts[key]
-	if e == nil {
-		e = &chartEntry{}
-		f.charts[key] = e
-	}
-	f.mu.Unlock()
-	e.once.Do(func() { e.chart, e.err = f.helmChart(ctx, repoURL, name, version) })
-	return e.chart, e.err
+	return f.charts.do(key, func() (*Chart, error) { return f.helmChart(ctx, repoURL, name, version) })
 }
 
 func (f *Fetcher) helmChart(ctx context.Context, repoURL, name, version string) (*Chart, error) {
@@ -113,16 +105,7 @@ func repoBase(repoURL string) (*url.URL, error) {
 // fetch is the failure, so an outage is seen, not masked by an old index).
 func (f *Fetcher) index(ctx context.Context, base *url.URL) (*repoIndex, error) {
 	iu := base.ResolveReference(&url.URL{Path: "index.yaml"})
-	key := iu.String()
-	f.mu.Lock()
-	e := f.indexes[key]
-	if e == nil {
-		e = &indexEntry{}
-		f.indexes[key] = e
-	}
-	f.mu.Unlock()
-	e.once.Do(func() { e.idx, e.err = f.loadIndex(ctx, iu) })
-	return e.idx, e.err
+	return f.indexes.do(iu.String(), func() (*repoIndex, error) { return f.loadIndex(ctx, iu) })
 }
 
 func (f *Fetcher) loadIndex(ctx context.Context, iu *url.URL) (*repoIndex, error) {

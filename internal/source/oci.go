@@ -40,16 +40,8 @@ type ociResolution struct {
 // configuration, then Docker's), sent by it to the registry and its token
 // service only.
 func (f *Fetcher) OCIChart(ctx context.Context, repoURL string, ref OCIRef) (*Chart, error) {
-	key := repoURL + "\x00" + ref.Tag + "\x00" + ref.Semver + "\x00" + ref.Digest
-	f.mu.Lock()
-	e := f.charts[key]
-	if e == nil {
-		e = &chartEntry{}
-		f.charts[key] = e
-	}
-	f.mu.Unlock()
-	e.once.Do(func() { e.chart, e.err = f.ociChart(ctx, repoURL, ref) })
-	return e.chart, e.err
+	key := "oci\x00" + repoURL + "\x00" + ref.Tag + "\x00" + ref.Semver + "\x00" + ref.Digest
+	return f.charts.do(key, func() (*Chart, error) { return f.ociChart(ctx, repoURL, ref) })
 }
 
 func (f *Fetcher) ociChart(ctx context.Context, repoURL string, ref OCIRef) (*Chart, error) {
