@@ -39,6 +39,7 @@ import (
 	"sync/atomic"
 	"text/template"
 	"text/template/parse"
+	"unicode/utf8"
 
 	ci "helm.sh/helm/v4/pkg/chart"
 	"helm.sh/helm/v4/pkg/chart/common"
@@ -55,14 +56,16 @@ type tmplFile struct {
 	// repoFile is the repository-relative file, "" inside a .tgz archive
 	// (whose archive file is then archive).
 	repoFile, archive string
-	lines             []int // byte offsets of line starts
+	// lines are the byte offsets of line starts, indexed on first use;
+	// analyzers locate findings concurrently (Object.Locate), hence the
+	// Once.
+	linesOnce sync.Once
+	lines     []int
 }
 
 // position returns the 1-based line and column of byte offset off.
 func (f *tmplFile) position(off int) (line, col int) {
-	if f.lines == nil {
-		f.lines = lineStarts(f.src)
-	}
+	f.linesOnce.Do(func() { f.lines = lineStarts(f.src) })
 	i := sort.Search(len(f.lines), func(i int) bool { return f.lines[i] > off }) - 1
 	if i < 0 {
 		i = 0
@@ -80,7 +83,7 @@ func lineStarts(s string) []int {
 	return out
 }
 
-func runeCount(s string) int { return len([]rune(s)) }
+func runeCount(s string) int { return utf8.RuneCountInString(s) }
 
 // parsedFile is a template file parsed and instrumented once.
 type parsedFile struct {
