@@ -33,7 +33,7 @@ func gitopsTargets(ctx context.Context, fetcher *source.Fetcher, fsys fs.FS, tar
 					out = append(out, *ht)
 				}
 			case strings.HasPrefix(o.ID.APIVersion, "argoproj.io/") && o.ID.Kind == "Application":
-				hts, notes := argoApplication(fsys, t, o, limits)
+				hts, notes := argoApplication(ctx, fetcher, fsys, targets, t, o, limits)
 				problems.add(notes...)
 				out = append(out, hts...)
 			}
@@ -172,109 +172,6 @@ func helmRelease(ctx context.Context, fetcher *source.Fetcher, fsys fs.FS, targe
 		ht.InlineLocate = fv.inlineLocate
 	}
 	return ht, nil
-}
-
-// argoApplication renders the Helm sources of an Argo CD Application that
-// are charts of this repository.
-func argoApplication(fsys fs.FS, t *Target, o *manifest.Object, limits manifest.Limits) ([]HelmTarget, []manifest.Problem) {
-	c := o.Content
-	var sources []manifest.Path
-	if _, ok := specMap(c)["source"].(map[string]any); ok {
-		sources = append(sources, pathOf("spec", "source"))
-	}
-	for i := range listOf(c, "spec", "sources") {
-		sources = append(sources, pathOf("spec", "sources").Child(manifest.Index(i)))
-	}
-	var out []HelmTarget
-	var notes []manifest.Problem
-	for _, sp := range sources {
-		sv, _ := manifest.Lookup(c, sp)
-		src, _ := sv.(map[string]any)
-		if src == nil {
-			continue
-		}
-		if chart, _ := src["chart"].(string); chart != "" {
-			notes = append(notes, *notRendered(o, sp.Child(manifest.Key("chart")), "Application %s: chart %s comes from the Helm repository %v; plumb renders only charts in the repository, so its objects are not checked",
-				o.ID.Name, chart, src["repoURL"]))
-			continue
-		}
-		p, _ := src["path"].(string)
-		dir, ok := repoChart(fsys, p)
-		if !ok {
-			continue // a kustomization or a directory of manifests: rendered as such
-		}
-		helmSpec, _ := src["helm"].(map[string]any)
-		hp := sp.Child(manifest.Key("helm"))
-		release := o.ID.Name
-		if rn, _ := helmSpec["releaseName"].(string); rn != "" {
-			release = rn
-		}
-		ht := HelmTarget{Chart: dir, ReleaseName: release, Namespace: str(c, "spec", "destination", "namespace"), Holder: t,
-			Name: fmt.Sprintf("%s[Application %s in %s]", dir, o.ID.Name, t.Name)}
-		ht.At, _ = o.Locate(sp.Child(manifest.Key("path")))
-		var outside *manifest.Problem
-		for i, vf := range listAt(helmSpec, "valueFiles") {
-			if s, _ := vf.(string); s != "" && outside == nil {
-				outside = ht.addValues(path.Clean(path.Join(dir, s)), s, o, hp.Child(manifest.Key("valueFiles"), manifest.Index(i)))
-			}
-		}
-		if outside != nil {
-			notes = append(notes, *outside)
-			continue
-		}
-		inline := map[string]any{}
-		var locate []func(manifest.Path) (manifest.Location, bool)
-		switch s := helmSpec["values"].(type) {
-		case nil:
-		case string:
-			ev, ps, ok := argoValues(fsys, o, hp.Child(manifest.Key("values")), s, limits)
-			notes = append(notes, ps...)
-			if !ok {
-				continue
-			}
-			mergeInto(inline, ev.values)
-			locate = append(locate, ev.locate)
-		default:
-			p := wrongValues(o, hp.Child(manifest.Key("values")), s, "YAML text", "Argo CD (valuesObject takes a mapping)")
-			notes = append(notes, p)
-			continue
-		}
-		switch v := helmSpec["valuesObject"].(type) {
-		case nil:
-		case map[string]any:
-			mergeInto(inline, v)
-			locate = append(locate, objectLocate(o, hp.Child(manifest.Key("valuesObject"))))
-		default:
-			notes = append(notes, wrongValues(o, hp.Child(manifest.Key("valuesObject")), v, "a mapping", "Argo CD"))
-			continue
-		}
-		if len(inline) > 0 {
-			ht.Inline = inline
-			ht.InlineLocate = func(rel manifest.Path) (manifest.Location, bool) {
-				for i := len(locate) - 1; i >= 0; i-- {
-					if loc, ok := locate[i](rel); ok {
-						return loc, true
-					}
-				}
-				return manifest.Location{}, false
-			}
-		}
-		for _, pv := range listAt(helmSpec, "parameters") {
-			pm, _ := pv.(map[string]any)
-			name, _ := pm["name"].(string)
-			if name == "" {
-				continue
-			}
-			expr := name + "=" + fmt.Sprint(pm["value"])
-			if force, _ := pm["forceString"].(bool); force {
-				ht.SetString = append(ht.SetString, expr)
-			} else {
-				ht.Set = append(ht.Set, expr)
-			}
-		}
-		out = append(out, ht)
-	}
-	return out, notes
 }
 
 // addValues adds a values file that the GitOps definition o names at

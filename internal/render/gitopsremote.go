@@ -95,9 +95,9 @@ func ociRepositoryChart(ctx context.Context, f *source.Fetcher, o, repo *manifes
 // failure a warning (the rest of the repository is still checked).
 func fetchProblem(o *manifest.Object, field manifest.Path, chart string, err error) *manifest.Problem {
 	if _, refused := errors.AsType[*source.RefusedError](err); refused {
-		return notRendered(o, field, "HelmRelease %s: chart %s is not rendered: %v", o.ID.Name, chart, err)
+		return notRendered(o, field, "%s %s: chart %s is not rendered: %v", o.ID.Kind, o.ID.Name, chart, err)
 	}
-	p := notRendered(o, field, "HelmRelease %s: chart %s could not be fetched, so its objects are not checked: %v", o.ID.Name, chart, err)
+	p := notRendered(o, field, "%s %s: chart %s could not be fetched, so its objects are not checked: %v", o.ID.Kind, o.ID.Name, chart, err)
 	p.Level = "warning"
 	return p
 }
@@ -106,7 +106,7 @@ func fetchProblem(o *manifest.Object, field manifest.Path, chart string, err err
 func remoteChartOf(o *manifest.Object, field manifest.Path, c *source.Chart) (*RemoteChart, *manifest.Problem) {
 	chartFS, top, err := source.ChartFS(c.Archive, source.DefaultMaxBytes)
 	if err != nil {
-		p := notRendered(o, field, "HelmRelease %s: chart %s %s from %s cannot be read: %v", o.ID.Name, c.Name, c.Version, c.Repository, err)
+		p := notRendered(o, field, "%s %s: chart %s %s from %s cannot be read: %v", o.ID.Kind, o.ID.Name, c.Name, c.Version, c.Repository, err)
 		p.Level = "warning"
 		return nil, p
 	}
