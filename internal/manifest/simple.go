@@ -334,6 +334,11 @@ func plainStart(s string) bool {
 	return true
 }
 
+// PlainScalar types text as YAML types a plain (unquoted) scalar: a
+// whole number an int64, true a bool, null nil. ok is false for a number
+// JSON cannot hold (.nan, .inf).
+func PlainScalar(s string) (any, bool) { return plainScalar(s) }
+
 // plainScalar types a plain scalar as Parse does; a number JSON cannot
 // hold is Parse's to report.
 func plainScalar(s string) (any, bool) {

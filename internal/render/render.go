@@ -276,6 +276,7 @@ func (r *renderer) run(ctx context.Context) *Result {
 	}
 	res.Targets = append(built, plain...)
 	res.Targets = append(res.Targets, r.chartTargets(ctx, gitopsTargets(ctx, r.opts.Fetcher, r.files.fsys, res.Targets, r.opts.Limits, problems), change, problems)...)
+	res.Targets = append(res.Targets, fluxTargets(res.Targets, r.opts.Limits, problems)...)
 	res.Skipped = r.skipped(inputs, resources, notObjects)
 	slices.SortFunc(res.Targets, func(a, b *Target) int { return strings.Compare(a.Name, b.Name) })
 

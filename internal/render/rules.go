@@ -52,6 +52,10 @@ var ruleHelp = map[string]string{
 	RuleTarget: "A `targets:` entry in .plumb.yaml names no directory of the repository. Fix the path or pattern.",
 	RuleDeprecated: "kustomize still accepts this field but has deprecated it; `kustomize edit fix` rewrites the " +
 		"kustomization with its replacement.",
+	RuleFluxSubstitute: "A Flux Kustomization's post-build substitution cannot be applied: a variable name kustomize-controller " +
+		"refuses, a variable expression envsubst cannot read, or variables from a Secret (plumb does not read them) or a " +
+		"ConfigMap that is not among the repository's objects. Fix the name or the expression, or add the ConfigMap; " +
+		"`optional: true` makes a missing source one the controller skips.",
 	helm.RuleChart: "The chart cannot be rendered as `helm template` would: its Chart.yaml does not load, or its `kubeVersion` " +
 		"does not accept the Kubernetes version plumb renders for (`--kubernetes-version`, `kubernetes_version` in .plumb.yaml, " +
 		"or a `helm.targets` entry's). None of the target's objects were checked.",
@@ -82,6 +86,7 @@ func Rules() []finding.Rule {
 		rule(RuleTemplate, "Template cannot be processed", finding.Error),
 		rule(RuleTarget, "Unknown render target", finding.Error),
 		rule(RuleDeprecated, "Deprecated kustomization field", finding.Note),
+		rule(RuleFluxSubstitute, "Flux post-build substitution cannot be applied", finding.Error),
 		rule(helm.RuleChart, "Chart cannot be rendered", finding.Error),
 		rule(helm.RuleTemplate, "Chart template fails", finding.Error),
 		rule(helm.RuleValues, "Chart values are invalid", finding.Error),
