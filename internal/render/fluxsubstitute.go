@@ -61,11 +61,12 @@ func fluxTargets(targets []*Target, limits manifest.Limits, problems *problemSet
 			if len(vars) == 0 {
 				continue // the controller substitutes nothing
 			}
-			derived, p := substituted(src, fmt.Sprintf("%s[Kustomization %s in %s]", src.Name, o.ID.Name, t.Name), vars, o, limits)
+			derived, unset, p := substituted(src, fmt.Sprintf("%s[Kustomization %s in %s]", src.Name, o.ID.Name, t.Name), vars, o, limits)
 			if p != nil {
 				problems.add(*p)
 				continue
 			}
+			problems.add(unset...)
 			out = append(out, derived)
 		}
 	}
@@ -156,80 +157,120 @@ func fluxProblem(o *manifest.Object, at manifest.Path, level, format string, arg
 // value through envsubst, typed again as a plain YAML scalar (the
 // controller substitutes the YAML text and parses it again, so
 // `replicas: ${replicas}` becomes a number). Positions stay those of the
-// values as written. Keys are not substituted.
-func substituted(src *Target, name string, vars map[string]string, def *manifest.Object, limits manifest.Limits) (*Target, *manifest.Problem) {
-	lookup := func(s string) string { return vars[s] }
+// values as written. Keys are not substituted. unset are warnings at the
+// values that use a variable the Kustomization does not give, without a
+// default: the controller writes an empty string there.
+func substituted(src *Target, name string, vars map[string]string, def *manifest.Object, limits manifest.Limits) (out *Target, unset []manifest.Problem, p *manifest.Problem) {
 	// A variable's value may be written in every string of every
 	// resource: what substitution adds is bounded by the target's size
 	// budget, as a build's output is.
-	budget := &substituteBudget{left: limits.MaxTargetBytes}
-	if budget.left <= 0 {
-		budget.left = manifest.DefaultLimits.MaxTargetBytes
+	sub := &substituter{vars: vars, left: limits.MaxTargetBytes}
+	if sub.left <= 0 {
+		sub.left = manifest.DefaultLimits.MaxTargetBytes
 	}
-	out := &Target{Name: name, Kind: src.Kind, Objects: make([]*manifest.Object, 0, len(src.Objects))}
+	out = &Target{Name: name, Kind: src.Kind, Objects: make([]*manifest.Object, 0, len(src.Objects))}
 	for _, o := range src.Objects {
 		c := *o
+		sub.unset = nil
 		if o.Labels()[substituteKey] != "disabled" && o.Annotations()[substituteKey] != "disabled" {
-			content, err := substituteTree(o.Content, lookup, budget)
+			content, err := sub.tree(o.Content, nil)
 			if err != nil {
-				return nil, fluxProblem(def, pathOf("spec", "postBuild"), "error", "Kustomization %s: %s %s: the variables cannot be substituted: %v; kustomize-controller refuses the Kustomization", def.ID.Name, o.ID.Kind, o.ID.Name, err)
+				return nil, nil, fluxProblem(def, pathOf("spec", "postBuild"), "error", "Kustomization %s: %s %s: the variables cannot be substituted: %v; kustomize-controller refuses the Kustomization", def.ID.Name, o.ID.Kind, o.ID.Name, err)
 			}
 			c.Content = content.(map[string]any)
 			c.Node = nil // the printed form follows Content
 		}
 		c.ID = manifest.IDOf(c.Content, name)
+		unset = append(unset, unsetProblems(&c, def, sub.unset)...)
 		out.Objects = append(out.Objects, &c)
 	}
-	return out, nil
+	return out, unset, nil
 }
 
-// substituteTree copies v with every string that holds a "$" substituted.
-func substituteTree(v any, lookup func(string) string, budget *substituteBudget) (any, error) {
+// unsetUse is a variable used without a default and not given, at a path.
+type unsetUse struct {
+	at   manifest.Path
+	name string
+}
+
+func unsetProblems(o, def *manifest.Object, uses []unsetUse) []manifest.Problem {
+	out := make([]manifest.Problem, 0, len(uses))
+	for _, u := range uses {
+		loc, _ := o.Locate(u.at)
+		out = append(out, manifest.Problem{Rule: RuleFluxSubstitute, Level: "warning", Location: loc, Object: o.ID, Path: u.at,
+			Key: o.ID.Key() + "|" + u.at.String() + "|" + u.name,
+			Message: fmt.Sprintf("Kustomization %s substitutes ${%s} here, but gives no variable %s and the expression no default: kustomize-controller writes an empty string (give the variable, a default as ${%s:=value}, or write $$ for a literal $)",
+				def.ID.Name, u.name, u.name, u.name)})
+	}
+	return out
+}
+
+// substituter substitutes a Kustomization's variables in value trees.
+type substituter struct {
+	vars map[string]string
+	// left is what substitution may still add to the target, in bytes.
+	left  int64
+	unset []unsetUse
+}
+
+// bareVar finds variables used without an operator: ${name} and $name
+// (after $$ escapes are removed).
+var bareVar = regexp.MustCompile(`\$(?:\{([_[:alpha:]][_[:alpha:][:digit:]]*)\}|([_[:alpha:]][_[:alpha:][:digit:]]*))`)
+
+// tree copies v with every string that holds a "$" substituted.
+func (s *substituter) tree(v any, at manifest.Path) (any, error) {
 	switch t := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(t))
 		for k, e := range t {
-			s, err := substituteTree(e, lookup, budget)
+			x, err := s.tree(e, at.Child(manifest.Key(k)))
 			if err != nil {
 				return nil, err
 			}
-			out[k] = s
+			out[k] = x
 		}
 		return out, nil
 	case []any:
 		out := make([]any, len(t))
 		for i, e := range t {
-			s, err := substituteTree(e, lookup, budget)
+			x, err := s.tree(e, at.Child(manifest.Index(i)))
 			if err != nil {
 				return nil, err
 			}
-			out[i] = s
+			out[i] = x
 		}
 		return out, nil
 	case string:
 		if !strings.Contains(t, "$") {
 			return t, nil
 		}
-		s, err := envsubst.Eval(t, lookup)
-		if err != nil {
-			return nil, err
-		}
-		if budget.left -= int64(len(s) - len(t)); budget.left < 0 {
-			return nil, errSubstituteBudget
-		}
-		if s == t || strings.ContainsAny(s, "\n") {
-			return s, nil
-		}
-		if typed, ok := manifest.PlainScalar(s); ok {
-			return typed, nil
-		}
-		return s, nil
+		return s.value(t, at)
 	}
 	return v, nil
 }
 
-// substituteBudget is what substitution may still add to a target, in
-// bytes.
-type substituteBudget struct{ left int64 }
+// value substitutes one string.
+func (s *substituter) value(t string, at manifest.Path) (any, error) {
+	out, err := envsubst.Eval(t, func(name string) string { return s.vars[name] })
+	if err != nil {
+		return nil, err
+	}
+	if s.left -= int64(len(out) - len(t)); s.left < 0 {
+		return nil, errSubstituteBudget
+	}
+	for _, m := range bareVar.FindAllStringSubmatch(strings.ReplaceAll(t, "$$", ""), -1) {
+		name := m[1] + m[2]
+		if _, ok := s.vars[name]; !ok {
+			s.unset = append(s.unset, unsetUse{at: slices.Clone(at), name: name})
+		}
+	}
+	if out == t || strings.Contains(out, "\n") {
+		return out, nil
+	}
+	if typed, ok := manifest.PlainScalar(out); ok {
+		return typed, nil
+	}
+	return out, nil
+}
 
 var errSubstituteBudget = errors.New("the substituted values exceed the render target's size budget")

@@ -83,7 +83,7 @@ func TestFluxKustomizationPostBuildProblems(t *testing.T) {
 		{"bad name", "    substitute:\n      my-var: x\n", `clusters/home/apps.yaml:13:7: error: Kustomization apps: variable name "my-var" is invalid`, false},
 		{"secret", "    substituteFrom:\n      - kind: Secret\n        name: creds\n", "clusters/home/apps.yaml:13:9: note: Kustomization apps: its variables come from Secret creds, which plumb does not read", false},
 		{"missing configmap", "    substituteFrom:\n      - kind: ConfigMap\n        name: nope\n", "clusters/home/apps.yaml:13:9: note: Kustomization apps: its variables come from ConfigMap nope, which is not among the repository's objects", false},
-		{"inline only", "    substitute:\n      tag: x\n", "", true},
+		{"inline only", "    substitute:\n      tag: x\n      replicas: \"1\"\n      domain: d\n", "", true},
 		{"optional missing", "    substituteFrom:\n      - kind: Secret\n        name: creds\n        optional: true\n      - kind: ConfigMap\n        name: cluster-vars\n", "", true},
 		{"nothing to substitute", "    substitute: {}\n", "", false},
 	} {
@@ -135,5 +135,25 @@ func TestFluxKustomizationSubstitutionIsBounded(t *testing.T) {
 	}
 	if containsStr(targetNames(res), "apps/web[Kustomization apps in clusters/home]") {
 		t.Error("the post-build target was rendered")
+	}
+}
+
+// A variable used without a default that the Kustomization does not give
+// is a warning at the value that uses it: the controller writes "".
+func TestFluxKustomizationUnsetVariable(t *testing.T) {
+	dir := fluxSubstituteRepo(t, "    substitute:\n      tag: \"1.27.3\"\n      replicas: \"3\"\n")
+	res := renderRepo(t, dir, Options{}, "clusters", "apps")
+	var got []string
+	for _, p := range res.Problems {
+		got = append(got, manifest.FormatLocation(p.Location)+": "+p.Level+": "+p.Message)
+	}
+	want := "apps/web/deployment.yaml:13:18: warning: Kustomization apps substitutes ${domain} here, but gives no variable domain and the expression no default: kustomize-controller writes an empty string"
+	if len(got) != 1 || !strings.HasPrefix(got[0], want) {
+		t.Errorf("problems %q, want %q", got, want)
+	}
+	d := object(t, res, "apps/web[Kustomization apps in clusters/home]", "Deployment", "web")
+	c := d.Content["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
+	if args := c["args"].([]any); args[0] != "--host=web." {
+		t.Errorf("args %v", args)
 	}
 }
