@@ -110,6 +110,7 @@ func (r *renderer) chartTargets(ctx context.Context, extra []HelmTarget, change 
 				Message: "the chart cannot be read: " + why, Key: d})
 			continue
 		}
+		fetchDependencies(ctx, r.opts.Fetcher, c)
 		charts[d] = c
 	}
 	for _, t := range extra {
@@ -120,6 +121,7 @@ func (r *renderer) chartTargets(ctx context.Context, extra []HelmTarget, change 
 					Message: fmt.Sprintf("chart %s from %s cannot be read: %v", t.Remote.Label, t.Remote.From, err)})
 				continue
 			}
+			fetchDependencies(ctx, r.opts.Fetcher, c)
 			charts[t.Chart] = c
 		}
 	}

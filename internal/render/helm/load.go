@@ -32,8 +32,14 @@ type Chart struct {
 	byContent map[string][]string
 	trees     *treeCache
 	// maxBytes bounds what one chart may read (Helm's own bound for a
-	// decompressed chart).
-	maxBytes int64
+	// decompressed chart); size is what it has read, decompressed.
+	maxBytes, size int64
+	limits         manifest.Limits
+	// fetched are the subchart archives fetched for dependencies the
+	// repository does not vendor (dependencies.go), by chart-relative
+	// name; failed why a dependency could not be, by name.
+	fetched map[string]bool
+	failed  map[string]error
 }
 
 // utf8bom is stripped from every file, as Helm's directory loader does.
@@ -64,9 +70,9 @@ func LoadChart(fsys fs.FS, dir string, limits manifest.Limits) (*Chart, error) {
 		rules = r
 	}
 	rules.AddDefaults()
-	c := &Chart{Dir: dir, byContent: map[string][]string{}, trees: newTreeCache(), maxBytes: min(archive.MaxDecompressedChartSize, limits.MaxTargetBytes)}
-	var total int64
-	archives := &archiveCheck{limits: limits, total: &total, max: c.maxBytes}
+	c := &Chart{Dir: dir, byContent: map[string][]string{}, trees: newTreeCache(), maxBytes: min(archive.MaxDecompressedChartSize, limits.MaxTargetBytes), limits: limits}
+	total := &c.size
+	archives := &archiveCheck{limits: limits, total: total, max: c.maxBytes}
 	err := fs.WalkDir(fsys, dir, func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -95,8 +101,8 @@ func LoadChart(fsys fs.FS, dir string, limits manifest.Limits) (*Chart, error) {
 		if err != nil {
 			return err
 		}
-		total += int64(len(data))
-		if total > c.maxBytes {
+		*total += int64(len(data))
+		if *total > c.maxBytes {
 			return &FileError{At: manifest.Location{File: name}, Err: fmt.Sprintf(
 				"the chart is larger than %d bytes, the size budget of a render target (raise it with --max-target-size or limits.max_target_size in .plumb.yaml)", c.maxBytes)}
 		}
@@ -199,6 +205,9 @@ func (c *Chart) repoFile(name string, data []byte) string {
 // aliased archive).
 func (c *Chart) archiveFor(name string) string {
 	for _, f := range c.files {
+		if c.fetched[f.Name] {
+			continue // not a file of the repository
+		}
 		if strings.HasPrefix(f.Name, "charts/") && strings.HasSuffix(f.Name, ".tgz") {
 			base := strings.TrimSuffix(path.Base(f.Name), ".tgz")
 			if base == name || strings.HasPrefix(base, name+"-") {

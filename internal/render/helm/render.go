@@ -136,6 +136,11 @@ func (r *Renderer) Render(c *Chart, req Request) Output {
 	}
 	if missing := missingDependencies(ch); len(missing) > 0 {
 		for _, m := range missing {
+			if err := c.failed[m.name]; err != nil {
+				problem(RuleDependency, at(fmt.Sprintf("dependencies[%d]", m.index)),
+					"dependency %s is in Chart.yaml but not in charts/, and it could not be fetched: %v; run `helm dependency build %s` and commit charts/, or allow its host", m.name, err, c.Dir)
+				continue
+			}
 			problem(RuleDependency, at(fmt.Sprintf("dependencies[%d]", m.index)),
 				"dependency %s is in Chart.yaml but not in charts/: run `helm dependency build %s` and commit charts/ (plumb renders offline, from the repository)", m.name, c.Dir)
 		}

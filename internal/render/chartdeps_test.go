@@ -1,0 +1,103 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/render/helm"
+	"github.com/plumb-ci/plumb/internal/source"
+)
+
+// umbrella is a chart of this repository that depends on podinfo from a
+// chart repository, not vendored.
+func umbrella(repoURL, constraint, lock string) map[string]string {
+	files := map[string]string{
+		"charts/shop/Chart.yaml":        "apiVersion: v2\nname: shop\nversion: 1.0.0\ndependencies:\n  - name: podinfo\n    version: \"" + constraint + "\"\n    repository: " + repoURL + "\n",
+		"charts/shop/values.yaml":       "podinfo:\n  replicaCount: 4\n",
+		"charts/shop/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop\ndata:\n  k: v\n",
+	}
+	if lock != "" {
+		files["charts/shop/Chart.lock"] = "dependencies:\n  - name: podinfo\n    repository: " + repoURL + "\n    version: " + lock + "\ndigest: sha256:0\ngenerated: \"2026-01-01T00:00:00Z\"\n"
+	}
+	return files
+}
+
+func shopRender(t *testing.T, files map[string]string, fetcher *source.Fetcher) *Result {
+	dir := t.TempDir()
+	writeTree(t, dir, files)
+	opts := helmOpts()
+	opts.Fetcher = fetcher
+	return renderRepo(t, dir, opts, "charts")
+}
+
+// A dependency the repository does not vendor is fetched as `helm
+// dependency build` would: Chart.lock's version exactly, else the highest
+// the constraint allows; the subchart renders with the parent's values,
+// and what it supplies is placed at the parent's Chart.yaml.
+func TestChartDependenciesFetched(t *testing.T) {
+	srv := chartRepo(t, "podinfo", podinfoCharts(t))
+	for _, c := range []struct {
+		name, constraint, lock, want string
+	}{
+		{"locked", ">=6.0.0-0", "6.6.0-rc.1", "6.6.0-rc.1"},
+		{"constraint", "^6.0.0", "", "6.5.0"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := fetcherFor(t, srv.URL)
+			res := shopRender(t, umbrella(srv.URL, c.constraint, c.lock), f)
+			for _, p := range res.Problems {
+				t.Errorf("%s: %s", manifest.FormatLocation(p.Location), p.Message)
+			}
+			d := object(t, res, "charts/shop", "Deployment", "release-name")
+			if r := d.Content["spec"].(map[string]any)["replicas"]; r != int64(4) {
+				t.Errorf("replicas %#v, want the parent's values", r)
+			}
+			img := d.Content["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)["image"]
+			if img != "ghcr.io/stefanprodan/podinfo:"+c.want {
+				t.Errorf("image %v, want podinfo %s", img, c.want)
+			}
+			if got := at(t, d, "spec.template.spec.containers[0].image"); !strings.HasPrefix(got, "charts/shop/Chart.yaml") {
+				t.Errorf("image at %s, want the parent's Chart.yaml", got)
+			}
+			if got := at(t, d, "spec.replicas"); got != "charts/shop/values.yaml:2:3" {
+				t.Errorf("replicas at %s, want the parent's values line", got)
+			}
+			if got := f.Fetched(); len(got) != 1 || got[0].Name != "podinfo" || got[0].Version != c.want {
+				t.Errorf("fetched %+v", got)
+			}
+		})
+	}
+}
+
+// Without fetching, or when the fetch fails, the dependency is missing as
+// before, and the error says why at its Chart.yaml entry.
+func TestChartDependenciesNotFetched(t *testing.T) {
+	srv := chartRepo(t, "podinfo", podinfoCharts(t))
+	for _, c := range []struct {
+		name    string
+		files   map[string]string
+		fetcher *source.Fetcher
+		want    string
+	}{
+		{"off", umbrella(srv.URL, "^6.0.0", ""), nil,
+			"dependency podinfo is in Chart.yaml but not in charts/: run `helm dependency build charts/shop`"},
+		{"lock not served", umbrella(srv.URL, "^6.0.0", "6.4.0"), fetcherFor(t, srv.URL),
+			"dependency podinfo is in Chart.yaml but not in charts/, and it could not be fetched: chart repository " + srv.URL + ": no version of chart podinfo matches \"6.4.0\""},
+		{"oci host not allowed", umbrella("oci://registry.example/charts", "^6.0.0", ""), fetcherFor(t, srv.URL),
+			"dependency podinfo is in Chart.yaml but not in charts/, and it could not be fetched: registry.example is not an allowed remote host"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := shopRender(t, c.files, c.fetcher)
+			var got []string
+			for _, p := range res.Problems {
+				if p.Rule == helm.RuleDependency {
+					got = append(got, manifest.FormatLocation(p.Location)+": "+p.Message)
+				}
+			}
+			if len(got) != 1 || !strings.HasPrefix(got[0], "charts/shop/Chart.yaml:5:5: "+c.want) {
+				t.Errorf("problems %q, want %q", got, c.want)
+			}
+		})
+	}
+}
