@@ -23,8 +23,8 @@ import (
 // "DIR[Kustomization NAME in TARGET]", beside the directory's own build,
 // which still shows the placeholders as written.
 
-// RuleFluxSubstitute: a Flux Kustomization's post-build substitution that
-// the controller refuses, or that plumb cannot apply.
+// RuleFluxSubstitute is the rule of a Flux Kustomization's post-build
+// substitution that the controller refuses, or that plumb cannot apply.
 const RuleFluxSubstitute = "render/flux-substitute"
 
 // substituteKey disables substitution on a resource (label or annotation).
