@@ -31,8 +31,13 @@ type compiled struct {
 	// (the API server refuses to store it).
 	problems []exprProblem
 	// clusterOnly names what the policy reads that only a live cluster
-	// has ("authorizer"); such a policy is not evaluated.
+	// has ("authorizer", Kyverno's resource.Get, ...); such a policy is
+	// not evaluated.
 	clusterOnly string
+	// unimplemented names a function a Kyverno policy calls that plumb's
+	// environment lacks (its compile errors are then not the policy's
+	// fault); such a policy is not evaluated.
+	unimplemented string
 	// validations are the parsed validation expressions, by index, for
 	// locating the field a failure is about (nil where it does not parse).
 	validations []*celast.AST
@@ -52,17 +57,31 @@ type exprProblem struct {
 // compiles each expression once more on its own, in the environment the API
 // server checks new policies with (environment.NewExpressions), to report
 // each error at its expression.
-func compilePolicy(p *admissionv1.ValidatingAdmissionPolicy) *compiled {
+//
+// A Kyverno policy (kyverno) is compiled in the same environment extended
+// with Kyverno's cluster-free functions (kyvernolib.go).
+func compilePolicy(p *admissionv1.ValidatingAdmissionPolicy, kyverno bool) *compiled {
 	c := &compiled{}
+	env := baseEnv()
+	if kyverno {
+		env = kyvernoEnv()
+	}
 	hasParam := p.Spec.ParamKind != nil
 	optionalVars := plugincel.OptionalVariableDeclarations{HasParams: hasParam, HasAuthorizer: true}
 	messageVars := plugincel.OptionalVariableDeclarations{HasParams: hasParam, HasAuthorizer: false}
 	failurePolicy := p.Spec.FailurePolicy
 
-	c.problems = checkExpressions(p, optionalVars, messageVars)
-	c.clusterOnly, c.validations, c.fields = parseExpressions(p)
+	c.problems = checkExpressions(env, p, optionalVars, messageVars)
+	c.clusterOnly, c.validations, c.fields = parseExpressions(env, p, kyverno)
+	if kyverno {
+		for _, prob := range c.problems {
+			if c.unimplemented = kyvernoUnimplemented(prob.message); c.unimplemented != "" {
+				break
+			}
+		}
+	}
 
-	filter, err := plugincel.NewCompositedCompiler(baseEnv())
+	filter, err := plugincel.NewCompositedCompiler(env)
 	if err != nil {
 		c.validator = validating.NewValidator(nil, nil, nil, nil, failurePolicy, err)
 		return c
@@ -90,8 +109,8 @@ func compilePolicy(p *admissionv1.ValidatingAdmissionPolicy) *compiled {
 // checkExpressions compiles every expression of the policy in the
 // environment for new expressions, with the variables composed as the API
 // server composes them, and returns those that do not compile.
-func checkExpressions(p *admissionv1.ValidatingAdmissionPolicy, vars, messageVars plugincel.OptionalVariableDeclarations) []exprProblem {
-	comp, err := plugincel.NewCompositedCompiler(baseEnv())
+func checkExpressions(env *environment.EnvSet, p *admissionv1.ValidatingAdmissionPolicy, vars, messageVars plugincel.OptionalVariableDeclarations) []exprProblem {
+	comp, err := plugincel.NewCompositedCompiler(env)
 	if err != nil {
 		return []exprProblem{{path: manifest.Path{manifest.Key("spec")}, message: err.Error()}}
 	}
@@ -126,11 +145,12 @@ func checkExpressions(p *admissionv1.ValidatingAdmissionPolicy, vars, messageVar
 }
 
 // parseExpressions parses the policy's expressions (without type checking)
-// to find what they read: the name of a variable only a live cluster binds,
-// and the validations' ASTs.
-func parseExpressions(p *admissionv1.ValidatingAdmissionPolicy) (clusterOnly string, asts []*celast.AST, fields *fieldReader) {
+// to find what they read: the name of a variable (or, for a Kyverno
+// policy, a library function) only a live cluster binds, and the
+// validations' ASTs.
+func parseExpressions(envSet *environment.EnvSet, p *admissionv1.ValidatingAdmissionPolicy, kyverno bool) (clusterOnly string, asts []*celast.AST, fields *fieldReader) {
 	fields = &fieldReader{variables: map[string]*celast.AST{}}
-	env, err := baseEnv().Env(environment.StoredExpressions)
+	env, err := envSet.Env(environment.StoredExpressions)
 	if err != nil {
 		return "", nil, fields
 	}
@@ -142,8 +162,13 @@ func parseExpressions(p *admissionv1.ValidatingAdmissionPolicy) (clusterOnly str
 		return a.NativeRep()
 	}
 	note := func(a *celast.AST) {
-		if a != nil && clusterOnly == "" && readsIdent(a.Expr(), "authorizer") {
+		if a == nil || clusterOnly != "" {
+			return
+		}
+		if readsIdent(a.Expr(), "authorizer") {
 			clusterOnly = "authorizer"
+		} else if kyverno {
+			clusterOnly = kyvernoClusterOnly(a.Expr())
 		}
 	}
 	for _, v := range p.Spec.Variables {
@@ -263,5 +288,5 @@ func defaultMatchResources(m *admissionv1.MatchResources) {
 
 // describeProblem is the message of an expression that does not compile.
 func describeProblem(policy string, p exprProblem) string {
-	return fmt.Sprintf("ValidatingAdmissionPolicy %s: %s does not compile: %s", policy, p.path, p.message)
+	return fmt.Sprintf("%s: %s does not compile: %s", policy, p.path, p.message)
 }
