@@ -31,7 +31,8 @@ type chain struct {
 	keys []string
 }
 
-// selectChain reads e as a field selection (a.b.c, a['b'], has(a.b)).
+// selectChain reads e as a field selection (a.b.c, a['b'], a.?b,
+// has(a.b)).
 func selectChain(e celast.Expr) (chain, bool) {
 	var rev []string
 	for {
@@ -47,8 +48,11 @@ func selectChain(e celast.Expr) (chain, bool) {
 			rev = append(rev, s.FieldName())
 			e = s.Operand()
 		case celast.CallKind:
+			// a['b'], and the optional a.?b (a['?b'] too): the same
+			// field, read when present.
 			c := e.AsCall()
-			if c.FunctionName() != operators.Index || len(c.Args()) != 2 || c.Args()[1].Kind() != celast.LiteralKind {
+			fn := c.FunctionName()
+			if (fn != operators.Index && fn != operators.OptSelect && fn != operators.OptIndex) || len(c.Args()) != 2 || c.Args()[1].Kind() != celast.LiteralKind {
 				return chain{}, false
 			}
 			key, ok := c.Args()[1].AsLiteral().(types.String)
