@@ -316,6 +316,15 @@ func identByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
+// kyvernoClusterFunctions are the functions of Kyverno's library that
+// need a live cluster or the network.
+var kyvernoClusterFunctions = map[string]bool{
+	"resource.Get": true, "resource.List": true, "resource.Post": true,
+	"http.Get": true, "http.Post": true, "http.Client": true,
+	"globalContext.Get": true,
+	"image.GetMetadata": true,
+}
+
 // kyvernoClusterOnly names the first function or variable of Kyverno's
 // library that e reads and that needs a live cluster or the network:
 // resource.Get/List/Post (the API server), http.Get/Post/Client,
@@ -337,12 +346,9 @@ func kyvernoClusterOnly(e celast.Expr) string {
 			if !c.IsMemberFunction() || c.Target().Kind() != celast.IdentKind {
 				return
 			}
-			target, fn := c.Target().AsIdent(), c.FunctionName()
-			switch {
-			case target == "resource" || target == "http" || target == "globalContext":
-				found = target + "." + fn
-			case target == "image" && fn == "GetMetadata":
-				found = "image.GetMetadata"
+			name := c.Target().AsIdent() + "." + c.FunctionName()
+			if kyvernoClusterFunctions[name] {
+				found = name
 			}
 		}
 	}))

@@ -238,6 +238,7 @@ func TestKyvernoClusterFunctionsAreNotes(t *testing.T) {
 		{`globalContext.Get('allowed', '') != 0`, "calls globalContext.Get, which needs a live cluster"},
 		{`image.GetMetadata(object.spec.template.spec.containers[0].image).config.os == 'linux'`, "calls image.GetMetadata, which needs a live cluster"},
 		{`md5(object.metadata.name) != ''`, "uses md5, which plumb's CEL environment does not have"},
+		{`exceptions.allowedValues.exists(v, v == object.metadata.name)`, "calls exceptions, which needs a live cluster"},
 	}
 	for _, c := range cases {
 		policy := kyvernoDoc("live", "", c.expression, "m")
@@ -293,5 +294,54 @@ func TestKyvernoCostIsBounded(t *testing.T) {
 	expect(t, files, fs, want{rule: "policy/costly", level: finding.Error, file: "d.yaml", at: "apiVersion: apps/v1", msg: "could not be evaluated, and its failurePolicy is Fail"})
 	if !strings.Contains(fs[0].Message, "cost") {
 		t.Errorf("message: %s", fs[0].Message)
+	}
+}
+
+// Autogeneration rewrites object.metadata to the Pod template's, except
+// the workload's own name and namespace, and keeps each match condition
+// for the controllers' kinds.
+func TestKyvernoAutogenRewritesMetadata(t *testing.T) {
+	policy := `apiVersion: policies.kyverno.io/v1beta1
+kind: ValidatingPolicy
+metadata:
+  name: team-label
+spec:
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [""]
+      apiVersions: [v1]
+      operations: [CREATE]
+      resources: [pods]
+  matchConditions:
+  - name: not-system
+    expression: "object.metadata.namespace != 'kube-system'"
+  validations:
+  - expression: "'team' in object.metadata.?labels.orValue({})"
+    messageExpression: "object.metadata.name + ' needs a team label'"
+`
+	labelled := strings.Replace(deployment("labelled", "apps", 1, "app:1"), "      labels: {app: labelled}", "      labels: {app: labelled, team: a}", 1)
+	files := map[string]string{
+		"policy.yaml":   policy,
+		"plain.yaml":    deployment("plain", "apps", 1, "app:1"),
+		"labelled.yaml": labelled,
+		"system.yaml":   deployment("coredns", "kube-system", 1, "app:1"),
+	}
+	expect(t, files, analyze(t, nil, files),
+		want{rule: "policy/team-label", level: finding.Error, file: "plain.yaml", at: "labels: {app: plain}", msg: "plain needs a team label", path: "spec.template.metadata.labels"})
+}
+
+func TestRewriteToTemplate(t *testing.T) {
+	cases := []struct{ in, template, want string }{
+		{"object.spec.containers", "spec.template.", "object.spec.template.spec.containers"},
+		{"oldObject.spec.replicas", "spec.template.", "oldObject.spec.template.spec.replicas"},
+		{"object.metadata.labels", "spec.jobTemplate.spec.template.", "object.spec.jobTemplate.spec.template.metadata.labels"},
+		{"object.metadata.name + object.metadata.namespace", "spec.template.", "object.metadata.name + object.metadata.namespace"},
+		{"object.metadata.nameSuffix", "spec.template.", "object.spec.template.metadata.nameSuffix"},
+		{"object.kind == 'Pod'", "spec.template.", "object.kind == 'Pod'"},
+	}
+	for _, c := range cases {
+		if got := rewriteToTemplate(c.in, c.template); got != c.want {
+			t.Errorf("rewriteToTemplate(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }
