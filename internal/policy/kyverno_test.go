@@ -345,3 +345,23 @@ func TestRewriteToTemplate(t *testing.T) {
 		}
 	}
 }
+
+// Hostile input: json.unmarshal of a large annotation, called in a loop,
+// is charged by the size of what it parses, so the runtime budget stops
+// it long before the loop's thousands of parses end.
+func TestKyvernoJSONCostIsBounded(t *testing.T) {
+	ten := "[0,1,2,3,4,5,6,7,8,9]"
+	expr := ten + ".all(a, " + ten + ".all(b, " + ten + ".all(c, " + ten + ".all(d, json.unmarshal(object.metadata.annotations['blob']).size() > 0))))"
+	blob := `{"k": "` + strings.Repeat("x", 200_000) + `"}`
+	d := strings.Replace(deployment("d", "default", 1, "app:1"), "  namespace: default\n", "  namespace: default\n  annotations:\n    blob: '"+blob+"'\n", 1)
+	files := map[string]string{"policy.yaml": kyvernoDoc("parses", "", expr, "m"), "d.yaml": d}
+	start := time.Now()
+	fs := analyze(t, nil, files)
+	if elapsed := time.Since(start); elapsed > 20*time.Second {
+		t.Errorf("evaluation took %s", elapsed)
+	}
+	expect(t, files, fs, want{rule: "policy/parses", level: finding.Error, file: "d.yaml", at: "apiVersion: apps/v1", msg: "could not be evaluated, and its failurePolicy is Fail"})
+	if !strings.Contains(fs[0].Message, "cost") {
+		t.Errorf("message: %s", fs[0].Message[:200])
+	}
+}

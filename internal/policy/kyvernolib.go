@@ -10,6 +10,7 @@ import (
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/interpreter"
 	"github.com/google/go-containerregistry/pkg/name"
 	"google.golang.org/protobuf/types/known/structpb"
 	"k8s.io/apiserver/pkg/cel/environment"
@@ -79,7 +80,31 @@ func (kyvernoLib) CompileOptions() []cel.EnvOption {
 	}
 }
 
-func (kyvernoLib) ProgramOptions() []cel.ProgramOption { return nil }
+// ProgramOptions charges the functions' runtime cost by the size of what
+// they read or write, as the Kubernetes library charges string functions
+// (a tenth per byte): the cost budget counts operations, and a function
+// that parses a large annotation in a loop must run out of it, not of the
+// CI's time.
+func (kyvernoLib) ProgramOptions() []cel.ProgramOption {
+	byInput := func(args []ref.Val, _ ref.Val) *uint64 { return sizeCost(args[0]) }
+	byResult := func(_ []ref.Val, result ref.Val) *uint64 { return sizeCost(result) }
+	var opts []interpreter.CostTrackerOption
+	for _, id := range []string{"plumb_kyverno_string_to_image", "plumb_kyverno_parse_image_reference", "plumb_kyverno_is_image", "plumb_kyverno_json_unmarshal"} {
+		opts = append(opts, interpreter.OverloadCostTracker(id, byInput))
+	}
+	opts = append(opts, interpreter.OverloadCostTracker("plumb_kyverno_json_marshal", byResult))
+	return []cel.ProgramOption{cel.CostTrackerOptions(opts...)}
+}
+
+// sizeCost is one plus a tenth of a string's length in bytes (1 for
+// anything else, such as an error).
+func sizeCost(v ref.Val) *uint64 {
+	c := uint64(1)
+	if s, ok := v.(types.String); ok {
+		c += uint64(len(s)) / 10
+	}
+	return &c
+}
 
 // imageRef is a parsed image reference as a CEL value.
 type imageRef struct{ ref name.Reference }
