@@ -38,6 +38,8 @@ type compiled struct {
 	// environment lacks (its compile errors are then not the policy's
 	// fault); such a policy is not evaluated.
 	unimplemented string
+	// clusterAt and unimplementedAt are the expressions that use them.
+	clusterAt, unimplementedAt manifest.Path
 	// validations are the parsed validation expressions, by index, for
 	// locating the field a failure is about (nil where it does not parse).
 	validations []*celast.AST
@@ -72,10 +74,11 @@ func compilePolicy(p *admissionv1.ValidatingAdmissionPolicy, kyverno bool) *comp
 	failurePolicy := p.Spec.FailurePolicy
 
 	c.problems = checkExpressions(env, p, optionalVars, messageVars)
-	c.clusterOnly, c.validations, c.fields = parseExpressions(env, p, kyverno)
+	c.clusterOnly, c.clusterAt, c.validations, c.fields = parseExpressions(env, p, kyverno)
 	if kyverno {
 		for _, prob := range c.problems {
 			if c.unimplemented = kyvernoUnimplemented(prob.message); c.unimplemented != "" {
+				c.unimplementedAt = prob.path
 				break
 			}
 		}
@@ -148,11 +151,11 @@ func checkExpressions(env *environment.EnvSet, p *admissionv1.ValidatingAdmissio
 // to find what they read: the name of a variable (or, for a Kyverno
 // policy, a library function) only a live cluster binds, and the
 // validations' ASTs.
-func parseExpressions(envSet *environment.EnvSet, p *admissionv1.ValidatingAdmissionPolicy, kyverno bool) (clusterOnly string, asts []*celast.AST, fields *fieldReader) {
+func parseExpressions(envSet *environment.EnvSet, p *admissionv1.ValidatingAdmissionPolicy, kyverno bool) (clusterOnly string, clusterAt manifest.Path, asts []*celast.AST, fields *fieldReader) {
 	fields = &fieldReader{variables: map[string]*celast.AST{}}
 	env, err := envSet.Env(environment.StoredExpressions)
 	if err != nil {
-		return "", nil, fields
+		return "", nil, nil, fields
 	}
 	parse := func(expr string) *celast.AST {
 		a, iss := env.Parse(expr)
@@ -161,7 +164,8 @@ func parseExpressions(envSet *environment.EnvSet, p *admissionv1.ValidatingAdmis
 		}
 		return a.NativeRep()
 	}
-	note := func(a *celast.AST) {
+	spec := manifest.Path{manifest.Key("spec")}
+	note := func(a *celast.AST, list string, i int, field string) {
 		if a == nil || clusterOnly != "" {
 			return
 		}
@@ -170,29 +174,32 @@ func parseExpressions(envSet *environment.EnvSet, p *admissionv1.ValidatingAdmis
 		} else if kyverno {
 			clusterOnly = kyvernoClusterOnly(a.Expr())
 		}
+		if clusterOnly != "" {
+			clusterAt = spec.Child(manifest.Key(list), manifest.Index(i), manifest.Key(field))
+		}
 	}
-	for _, v := range p.Spec.Variables {
+	for i, v := range p.Spec.Variables {
 		a := parse(v.Expression)
-		note(a)
+		note(a, "variables", i, "expression")
 		if a != nil {
 			fields.variables[v.Name] = a
 		}
 	}
-	for _, m := range p.Spec.MatchConditions {
-		note(parse(m.Expression))
+	for i, m := range p.Spec.MatchConditions {
+		note(parse(m.Expression), "matchConditions", i, "expression")
 	}
-	for _, v := range p.Spec.Validations {
+	for i, v := range p.Spec.Validations {
 		a := parse(v.Expression)
-		note(a)
+		note(a, "validations", i, "expression")
 		asts = append(asts, a)
 		if v.MessageExpression != "" {
-			note(parse(v.MessageExpression))
+			note(parse(v.MessageExpression), "validations", i, "messageExpression")
 		}
 	}
-	for _, a := range p.Spec.AuditAnnotations {
-		note(parse(a.ValueExpression))
+	for i, a := range p.Spec.AuditAnnotations {
+		note(parse(a.ValueExpression), "auditAnnotations", i, "valueExpression")
 	}
-	return clusterOnly, asts, fields
+	return clusterOnly, clusterAt, asts, fields
 }
 
 // readsIdent reports whether the expression reads the identifier name.

@@ -254,11 +254,11 @@ func (s *policySet) prepareKyverno(p *policyEntry) bool {
 	p.c = compilePolicy(p.vap, true)
 	switch {
 	case p.c.clusterOnly != "":
-		s.findings = append(s.findings, s.policyFinding(p, nil, finding.Note,
+		s.findings = append(s.findings, s.policyFinding(p, p.c.clusterAt, finding.Note,
 			fmt.Sprintf("%s calls %s, which needs a live cluster: it is not evaluated", p.label(), p.c.clusterOnly), "cluster"))
 		return false
 	case p.c.unimplemented != "":
-		s.findings = append(s.findings, s.policyFinding(p, nil, finding.Note,
+		s.findings = append(s.findings, s.policyFinding(p, p.c.unimplementedAt, finding.Note,
 			fmt.Sprintf("%s uses %s, which plumb's CEL environment does not have (a function of Kyverno's library plumb does not implement, or a misspelling): it is not evaluated",
 				p.label(), p.c.unimplemented), "unimplemented"))
 		return false
