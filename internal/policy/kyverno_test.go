@@ -2,6 +2,7 @@ package policy
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -420,4 +421,14 @@ spec:
 	}
 	expect(t, head, out.Findings, want{rule: "policy/keep-image-registry", level: finding.Error, file: "web.yaml", at: "image: quay.io/acme/web:2",
 		path: "spec.template.spec.containers[0].image", msg: "the registry may not change from ghcr.io"})
+}
+
+// kyvernoPolicies is testdata/kyverno-policies.yaml.
+func kyvernoPolicies(t testing.TB) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/kyverno-policies.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
