@@ -172,6 +172,9 @@ func (w *world) evaluatePolicy(ctx context.Context, tw *targetWorld, p *policyEn
 	if p.namespace != "" && req.namespace != p.namespace {
 		return nil // a NamespacedValidatingPolicy applies in its namespace only
 	}
+	if p.kyverno && kyvernoFiltered(req.obj.ID.Kind, req.namespace) {
+		return nil
+	}
 	var out []decision
 	configError := func(b *bindingEntry, err error) {
 		if *p.vap.Spec.FailurePolicy == admissionv1.Ignore {

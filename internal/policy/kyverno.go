@@ -373,3 +373,23 @@ func kyvernoUnimplemented(message string) string {
 	}
 	return m[2]
 }
+
+// kyvernoFilteredNamespaces and kyvernoFilteredKinds are the default
+// resourceFilters of Kyverno's Helm chart (config.resourceFilters): Kyverno
+// does not process objects of these namespaces and kinds. An installation
+// can change them; plumb keeps the defaults, which exempt the system
+// namespaces whose workloads a policy repository rarely owns.
+var (
+	kyvernoFilteredNamespaces = map[string]bool{"kube-system": true, "kube-public": true, "kube-node-lease": true}
+	kyvernoFilteredKinds      = map[string]bool{
+		"Event": true, "APIService": true, "TokenReview": true, "SubjectAccessReview": true,
+		"SelfSubjectAccessReview": true, "Binding": true, "ReplicaSet": true,
+		"EphemeralReport": true, "ClusterEphemeralReport": true,
+	}
+)
+
+// kyvernoFiltered reports whether Kyverno's default resource filters
+// exclude an object (of kind, in namespace) from every Kyverno policy.
+func kyvernoFiltered(kind, namespace string) bool {
+	return kyvernoFilteredKinds[kind] || kyvernoFilteredNamespaces[namespace]
+}

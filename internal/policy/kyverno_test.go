@@ -432,3 +432,19 @@ func kyvernoPolicies(t testing.TB) string {
 	}
 	return string(b)
 }
+
+// Kyverno's default resource filters exempt the system namespaces and a
+// few kinds (ReplicaSets among them) from every Kyverno policy; the API
+// server's own policies still apply there.
+func TestKyvernoDefaultResourceFilters(t *testing.T) {
+	policy := kyvernoDoc("replicas", "", "object.spec.replicas <= 5", "at most 5 replicas")
+	rs := strings.Replace(deployment("rs", "apps", 7, "app:1"), "kind: Deployment", "kind: ReplicaSet", 1)
+	rsPolicy := strings.Replace(policy, "resources: [deployments]", "resources: [deployments, replicasets]", 1)
+	files := map[string]string{
+		"policy.yaml": rsPolicy,
+		"apps.yaml":   deployment("big", "apps", 7, "app:1"),
+		"system.yaml": deployment("big", "kube-system", 7, "app:1"),
+		"rs.yaml":     rs,
+	}
+	expect(t, files, analyze(t, nil, files), want{rule: "policy/replicas", level: finding.Error, file: "apps.yaml", at: "replicas: 7", msg: "at most 5 replicas"})
+}

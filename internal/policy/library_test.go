@@ -49,6 +49,9 @@ func libraryEvaluate(t *testing.T, w *world, set *policySet, target int, req *re
 	tw := w.targets[target]
 	var hooks []validating.PolicyHook
 	for _, p := range set.policies {
+		if p.kyverno && kyvernoFiltered(req.obj.ID.Kind, req.namespace) {
+			continue // Kyverno never sends it to its policies (kyverno.go)
+		}
 		h := validating.PolicyHook{Policy: p.vap, Evaluator: p.c.validator}
 		for _, b := range p.bindings {
 			h.Bindings = append(h.Bindings, b.b)
