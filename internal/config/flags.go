@@ -80,7 +80,7 @@ func BindCheckFlags(fs *pflag.FlagSet) *Flags {
 	fs.StringVar(&fl.SARIFCategory, "sarif-category", "", "runAutomationDetails.id category of the SARIF report (default plumb/); code scanning keeps one set of alerts per category")
 	fs.StringVar(&fl.FailOn, "fail-on", "error", "exit 1 when a finding is at least this severe: error, warning or never")
 	fs.StringArrayVar(&fl.CRDs, "crds", nil, "CustomResourceDefinition file or directory; custom resources of its kinds are validated against it (repeatable)")
-	fs.StringArrayVar(&fl.Policies, "policies", nil, "ValidatingAdmissionPolicy (and binding) file or directory, evaluated on the rendered objects (repeatable)")
+	fs.StringArrayVar(&fl.Policies, "policies", nil, "admission policy file or directory (ValidatingAdmissionPolicy and binding, Kyverno ValidatingPolicy), evaluated on the rendered objects (repeatable)")
 	fs.StringVar(&fl.MinLevel, "min-level", "note", "text report: show findings at least this severe: note, warning or error (JSON and SARIF keep every finding)")
 	fs.BoolVarP(&fl.Verbose, "verbose", "v", false, "text report: list the files skipped as not Kubernetes objects")
 	fs.StringArrayVar(&fl.KubeVirtTemplates, "kubevirt-templates", nil, "directory of OpenShift Templates in which VMs' parent Templates (vm.kubevirt.io/template) are looked up (repeatable)")

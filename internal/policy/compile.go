@@ -31,8 +31,15 @@ type compiled struct {
 	// (the API server refuses to store it).
 	problems []exprProblem
 	// clusterOnly names what the policy reads that only a live cluster
-	// has ("authorizer"); such a policy is not evaluated.
+	// has ("authorizer", Kyverno's resource.Get, ...); such a policy is
+	// not evaluated.
 	clusterOnly string
+	// unimplemented names a function a Kyverno policy calls that plumb's
+	// environment lacks (its compile errors are then not the policy's
+	// fault); such a policy is not evaluated.
+	unimplemented string
+	// clusterAt and unimplementedAt are the expressions that use them.
+	clusterAt, unimplementedAt manifest.Path
 	// validations are the parsed validation expressions, by index, for
 	// locating the field a failure is about (nil where it does not parse).
 	validations []*celast.AST
@@ -52,17 +59,32 @@ type exprProblem struct {
 // compiles each expression once more on its own, in the environment the API
 // server checks new policies with (environment.NewExpressions), to report
 // each error at its expression.
-func compilePolicy(p *admissionv1.ValidatingAdmissionPolicy) *compiled {
+//
+// A Kyverno policy (kyverno) is compiled in the same environment extended
+// with Kyverno's cluster-free functions (kyvernolib.go).
+func compilePolicy(p *admissionv1.ValidatingAdmissionPolicy, kyverno bool) *compiled {
 	c := &compiled{}
+	env := baseEnv()
+	if kyverno {
+		env = kyvernoEnv()
+	}
 	hasParam := p.Spec.ParamKind != nil
 	optionalVars := plugincel.OptionalVariableDeclarations{HasParams: hasParam, HasAuthorizer: true}
 	messageVars := plugincel.OptionalVariableDeclarations{HasParams: hasParam, HasAuthorizer: false}
 	failurePolicy := p.Spec.FailurePolicy
 
-	c.problems = checkExpressions(p, optionalVars, messageVars)
-	c.clusterOnly, c.validations, c.fields = parseExpressions(p)
+	c.problems = checkExpressions(env, p, optionalVars, messageVars)
+	c.clusterOnly, c.clusterAt, c.validations, c.fields = parseExpressions(env, p, kyverno)
+	if kyverno {
+		for _, prob := range c.problems {
+			if c.unimplemented = kyvernoUnimplemented(prob.message); c.unimplemented != "" {
+				c.unimplementedAt = prob.path
+				break
+			}
+		}
+	}
 
-	filter, err := plugincel.NewCompositedCompiler(baseEnv())
+	filter, err := plugincel.NewCompositedCompiler(env)
 	if err != nil {
 		c.validator = validating.NewValidator(nil, nil, nil, nil, failurePolicy, err)
 		return c
@@ -90,8 +112,8 @@ func compilePolicy(p *admissionv1.ValidatingAdmissionPolicy) *compiled {
 // checkExpressions compiles every expression of the policy in the
 // environment for new expressions, with the variables composed as the API
 // server composes them, and returns those that do not compile.
-func checkExpressions(p *admissionv1.ValidatingAdmissionPolicy, vars, messageVars plugincel.OptionalVariableDeclarations) []exprProblem {
-	comp, err := plugincel.NewCompositedCompiler(baseEnv())
+func checkExpressions(env *environment.EnvSet, p *admissionv1.ValidatingAdmissionPolicy, vars, messageVars plugincel.OptionalVariableDeclarations) []exprProblem {
+	comp, err := plugincel.NewCompositedCompiler(env)
 	if err != nil {
 		return []exprProblem{{path: manifest.Path{manifest.Key("spec")}, message: err.Error()}}
 	}
@@ -126,13 +148,14 @@ func checkExpressions(p *admissionv1.ValidatingAdmissionPolicy, vars, messageVar
 }
 
 // parseExpressions parses the policy's expressions (without type checking)
-// to find what they read: the name of a variable only a live cluster binds,
-// and the validations' ASTs.
-func parseExpressions(p *admissionv1.ValidatingAdmissionPolicy) (clusterOnly string, asts []*celast.AST, fields *fieldReader) {
+// to find what they read: the name of a variable (or, for a Kyverno
+// policy, a library function) only a live cluster binds, and the
+// validations' ASTs.
+func parseExpressions(envSet *environment.EnvSet, p *admissionv1.ValidatingAdmissionPolicy, kyverno bool) (clusterOnly string, clusterAt manifest.Path, asts []*celast.AST, fields *fieldReader) {
 	fields = &fieldReader{variables: map[string]*celast.AST{}}
-	env, err := baseEnv().Env(environment.StoredExpressions)
+	env, err := envSet.Env(environment.StoredExpressions)
 	if err != nil {
-		return "", nil, fields
+		return "", nil, nil, fields
 	}
 	parse := func(expr string) *celast.AST {
 		a, iss := env.Parse(expr)
@@ -141,33 +164,42 @@ func parseExpressions(p *admissionv1.ValidatingAdmissionPolicy) (clusterOnly str
 		}
 		return a.NativeRep()
 	}
-	note := func(a *celast.AST) {
-		if a != nil && clusterOnly == "" && readsIdent(a.Expr(), "authorizer") {
+	spec := manifest.Path{manifest.Key("spec")}
+	note := func(a *celast.AST, list string, i int, field string) {
+		if a == nil || clusterOnly != "" {
+			return
+		}
+		if readsIdent(a.Expr(), "authorizer") {
 			clusterOnly = "authorizer"
+		} else if kyverno {
+			clusterOnly = kyvernoClusterOnly(a.Expr())
+		}
+		if clusterOnly != "" {
+			clusterAt = spec.Child(manifest.Key(list), manifest.Index(i), manifest.Key(field))
 		}
 	}
-	for _, v := range p.Spec.Variables {
+	for i, v := range p.Spec.Variables {
 		a := parse(v.Expression)
-		note(a)
+		note(a, "variables", i, "expression")
 		if a != nil {
 			fields.variables[v.Name] = a
 		}
 	}
-	for _, m := range p.Spec.MatchConditions {
-		note(parse(m.Expression))
+	for i, m := range p.Spec.MatchConditions {
+		note(parse(m.Expression), "matchConditions", i, "expression")
 	}
-	for _, v := range p.Spec.Validations {
+	for i, v := range p.Spec.Validations {
 		a := parse(v.Expression)
-		note(a)
+		note(a, "validations", i, "expression")
 		asts = append(asts, a)
 		if v.MessageExpression != "" {
-			note(parse(v.MessageExpression))
+			note(parse(v.MessageExpression), "validations", i, "messageExpression")
 		}
 	}
-	for _, a := range p.Spec.AuditAnnotations {
-		note(parse(a.ValueExpression))
+	for i, a := range p.Spec.AuditAnnotations {
+		note(parse(a.ValueExpression), "auditAnnotations", i, "valueExpression")
 	}
-	return clusterOnly, asts, fields
+	return clusterOnly, clusterAt, asts, fields
 }
 
 // readsIdent reports whether the expression reads the identifier name.
@@ -263,5 +295,5 @@ func defaultMatchResources(m *admissionv1.MatchResources) {
 
 // describeProblem is the message of an expression that does not compile.
 func describeProblem(policy string, p exprProblem) string {
-	return fmt.Sprintf("ValidatingAdmissionPolicy %s: %s does not compile: %s", policy, p.path, p.message)
+	return fmt.Sprintf("%s: %s does not compile: %s", policy, p.path, p.message)
 }

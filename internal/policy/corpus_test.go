@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/plumb-ci/plumb/internal/analyzer"
+	"github.com/plumb-ci/plumb/internal/finding"
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
 	"github.com/plumb-ci/plumb/internal/testcorpus"
@@ -26,7 +27,9 @@ func renderDir(t *testing.T, dir string) []*render.Target {
 // reports nothing on them. With the twenty typical policies given as the
 // workflow's, every finding is a verdict of a validation (no expression
 // that fails to evaluate: the policies are written for rendered, not
-// defaulted, objects), and they are logged for reading.
+// defaulted, objects), and they are logged for reading. The same for
+// Kyverno's policies (testdata/kyverno-policies.yaml, whose actions are
+// Audit and Warn: no finding is an error).
 func TestRealWorldCorpus(t *testing.T) {
 	root := testcorpus.Dir(t, "realworld")
 	entries, err := os.ReadDir(root)
@@ -37,7 +40,11 @@ func TestRealWorldCorpus(t *testing.T) {
 	if len(problems) > 0 || len(given) != 40 {
 		t.Fatalf("%d policy objects, problems %+v", len(given), problems)
 	}
-	total := 0
+	kyverno, problems := Load([]manifest.Source{{Path: "testdata/kyverno-policies.yaml", Display: "kyverno-policies.yaml"}}, manifest.DefaultLimits)
+	if len(problems) > 0 || len(kyverno) != 5 {
+		t.Fatalf("%d Kyverno policies, problems %+v", len(kyverno), problems)
+	}
+	total, totalKyverno := 0, 0
 	for _, e := range entries {
 		if !e.IsDir() {
 			continue
@@ -61,6 +68,17 @@ func TestRealWorldCorpus(t *testing.T) {
 			t.Logf("%s: %s %s path=%s", e.Name(), f.Level, f.RuleID, f.Path)
 		}
 		total += len(out.Findings)
+		out, err = (&Analyzer{WorkflowPolicies: kyverno}).Analyze(context.Background(), &analyzer.Input{Targets: targets})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range out.Findings {
+			if strings.Contains(f.Message, "could not be evaluated") || f.Location.File == "" || f.Level == finding.Error {
+				t.Errorf("%s: Kyverno: %s", e.Name(), f.String())
+			}
+			t.Logf("%s: Kyverno: %s path=%s", e.Name(), f.String(), f.Path)
+		}
+		totalKyverno += len(out.Findings)
 	}
-	t.Logf("%d findings with the typical policies", total)
+	t.Logf("%d findings with the typical policies, %d with the Kyverno policies", total, totalKyverno)
 }

@@ -169,6 +169,12 @@ func (w *world) evaluate(ctx context.Context, set *policySet, req *request) []de
 }
 
 func (w *world) evaluatePolicy(ctx context.Context, tw *targetWorld, p *policyEntry, req *request) []decision {
+	if p.namespace != "" && req.namespace != p.namespace {
+		return nil // a NamespacedValidatingPolicy applies in its namespace only
+	}
+	if p.kyverno && kyvernoFiltered(req.obj.ID.Kind, req.namespace) {
+		return nil
+	}
 	var out []decision
 	configError := func(b *bindingEntry, err error) {
 		if *p.vap.Spec.FailurePolicy == admissionv1.Ignore {
@@ -301,8 +307,8 @@ func denials(p *policyEntry, b *bindingEntry, param runtime.Object, res validati
 func paramsNote(p *policyEntry, b *bindingEntry) finding.Finding {
 	pk := p.vap.Spec.ParamKind
 	f := finding.Finding{
-		Source: finding.SourcePolicy, RuleID: ruleID(p.vap.Name), Level: finding.Note,
-		Title: "ValidatingAdmissionPolicy " + p.vap.Name,
+		Source: finding.SourcePolicy, RuleID: ruleID(p.name), Level: finding.Note,
+		Title: p.label(),
 		Message: fmt.Sprintf("ValidatingAdmissionPolicyBinding %s takes its params from %s %s, and the render has none: the binding is not evaluated (its params live in the cluster)",
 			b.b.Name, pk.APIVersion, pk.Kind),
 		Object: b.obj.ID, Path: manifest.Path{manifest.Key("spec"), manifest.Key("paramRef")}, Key: "params",

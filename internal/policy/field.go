@@ -24,44 +24,59 @@ type fieldReader struct {
 	variables map[string]*celast.AST
 }
 
-// chain is a field selection rooted at an identifier: object.spec.replicas
-// is {root: "object", keys: [spec, replicas]}.
+// chain is a field selection rooted at an identifier:
+// object.spec.containers[0].image is {root: "object", path:
+// spec.containers[0].image}.
 type chain struct {
 	root string
-	keys []string
+	path manifest.Path
 }
 
-// selectChain reads e as a field selection (a.b.c, a['b'], has(a.b)).
+// selectChain reads e as a field selection (a.b.c, a['b'], a.?b, a[0],
+// has(a.b)).
 func selectChain(e celast.Expr) (chain, bool) {
-	var rev []string
+	var rev manifest.Path
 	for {
 		switch e.Kind() {
 		case celast.IdentKind:
-			keys := make([]string, len(rev))
+			path := make(manifest.Path, len(rev))
 			for i := range rev {
-				keys[i] = rev[len(rev)-1-i]
+				path[i] = rev[len(rev)-1-i]
 			}
-			return chain{root: e.AsIdent(), keys: keys}, true
+			return chain{root: e.AsIdent(), path: path}, true
 		case celast.SelectKind:
 			s := e.AsSelect()
-			rev = append(rev, s.FieldName())
+			rev = append(rev, manifest.Key(s.FieldName()))
 			e = s.Operand()
 		case celast.CallKind:
+			// a['b'], a[0], and the optional a.?b and a[?'b']: the same
+			// field, read when present.
 			c := e.AsCall()
-			if c.FunctionName() != operators.Index || len(c.Args()) != 2 || c.Args()[1].Kind() != celast.LiteralKind {
+			fn := c.FunctionName()
+			if (fn != operators.Index && fn != operators.OptSelect && fn != operators.OptIndex) || len(c.Args()) != 2 || c.Args()[1].Kind() != celast.LiteralKind {
 				return chain{}, false
 			}
-			key, ok := c.Args()[1].AsLiteral().(types.String)
-			if !ok {
+			switch key := c.Args()[1].AsLiteral().(type) {
+			case types.String:
+				rev = append(rev, manifest.Key(string(key)))
+			case types.Int:
+				if key < 0 || key > maxLiteralIndex {
+					return chain{}, false
+				}
+				rev = append(rev, manifest.Index(int(key)))
+			default:
 				return chain{}, false
 			}
-			rev = append(rev, string(key))
 			e = c.Args()[0]
 		default:
 			return chain{}, false
 		}
 	}
 }
+
+// maxLiteralIndex bounds the list index a literal a[i] is read as a
+// field path with (beyond it no rendered list reaches).
+const maxLiteralIndex = 1 << 20
 
 // objectPaths are the paths of object's fields e reads, variables
 // followed, in the order they are met.
@@ -73,27 +88,19 @@ func (r *fieldReader) objectPaths(e celast.Expr, depth int) []manifest.Path {
 			return
 		}
 		switch {
-		case c.root == "object" && len(c.keys) > 0:
-			out = append(out, keysPath(c.keys))
-		case c.root == "variables" && len(c.keys) > 0 && depth < maxVariableDepth:
+		case c.root == "object" && len(c.path) > 0:
+			out = append(out, c.path)
+		case c.root == "variables" && len(c.path) > 0 && !c.path[0].IsIndex && depth < maxVariableDepth:
 			// variables.x.rest reads rest below each field x reads.
-			if v := r.variables[c.keys[0]]; v != nil {
+			if v := r.variables[c.path[0].Key]; v != nil {
 				for _, p := range r.objectPaths(v.Expr(), depth+1) {
-					out = append(out, append(p[:len(p):len(p)], keysPath(c.keys[1:])...))
+					out = append(out, append(p[:len(p):len(p)], c.path[1:]...))
 				}
 			}
 		}
 	}
 	celast.PreOrderVisit(e, celast.NewExprVisitor(visit))
 	return out
-}
-
-func keysPath(keys []string) manifest.Path {
-	p := make(manifest.Path, len(keys))
-	for i, k := range keys {
-		p[i] = manifest.Key(k)
-	}
-	return p
 }
 
 // loop is a comprehension over lists of the object: the lists' paths and
@@ -120,8 +127,8 @@ func (r *fieldReader) loops(e celast.Expr) []loop {
 		}
 		l := loop{lists: lists}
 		celast.PreOrderVisit(c.LoopStep(), celast.NewExprVisitor(func(e celast.Expr) {
-			if ch, ok := selectChain(e); ok && ch.root == c.IterVar() && len(ch.keys) > 0 {
-				l.element = append(l.element, keysPath(ch.keys))
+			if ch, ok := selectChain(e); ok && ch.root == c.IterVar() && len(ch.path) > 0 {
+				l.element = append(l.element, ch.path)
 			}
 		}))
 		out = append(out, l)

@@ -11,8 +11,11 @@ const (
 
 // isPolicyObject reports whether o is an admission policy or a binding of
 // one, in an API version the analyzer reads (v1, and v1beta1, whose JSON
-// shape is the same).
+// shape is the same), or one of Kyverno's CEL validating policies.
 func isPolicyObject(o *manifest.Object) bool {
+	if isKyvernoPolicy(o.ID.APIVersion, o.ID.Kind) {
+		return true
+	}
 	switch o.ID.APIVersion {
 	case admissionGroup + "/v1", admissionGroup + "/v1beta1":
 		return o.ID.Kind == kindPolicy || o.ID.Kind == kindBinding
