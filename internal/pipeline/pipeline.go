@@ -207,7 +207,7 @@ func helmOptions(cfg *config.Config) render.HelmOptions {
 	h := cfg.Helm
 	o := render.HelmOptions{ValuesConvention: h.ValuesConvention, ValuesFiles: h.ValuesFiles, Set: h.Set, SetString: h.SetString,
 		ReleaseName: h.ReleaseName, Namespace: h.Namespace, KubeVersion: cfg.KubernetesVersion.String()}
-	// .Capabilities.APIVersions: what the embedded schema serves (issue 34).
+	// .Capabilities.APIVersions: what the embedded schema serves.
 	if served, err := schema.APIVersions(); err == nil {
 		o.ServedAPIVersions = served
 	}

@@ -20,7 +20,7 @@ var commentedEntryRE = regexp.MustCompile(`^#+\s*(?:-\s*)?(?:path:\s*)?([A-Za-z0
 // commentedOutEntries records, as kustomize patches, the files of the
 // repository that a kustomization of tree names only in a commented-out
 // entry and nothing else reads: they are scaffolded patches, not objects
-// (issue 34). A file some kustomization uses keeps its role.
+// (kubebuilder scaffolds them so). A file some kustomization uses keeps its role.
 func (r *renderer) commentedOutEntries(tree []string, consumed map[string]bool, inputs map[string]manifest.SkipReason) {
 	loaded := map[string]bool{}
 	for _, f := range r.set.Files {

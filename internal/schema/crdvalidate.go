@@ -45,7 +45,7 @@ func (cv *crdVersion) validate(ctx context.Context, o *manifest.Object, secret f
 	delete(obj, "status")
 	// A null where the schema is not nullable is dropped, as the API
 	// server's defaulter does before anything is validated: null means
-	// unset (issue 34).
+	// unset.
 	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, cv.structural)
 	w := &walker{secret: secret, path: make(manifest.Path, 0, 16)}
 	if b, err := loadBuiltin(); err == nil && b.objectMeta != nil {
@@ -95,7 +95,7 @@ var checkedValueRE = regexp.MustCompile(`^Checked value must be of type .* in (\
 // field — "Checked value must be of type integer … in spec.x" beside
 // "spec.x must be of type integer", "\"spec.x\" must validate at least one
 // schema (anyOf)" — and moves a "Checked value" report that stands alone
-// to the field it names (issue 34).
+// to the field it names.
 func objectLevelRepeats(errs field.ErrorList) field.ErrorList {
 	atField := false
 	for _, e := range errs {
