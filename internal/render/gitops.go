@@ -36,6 +36,16 @@ func gitopsTargets(ctx context.Context, fetcher *source.Fetcher, fsys fs.FS, tar
 				hts, notes := argoApplication(ctx, fetcher, fsys, targets, t, o, limits)
 				problems.add(notes...)
 				out = append(out, hts...)
+			case strings.HasPrefix(o.ID.APIVersion, "argoproj.io/") && o.ID.Kind == "ApplicationSet":
+				apps, note := applicationSet(fsys, o, limits)
+				if note != nil {
+					problems.add(*note)
+				}
+				for _, app := range apps {
+					hts, notes := argoApplication(ctx, fetcher, fsys, targets, t, app, limits)
+					problems.add(notes...)
+					out = append(out, hts...)
+				}
 			}
 		}
 	}
