@@ -10,9 +10,10 @@ import (
 // git top level of the working directory, or of the first path when that
 // lies outside it (or the working directory is in no repository); without
 // git, the working directory, or the common parent of the paths when they
-// lie outside it. So `cd apps/web/overlays/dev &&
-// plumb check .` builds the overlay with its bases and reports paths
-// relative to the repository, and `plumb check /other/repo` works from any
+// lie outside it — widened to hold the directories their kustomizations
+// refer to (reach.go). So `cd apps/web/overlays/dev && plumb check .`
+// builds the overlay with its bases and reports paths relative to the
+// repository, with git or without, and `plumb check /other/repo` works from any
 // directory. paths are as given on the command line (relative to cwd, or
 // absolute).
 func discoverRoot(cwd string, paths []string) string {
@@ -21,7 +22,7 @@ func discoverRoot(cwd string, paths []string) string {
 		if cwdTop != "" {
 			return cwdTop
 		}
-		return cwd
+		return commonParent(append([]string{cwd}, kustomizeReach([]string{cwd})...))
 	}
 	abs := make([]string, len(paths))
 	inCwd := true
@@ -37,10 +38,32 @@ func discoverRoot(cwd string, paths []string) string {
 	if top := gitTopLevel(abs[0]); top != "" {
 		return top
 	}
-	if cwdTop == "" && inCwd {
+	reach := kustomizeReach(dirsOf(abs))
+	if cwdTop == "" && inCwd && allWithin(reach, cwd) {
 		return cwd
 	}
-	return commonParent(abs)
+	return commonParent(append(abs, reach...))
+}
+
+// dirsOf is each path's directory (a directory is its own).
+func dirsOf(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = p
+		if st, err := os.Stat(p); err != nil || !st.IsDir() {
+			out[i] = filepath.Dir(p)
+		}
+	}
+	return out
+}
+
+func allWithin(paths []string, dir string) bool {
+	for _, p := range paths {
+		if !within(p, dir) {
+			return false
+		}
+	}
+	return true
 }
 
 // RepositoryRoot is the repository the working directory is in (its

@@ -54,6 +54,19 @@ func resolveIn(t *testing.T, cwd string, args ...string) *Config {
 func TestRootDiscovery(t *testing.T) {
 	base := tree(t, "repo/.git/", "repo/apps/shop/overlays/dev/", "other/.git", "other/deploy/", "plain/a/", "plain/b/", "loose/x/")
 	repo, other, plain := filepath.Join(base, "repo"), filepath.Join(base, "other"), filepath.Join(base, "plain")
+	// A kustomize tree without git: the overlay reaches ../../base, which
+	// reaches ../components/tls (a remote entry and a file are not dirs
+	// to follow).
+	kust := filepath.Join(base, "kust")
+	for name, data := range map[string]string{
+		"overlays/prod/kustomization.yaml":  "resources:\n  - ../../base\n  - github.com/org/repo//x?ref=v1\n  - extra.yaml\n",
+		"overlays/prod/extra.yaml":          "{}\n",
+		"base/kustomization.yaml":           "resources: [deploy.yaml]\ncomponents: [../components/tls]\n",
+		"base/deploy.yaml":                  "{}\n",
+		"components/tls/kustomization.yaml": "kind: Component\n",
+	} {
+		writeFile(t, filepath.Join(kust, name), data)
+	}
 	dev := filepath.Join(repo, "apps/shop/overlays/dev")
 	for _, c := range []struct {
 		name, cwd string
@@ -68,6 +81,9 @@ func TestRootDiscovery(t *testing.T) {
 		{"no git: the working directory", filepath.Join(plain, "a"), []string{"."}, filepath.Join(plain, "a"), []string{"."}},
 		{"no git: the common parent", filepath.Join(base, "loose"), []string{filepath.Join(plain, "a"), filepath.Join(plain, "b")}, plain, []string{"a", "b"}},
 		{"--root wins", dev, []string{"--root", dev, "."}, dev, []string{"."}},
+		{"no git: an overlay with its bases", filepath.Join(kust, "overlays/prod"), []string{"."}, kust, []string{"overlays/prod"}},
+		{"no git: an overlay by absolute path", filepath.Join(base, "loose"), []string{filepath.Join(kust, "overlays/prod")}, kust, []string{"overlays/prod"}},
+		{"no git: an overlay, no path", filepath.Join(kust, "overlays/prod"), nil, kust, []string{"overlays/prod"}},
 	} {
 		cfg := resolveIn(t, c.cwd, c.args...)
 		if cfg.Root != c.root || !slices.Equal(cfg.Paths, c.paths) {
@@ -103,5 +119,15 @@ func TestConfigFileFromTheRoot(t *testing.T) {
 	cfg = resolveIn(t, base, filepath.Join(repo, "apps"))
 	if cfg.File != ".plumb.yaml" || cfg.Root != repo || cfg.Checks.Dirs[0].Path != filepath.Join(repo, "policy") {
 		t.Errorf("from outside: file %q root %s dirs %+v", cfg.File, cfg.Root, cfg.Checks.Dirs)
+	}
+}
+
+func writeFile(t *testing.T, p, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
