@@ -22,7 +22,7 @@ func discoverRoot(cwd string, paths []string) string {
 		if cwdTop != "" {
 			return cwdTop
 		}
-		return commonParent(append([]string{cwd}, kustomizeReach([]string{cwd})...))
+		return widened(cwd, commonParent(append([]string{cwd}, kustomizeReach([]string{cwd})...)))
 	}
 	abs := make([]string, len(paths))
 	inCwd := true
@@ -39,10 +39,41 @@ func discoverRoot(cwd string, paths []string) string {
 		return top
 	}
 	reach := kustomizeReach(dirsOf(abs))
-	if cwdTop == "" && inCwd && allWithin(reach, cwd) {
-		return cwd
+	if cwdTop == "" && inCwd {
+		if allWithin(reach, cwd) {
+			return cwd
+		}
+		return widened(cwd, commonParent(append(abs, reach...)))
 	}
-	return commonParent(append(abs, reach...))
+	return widened(commonParent(abs), commonParent(append(abs, reach...)))
+}
+
+// widened is root grown to hold what the kustomizations reach, unless
+// that would make a filesystem root, a top-level directory (/etc, /home)
+// or the home directory (or one above it) the repository: a kustomization
+// naming ../../../../etc, or ../../.ssh from a project in the home
+// directory, must not make those readable. Then the root stays as it was
+// and the entry leads outside it, as it does under git.
+func widened(root, grown string) string {
+	if grown == root {
+		return root
+	}
+	if depth(grown) < 2 {
+		return root
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" && within(home, grown) {
+		return root
+	}
+	return grown
+}
+
+// depth counts a clean absolute path's elements ("/" 0, "/etc" 1).
+func depth(p string) int {
+	n := 0
+	for d := filepath.Clean(p); filepath.Dir(d) != d; d = filepath.Dir(d) {
+		n++
+	}
+	return n
 }
 
 // dirsOf is each path's directory (a directory is its own).

@@ -131,3 +131,20 @@ func writeFile(t *testing.T, p, data string) {
 		t.Fatal(err)
 	}
 }
+
+// A kustomization reaching /etc or the home directory does not make it
+// the root: the entry then leads outside, as under git.
+func TestRootWithoutGitStaysOutOfSystemDirectories(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	project := filepath.Join(home, "src", "shop")
+	writeFile(t, filepath.Join(project, "overlays/prod/kustomization.yaml"), "resources:\n  - ../../../../.ssh\n  - ../../../../../../../../../../../etc\n")
+	writeFile(t, filepath.Join(home, ".ssh/kustomization.yaml"), "resources: []\n")
+	cfg := resolveIn(t, filepath.Join(project, "overlays/prod"), ".")
+	if cfg.Root != filepath.Join(project, "overlays/prod") {
+		t.Errorf("root %s, want the overlay's directory", cfg.Root)
+	}
+	if widened("/srv/a", "/") != "/srv/a" || widened("/srv/a/b", "/srv") != "/srv/a/b" || widened("/srv/a/b", "/srv/a") != "/srv/a" {
+		t.Error("widened allows a top-level directory")
+	}
+}
