@@ -77,6 +77,11 @@ func (r *renderer) buildKustomize(c *closure, log *accessLog, guard *buildGuard)
 			objs, _, err = r.builtObjects(k, again, indexRecords(tr.trace(root)))
 		}
 	}
+	if err == nil && !untraced {
+		// Only when the trace followed every object: then its resources
+		// are krusty's, and a target that selected none of them is sure.
+		problems.add(selectsNothingProblems(tr.selectsNothing)...)
+	}
 	if err != nil {
 		problems.add(manifest.Problem{Rule: RuleKustomize, Level: "error", Location: k.Doc.Start(), Input: true, Key: "output:" + k.Dir,
 			Message: fmt.Sprintf("kustomize build %s: cannot read its output: %v", k.Dir, err)})
@@ -325,4 +330,17 @@ func remoteEntry(k *kustomization, repo string) manifest.Location {
 		}
 	}
 	return k.Doc.Start()
+}
+
+// selectsNothingProblems are warnings at the patch entries whose target
+// selected no resource: kustomize applies such a patch to nothing without
+// a word, and it is almost always a typo in the target or a resource
+// renamed since.
+func selectsNothingProblems(entries []manifest.Location) []manifest.Problem {
+	out := make([]manifest.Problem, 0, len(entries))
+	for _, at := range entries {
+		out = append(out, manifest.Problem{Rule: RuleKustomize, Level: "warning", Location: at, Key: "patch-selects-nothing:" + manifest.FormatLocation(at),
+			Message: "the patch's target selects no resource, so kustomize applies it to nothing (silently): check the target's kind, name, namespace and selectors against the resources the kustomization builds"})
+	}
+	return out
 }

@@ -97,6 +97,9 @@ type tracer struct {
 	// unmatched are the entries of strategic merge patches that matched no
 	// resource (krusty fails on them).
 	unmatched []manifest.Location
+	// selectsNothing are the patch entries with a target that selected
+	// no resource (kustomize applies them to nothing, silently).
+	selectsNothing []manifest.Location
 }
 
 // trace replays the build of a target kustomization.

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -138,23 +139,39 @@ func (t *tracer) applyPatch(docs []*srcDoc, pt types.Patch, ra []*tres, at manif
 		if pt.Target == nil {
 			return // krusty refuses a JSON patch without a target
 		}
+		matched := false
 		for _, r := range ra {
 			if selects(pt.Target, r) {
 				r.writers = append(r.writers, &pendingJSON{sd: docs[0]})
+				matched = true
 			}
 		}
+		t.noteSelected(matched, len(ra), at)
 		return
 	}
 	if pt.Target != nil {
+		matched := false
 		for _, r := range ra {
 			if selects(pt.Target, r) {
 				r.writers = append(r.writers, smpWriter(docs[0]))
 				t.patchRenames(docs[0], pt.Options, r)
+				matched = true
 			}
 		}
+		t.noteSelected(matched, len(ra), at)
 		return
 	}
 	t.applySMP(docs, ra, pt.Options, at)
+}
+
+// noteSelected remembers a patch entry whose target selected nothing of
+// the resources there are. With none at all (placeholder files, as Flux's
+// bootstrap leaves gotk-components.yaml before it runs) the empty build is
+// the news, not the patch.
+func (t *tracer) noteSelected(matched bool, resources int, at manifest.Location) {
+	if !matched && resources > 0 && !slices.Contains(t.selectsNothing, at) {
+		t.selectsNothing = append(t.selectsNothing, at)
+	}
 }
 
 // applySMP records strategic merge patches that name their target by id.
