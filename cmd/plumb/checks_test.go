@@ -31,21 +31,30 @@ func TestDemoReportsCheckFindingsAtTheLines(t *testing.T) {
 	}
 }
 
-func TestChecksSectionIsTheWandaResult(t *testing.T) {
-	_, out, _ := plumb(t, "check", "--root", "../..", "../../fixtures/demo", "--format", "json", "--reproducible")
+// checksSection is the JSON report's checks section, both detail levels.
+type checksSection struct {
+	ExecutionID  string  `json:"execution_id"`
+	Result       string  `json:"result"`
+	Detail       *string `json:"detail"`
+	CheckResults []struct {
+		CheckID            string            `json:"check_id"`
+		Result             string            `json:"result"`
+		AgentsCheckResults []json.RawMessage `json:"agents_check_results"`
+		AgentsPassed       *int              `json:"agents_passed"`
+		AgentsExcluded     *int              `json:"agents_excluded"`
+		ExpectationResults []json.RawMessage `json:"expectation_results"`
+	} `json:"check_results"`
+	Timeout []string `json:"timeout"`
+}
+
+// demoChecksSection runs the demo with the extra arguments and returns
+// its checks section and rule ids.
+func demoChecksSection(t *testing.T, args ...string) (checksSection, map[string]bool) {
+	t.Helper()
+	_, out, _ := plumb(t, append([]string{"check", "--root", "../..", "../../fixtures/demo", "--format", "json", "--reproducible"}, args...)...)
 	var rep struct {
-		Checks struct {
-			ExecutionID  string `json:"execution_id"`
-			Result       string `json:"result"`
-			CheckResults []struct {
-				CheckID            string            `json:"check_id"`
-				Result             string            `json:"result"`
-				AgentsCheckResults []json.RawMessage `json:"agents_check_results"`
-				ExpectationResults []json.RawMessage `json:"expectation_results"`
-			} `json:"check_results"`
-			Timeout []string `json:"timeout"`
-		} `json:"checks"`
-		Rules []struct{ ID string } `json:"rule_descriptors"`
+		Checks checksSection         `json:"checks"`
+		Rules  []struct{ ID string } `json:"rule_descriptors"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
@@ -54,48 +63,112 @@ func TestChecksSectionIsTheWandaResult(t *testing.T) {
 	if c.ExecutionID == "" || c.Result != "critical" || len(c.CheckResults) < 20 || c.Timeout == nil {
 		t.Fatalf("checks section: %+v", c)
 	}
-	for _, cr := range c.CheckResults {
-		if cr.CheckID == "C10001" {
-			if cr.Result != "critical" || len(cr.AgentsCheckResults) < 3 || len(cr.ExpectationResults) != 2 {
-				t.Errorf("C10001: %+v", cr)
-			}
-			// Facts are listed for the targets that failed, not for those
-			// that passed (a deliberate difference from Wanda: report size).
-			var failed, passed int
-			for _, raw := range cr.AgentsCheckResults {
-				var a struct {
-					AgentID     string            `json:"agent_id"`
-					Facts       []json.RawMessage `json:"facts"`
-					Evaluations []struct {
-						ReturnValue any `json:"return_value"`
-					} `json:"expectation_evaluations"`
-				}
-				if err := json.Unmarshal(raw, &a); err != nil || a.Facts == nil || len(a.Evaluations) != 2 {
-					t.Fatalf("C10001 agent %s (%v)", raw, err)
-				}
-				if a.Evaluations[0].ReturnValue == true && a.Evaluations[1].ReturnValue == true {
-					passed++
-					if len(a.Facts) != 0 {
-						t.Errorf("passing target %s lists its facts", a.AgentID)
-					}
-				} else {
-					failed++
-					if len(a.Facts) != 1 {
-						t.Errorf("failing target %s: facts %s", a.AgentID, a.Facts)
-					}
-				}
-			}
-			if failed == 0 || passed == 0 {
-				t.Errorf("C10001: %d failing and %d passing targets, want some of each", failed, passed)
-			}
-		}
-	}
 	rules := map[string]bool{}
 	for _, r := range rep.Rules {
 		rules[r.ID] = true
 	}
+	return c, rules
+}
+
+// c10001Target is a per-target result of C10001 (two expectations).
+type c10001Target struct {
+	AgentID     string            `json:"agent_id"`
+	Facts       []json.RawMessage `json:"facts"`
+	Evaluations []struct {
+		ReturnValue any `json:"return_value"`
+	} `json:"expectation_evaluations"`
+}
+
+func (a c10001Target) passed() bool {
+	return a.Evaluations[0].ReturnValue == true && a.Evaluations[1].ReturnValue == true
+}
+
+func readC10001Target(t *testing.T, raw json.RawMessage) c10001Target {
+	t.Helper()
+	var a c10001Target
+	if err := json.Unmarshal(raw, &a); err != nil || a.Facts == nil || len(a.Evaluations) != 2 {
+		t.Fatalf("C10001 agent %s (%v)", raw, err)
+	}
+	return a
+}
+
+// By default the section is Wanda's Result with each check's failing
+// targets in full and the passing ones counted.
+func TestChecksSectionIsTheWandaResult(t *testing.T) {
+	c, rules := demoChecksSection(t)
+	if c.Detail == nil || *c.Detail != "summary" {
+		t.Errorf("detail %v, want summary", c.Detail)
+	}
+	seen := false
+	for _, cr := range c.CheckResults {
+		if cr.AgentsPassed == nil || cr.AgentsExcluded == nil {
+			t.Fatalf("%s: no counts of passing and excluded targets", cr.CheckID)
+		}
+		if cr.CheckID != "C10001" {
+			continue
+		}
+		seen = true
+		if cr.Result != "critical" || len(cr.AgentsCheckResults) == 0 || *cr.AgentsPassed == 0 || len(cr.ExpectationResults) != 2 {
+			t.Errorf("C10001: %+v", cr)
+		}
+		// Only the targets that failed are listed, with their facts.
+		for _, raw := range cr.AgentsCheckResults {
+			if a := readC10001Target(t, raw); a.passed() || len(a.Facts) != 1 {
+				t.Errorf("listed target %s: passed %v, facts %s", a.AgentID, a.passed(), a.Facts)
+			}
+		}
+	}
+	if !seen {
+		t.Error("no C10001 result")
+	}
 	if !rules["check/C10001"] || !rules["checks/lint"] {
 		t.Errorf("rules lack the checks: %v", rules)
+	}
+}
+
+// --checks-detail full lists every target, as Wanda does; the summary
+// counts exactly the targets it leaves out.
+func TestChecksDetailFullListsEveryTarget(t *testing.T) {
+	full, _ := demoChecksSection(t, "--checks-detail", "full")
+	summary, _ := demoChecksSection(t)
+	if full.Detail != nil {
+		t.Errorf("a full section says detail %q (Wanda's Result has no such key)", *full.Detail)
+	}
+	if len(full.CheckResults) != len(summary.CheckResults) {
+		t.Fatalf("%d check results in full, %d in the summary", len(full.CheckResults), len(summary.CheckResults))
+	}
+	for i, cr := range full.CheckResults {
+		s := summary.CheckResults[i]
+		if cr.AgentsPassed != nil || cr.AgentsExcluded != nil {
+			t.Errorf("%s: a full section counts targets", cr.CheckID)
+		}
+		if s.CheckID != cr.CheckID || s.Result != cr.Result || len(cr.AgentsCheckResults) != len(s.AgentsCheckResults)+*s.AgentsPassed+*s.AgentsExcluded {
+			t.Errorf("%s: full lists %d targets; the summary lists %d, counts %d passing and %d excluded",
+				cr.CheckID, len(cr.AgentsCheckResults), len(s.AgentsCheckResults), *s.AgentsPassed, *s.AgentsExcluded)
+		}
+		if cr.CheckID != "C10001" {
+			continue
+		}
+		// Facts are listed for the targets that failed, not for those
+		// that passed (a deliberate difference from Wanda: report size).
+		var failed, passed int
+		for _, raw := range cr.AgentsCheckResults {
+			a := readC10001Target(t, raw)
+			if a.passed() {
+				passed++
+				if len(a.Facts) != 0 {
+					t.Errorf("passing target %s lists its facts", a.AgentID)
+				}
+			} else {
+				failed++
+				if len(a.Facts) != 1 {
+					t.Errorf("failing target %s: facts %s", a.AgentID, a.Facts)
+				}
+			}
+		}
+		if failed == 0 || passed == 0 || failed != len(s.AgentsCheckResults) || passed != *s.AgentsPassed {
+			t.Errorf("C10001: %d failing and %d passing targets in full, summary %d and %d", failed, passed, len(s.AgentsCheckResults), *s.AgentsPassed)
+		}
 	}
 }
 

@@ -65,7 +65,7 @@ nothing.`,
 	}
 	fl = config.BindCheckFlags(cmd.Flags())
 	cmd.Flags().Lookup("select").Usage = "fix only the findings of these checks or rules: D10001, check/D10001 (comma-separated or repeated)"
-	for _, name := range []string{"format", "sarif-category", "fail-on"} {
+	for _, name := range []string{"format", "sarif-category", "fail-on", "checks-detail"} {
 		if err := cmd.Flags().MarkHidden(name); err != nil {
 			panic(err) // the flag names above are BindCheckFlags' own
 		}

@@ -190,8 +190,27 @@ func TestDemoShardsMergeWithEveryEngine(t *testing.T) {
 			t.Fatalf("merge of %d: exit %d %s", n, code, errOut)
 		}
 		if merged != whole {
-			t.Errorf("%d shards merged differ from the unsharded report:\n%s", n, merged)
+			t.Errorf("%d shards merged differ from the unsharded report:\n%s", n, firstLineDiff(merged, whole))
 		}
+	}
+	// Every target listed, merged as well. Shards run with other details
+	// are not shards of one run.
+	full := append(slices.Clip(args), "--checks-detail", "full")
+	_, wholeFull, _ := plumb(t, append(full, "--format", "json")...)
+	if wholeFull == whole {
+		t.Fatal("--checks-detail full wrote the summary")
+	}
+	code, merged, errOut := mergeShards(t, dir, full, 3)
+	if code != 0 || merged != wholeFull {
+		t.Errorf("3 shards with --checks-detail full: exit %d %s\n%s", code, errOut, firstLineDiff(merged, wholeFull))
+	}
+	files := shardFiles(dir, 3)
+	if code, _, errOut := plumb(t, append(slices.Clip(args), "--shard", "2/3", "--format", "json="+files[1])...); code != 0 {
+		t.Fatalf("shard 2/3: exit %d %s", code, errOut)
+	}
+	code, _, errOut = plumb(t, append([]string{"merge", "--format", "json"}, files...)...)
+	if want := "shard 2 was run with --checks-detail summary, shard 1 with full: merge the shards of one run"; code != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("shards of two details: exit %d %q, want %q", code, errOut, want)
 	}
 }
 
@@ -306,6 +325,7 @@ func TestMonorepoComparesEnvironmentsPerApplication(t *testing.T) {
 				AgentsCheckResults []struct {
 					AgentID string `json:"agent_id"`
 				} `json:"agents_check_results"`
+				AgentsPassed       int `json:"agents_passed"`
 				ExpectationResults []struct {
 					Result any `json:"result"`
 				} `json:"expectation_results"`
@@ -321,8 +341,15 @@ func TestMonorepoComparesEnvironmentsPerApplication(t *testing.T) {
 			continue
 		}
 		ran++
-		if cr.Result != "warning" || len(cr.AgentsCheckResults) != 5 || len(cr.ExpectationResults) != 1 || cr.ExpectationResults[0].Result != false {
-			t.Errorf("%s: result %s on %d targets, expectations %v", cr.CheckID, cr.Result, len(cr.AgentsCheckResults), cr.ExpectationResults)
+		if cr.Result != "warning" || len(cr.AgentsCheckResults)+cr.AgentsPassed != 5 || len(cr.ExpectationResults) != 1 || cr.ExpectationResults[0].Result != false {
+			t.Errorf("%s: result %s on %d+%d targets, expectations %v", cr.CheckID, cr.Result, len(cr.AgentsCheckResults), cr.AgentsPassed, cr.ExpectationResults)
+		}
+		// The section lists api's environments, which differ; web's agree
+		// and are counted.
+		for _, a := range cr.AgentsCheckResults {
+			if !strings.HasPrefix(a.AgentID, "testdata/monorepo/apps/api/") {
+				t.Errorf("%s lists %s, whose application's environments agree", cr.CheckID, a.AgentID)
+			}
 		}
 	}
 	if ran != 2 {

@@ -42,6 +42,7 @@ var checkInputs = []checkInput{
 	{Input: "policies", Flag: "policies", List: true},
 	{Input: "cache-dir", Flag: "cache-dir"},
 	{Input: "remote-hosts", Flag: "remote-host", List: true},
+	{Input: "checks-detail", Flag: "checks-detail"},
 }
 
 // bindCheckInputs builds `plumb check`'s flags from the inputs (every

@@ -18,12 +18,21 @@ import (
 type Analyzer struct {
 	checks []*Check
 	custom Customizations
+	// detail is the JSON report's detail of the section (detail.go).
+	detail string
 }
 
 // NewAnalyzer runs the given checks (usable ones, already selected) with
-// validated customizations.
+// validated customizations; its section lists every target (WithDetail).
 func NewAnalyzer(checks []*Check, custom Customizations) *Analyzer {
 	return &Analyzer{checks: checks, custom: custom}
+}
+
+// WithDetail sets the JSON report's detail of the section:
+// config.DetailSummary, or config.DetailFull for every target.
+func (a *Analyzer) WithDetail(detail string) *Analyzer {
+	a.detail = detail
+	return a
 }
 
 // Name implements analyzer.Analyzer; it is also the JSON report section.
@@ -197,6 +206,7 @@ func (a *Analyzer) Analyze(ctx context.Context, in *analyzer.Input) (*analyzer.O
 	out.Findings = append(out.Findings, costLimitFindings(a.checks, x.plan)...)
 	res.shard = &shardContext{targets: names, checks: a.checks}
 	res.shard.setPending(pending)
+	res.detail = a.detail
 	dropPassingFacts(res, in.Sharded)
 	out.Section = res
 	return out, nil

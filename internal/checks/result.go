@@ -18,6 +18,9 @@ type Result struct {
 	// merge can aggregate the shards again (shard.go); nil outside the
 	// analyzer.
 	shard *shardContext
+	// detail is config.DetailSummary when the JSON shows the summary
+	// (detail.go); any other value writes every target.
+	detail string
 }
 
 // CheckResult is the outcome of one check over its targets.

@@ -92,7 +92,11 @@ func New(cfg config.Checks, configFile string) (*Analyzer, []finding.Finding) {
 		}
 		problems = append(problems, configFinding(RuleCustomization, configFile, line, col, p.Check+"/"+p.Value, "checks.customizations: "+p.Message))
 	}
-	return NewAnalyzer(checks, valid), problems
+	detail := cfg.Detail
+	if detail != config.DetailFull {
+		detail = config.DetailSummary // the default, also of a configuration not resolved from flags
+	}
+	return NewAnalyzer(checks, valid).WithDetail(detail), problems
 }
 
 // diagnosticFinding turns a lint result into a finding: errors are input

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/finding"
 )
 
@@ -57,6 +58,10 @@ type ShardMerge struct {
 	// targets outside the majority; BasePending the base revision's.
 	Pending     []SameFinding `json:"pending"`
 	BasePending []SameFinding `json:"base_pending,omitempty"`
+	// Detail is the detail the merged section is written with
+	// (config.DetailSummary or config.DetailFull); the shard's Result
+	// lists every target whatever it says, for merge to aggregate.
+	Detail string `json:"detail"`
 }
 
 // ShardInfo describes a check for aggregation.
@@ -88,7 +93,10 @@ type SameValues struct {
 // what merging needs. base is the base revision's checks section in
 // pull-request mode (nil otherwise).
 func (r *Result) ShardSection(base any) any {
-	m := &ShardMerge{Targets: []string{}, CheckIDs: []string{}, Checks: map[string]ShardInfo{}, Same: r.sameValues(), Pending: []SameFinding{}}
+	m := &ShardMerge{Targets: []string{}, CheckIDs: []string{}, Checks: map[string]ShardInfo{}, Same: r.sameValues(), Pending: []SameFinding{}, Detail: config.DetailFull}
+	if r.detail == config.DetailSummary {
+		m.Detail = config.DetailSummary
+	}
 	if r.shard != nil {
 		m.Targets = append(m.Targets, r.shard.targets...)
 		m.Pending = r.shard.sameFindings()
@@ -113,7 +121,9 @@ func (r *Result) ShardSection(base any) any {
 			m.BasePending = b.shard.sameFindings()
 		}
 	}
-	return &ShardSection{Result: r, Merge: m}
+	full := *r
+	full.detail = config.DetailFull
+	return &ShardSection{Result: &full, Merge: m}
 }
 
 // sameValues collects the expect_same values of every executed target.
@@ -163,6 +173,10 @@ type mergedResult struct {
 	Timeout      []string            `json:"timeout"`
 
 	decided MergedFindings
+	// detail is the shards' ShardMerge.Detail: with config.DetailSummary
+	// AgentsCheckResults lists the targets that did not pass, and the
+	// counts say how many did and how many were excluded.
+	detail string
 }
 
 type mergedCheckResult struct {
@@ -171,6 +185,38 @@ type mergedCheckResult struct {
 	Customized         bool                `json:"customized"`
 	AgentsCheckResults []json.RawMessage   `json:"agents_check_results"`
 	ExpectationResults []ExpectationResult `json:"expectation_results"`
+
+	passed, excluded int
+}
+
+// MarshalJSON writes the merged section as the unsharded run writes its
+// Result: whole, or as its summary (detail.go).
+func (m *mergedResult) MarshalJSON() ([]byte, error) {
+	if m.detail != config.DetailSummary {
+		type plain mergedResult // without this method
+		return json.Marshal((*plain)(m))
+	}
+	type check struct {
+		CheckID            string              `json:"check_id"`
+		Result             string              `json:"result"`
+		Customized         bool                `json:"customized"`
+		AgentsCheckResults []json.RawMessage   `json:"agents_check_results"`
+		AgentsPassed       int                 `json:"agents_passed"`
+		AgentsExcluded     int                 `json:"agents_excluded"`
+		ExpectationResults []ExpectationResult `json:"expectation_results"`
+	}
+	checks := make([]check, len(m.CheckResults))
+	for i, c := range m.CheckResults {
+		checks[i] = check{c.CheckID, c.Result, c.Customized, c.AgentsCheckResults, c.passed, c.excluded, c.ExpectationResults}
+	}
+	return json.Marshal(struct {
+		ExecutionID  string   `json:"execution_id"`
+		GroupID      string   `json:"group_id"`
+		Result       string   `json:"result"`
+		Detail       string   `json:"detail"`
+		CheckResults []check  `json:"check_results"`
+		Timeout      []string `json:"timeout"`
+	}{m.ExecutionID, m.GroupID, m.Result, m.detail, checks, m.Timeout})
 }
 
 // readAgent is the part of a per-target entry aggregation reads.
@@ -209,6 +255,8 @@ type shardParts struct {
 	same, baseSame       map[string][]sameShard
 	pending, basePending pendingIndex
 	pullRequest          bool
+	// detail is the shards' ShardMerge.Detail ("" until shard 1 is read).
+	detail string
 }
 
 // MergeShards implements the report's ShardMerger: it aggregates every
@@ -264,9 +312,11 @@ func (sp *shardParts) read(i int, p json.RawMessage) error {
 		return fmt.Errorf("shard %d: the checks section has no merge data (was it written by plumb check --shard?)", i+1)
 	}
 	if i == 0 {
-		sp.checkIDs = s.Merge.CheckIDs
+		sp.checkIDs, sp.detail = s.Merge.CheckIDs, s.Merge.Detail
 	} else if !slices.Equal(sp.checkIDs, s.Merge.CheckIDs) {
 		return fmt.Errorf("shard %d ran other checks than shard 1: merge the shards of one run", i+1)
+	} else if sp.detail != s.Merge.Detail {
+		return fmt.Errorf("shard %d was run with --checks-detail %s, shard 1 with %s: merge the shards of one run", i+1, detailName(s.Merge.Detail), detailName(sp.detail))
 	}
 	sp.names = append(sp.names, s.Merge.Targets...)
 	for id, info := range s.Merge.Checks {
@@ -308,6 +358,15 @@ func (sp *shardParts) read(i int, p json.RawMessage) error {
 	return sp.basePending.add(i, s.Merge.BasePending)
 }
 
+// detailName names a shard's detail in messages; a shard of a plumb that
+// did not record it listed every target.
+func detailName(d string) string {
+	if d == "" {
+		return config.DetailFull
+	}
+	return d
+}
+
 // aggregate rebuilds the Result in Run's order: targets sorted by name for
 // the ids, agents by target id, checks by id with the fully excluded ones
 // last.
@@ -333,7 +392,9 @@ func (sp *shardParts) aggregate() (*mergedResult, error) {
 		Result:       Passing,
 		CheckResults: []mergedCheckResult{},
 		Timeout:      []string{},
+		detail:       sp.detail,
 	}
+	summary := sp.detail == config.DetailSummary
 	ids := make([]string, 0, len(sp.byCheck))
 	for id := range sp.byCheck {
 		ids = append(ids, id)
@@ -351,9 +412,7 @@ func (sp *shardParts) aggregate() (*mergedResult, error) {
 		slices.SortFunc(cp.excluded, byAgent)
 		mr := mergedCheckResult{CheckID: id, Customized: cp.customized, AgentsCheckResults: []json.RawMessage{}}
 		if len(cp.executed) == 0 {
-			for _, e := range cp.excluded {
-				mr.AgentsCheckResults = append(mr.AgentsCheckResults, e.raw)
-			}
+			mr.addExcluded(cp.excluded, summary)
 			mr.Result, mr.ExpectationResults = Passing, []ExpectationResult{}
 			fullyExcluded = append(fullyExcluded, mr)
 			continue
@@ -375,9 +434,14 @@ func (sp *shardParts) aggregate() (*mergedResult, error) {
 		mr.Result, mr.ExpectationResults = cr.Result, cr.ExpectationResults
 		for _, e := range cp.executed {
 			raw := e.raw
+			passed := agentPassed(e.agent, &cr)
+			if passed && summary {
+				mr.passed++
+				continue
+			}
 			// The shards kept these facts: only now is it known whether
 			// the expect_same values passed (dropPassingFacts).
-			if hasSame(cr.ExpectationResults) && agentPassed(e.agent, &cr) {
+			if passed && hasSame(cr.ExpectationResults) {
 				var err error
 				if raw, err = withoutFacts(raw); err != nil {
 					return nil, fmt.Errorf("check %s: target %s: %w", id, e.agent.AgentID, err)
@@ -385,9 +449,7 @@ func (sp *shardParts) aggregate() (*mergedResult, error) {
 			}
 			mr.AgentsCheckResults = append(mr.AgentsCheckResults, raw)
 		}
-		for _, e := range cp.excluded {
-			mr.AgentsCheckResults = append(mr.AgentsCheckResults, e.raw)
-		}
+		mr.addExcluded(cp.excluded, summary)
 		out.CheckResults = append(out.CheckResults, mr)
 		out.Result = worst(out.Result, mr.Result)
 	}
@@ -395,6 +457,17 @@ func (sp *shardParts) aggregate() (*mergedResult, error) {
 	slices.Sort(sp.timeouts)
 	out.Timeout = append(out.Timeout, sp.timeouts...)
 	return out, nil
+}
+
+// addExcluded lists the excluded targets, or counts them in a summary.
+func (mr *mergedCheckResult) addExcluded(excluded []agentEntry, summary bool) {
+	if summary {
+		mr.excluded += len(excluded)
+		return
+	}
+	for _, e := range excluded {
+		mr.AgentsCheckResults = append(mr.AgentsCheckResults, e.raw)
+	}
 }
 
 // decide decides every expect_same expectation of the checks over render

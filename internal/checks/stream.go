@@ -3,6 +3,7 @@ package checks
 import (
 	"io"
 
+	"github.com/plumb-ci/plumb/internal/config"
 	"github.com/plumb-ci/plumb/internal/jsonstream"
 )
 
@@ -10,6 +11,9 @@ import (
 // result at a time: on 10,000 objects the section is tens of megabytes,
 // which MarshalIndent would hold twice (compact, then indented).
 func (r *Result) StreamJSON(w io.Writer, prefix, indent string) error {
+	if r.detail == config.DetailSummary {
+		return r.summarized().StreamJSON(w, prefix, indent)
+	}
 	return jsonstream.WriteObject(w, prefix, indent, []jsonstream.Field{
 		{Key: "execution_id", Value: r.ExecutionID},
 		{Key: "group_id", Value: r.GroupID},

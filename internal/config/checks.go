@@ -28,7 +28,40 @@ type ChecksFile struct {
 	// Environments are doublestar patterns of render targets that are the
 	// environments of an application, whatever their directory names.
 	Environments []EnvironmentPattern `yaml:"environments"`
+	// Detail is how much of every check's per-target results the JSON
+	// report lists (--checks-detail wins).
+	Detail DetailSetting `yaml:"detail"`
 }
+
+// The detail levels of the JSON report's checks section: summary lists
+// the targets that did not pass and counts the others, full lists every
+// target (Wanda's Result as it is).
+const (
+	DetailSummary = "summary"
+	DetailFull    = "full"
+)
+
+// DetailSetting is checks.detail with its position in the file, so a
+// value that is not a detail level names its line.
+type DetailSetting struct {
+	Value        string
+	Line, Column int
+}
+
+// UnmarshalYAML keeps the node's position and its text: validateDetail
+// refuses anything but a detail level (a list or a mapping has no text),
+// at the line.
+func (d *DetailSetting) UnmarshalYAML(n *yaml.Node) error {
+	d.Line, d.Column = n.Line, n.Column
+	d.Value = n.Value
+	return nil
+}
+
+// validDetail reports whether s is a detail level.
+func validDetail(s string) bool { return s == DetailSummary || s == DetailFull }
+
+// detailHelp is what --checks-detail and checks.detail accept.
+const detailHelp = "want summary (each check's targets that did not pass, the others counted) or full (every target)"
 
 // EnvironmentPattern is one pattern of checks.environments with its
 // position in the file, so a pattern that does not parse names its line.
@@ -75,6 +108,8 @@ type ChecksFlags struct {
 	NoDefaultChecks bool
 	Env             []string
 	Select          []string
+	// Detail is --checks-detail.
+	Detail string
 }
 
 // CatalogDir is one extra catalog directory.
@@ -104,6 +139,9 @@ type Checks struct {
 	// Environments are doublestar patterns of render target names (paths
 	// from the root) declared to be environments (checks.environments).
 	Environments []string
+	// Detail is the JSON report's detail of the checks section:
+	// DetailSummary or DetailFull.
+	Detail string
 }
 
 // bindChecksFlags registers the checks flags.
@@ -112,6 +150,7 @@ func bindChecksFlags(fs *pflag.FlagSet, fl *Flags) {
 	fs.BoolVar(&fl.NoDefaultChecks, "no-default-checks", false, "do not run the embedded default checks catalog")
 	fs.StringArrayVar(&fl.Env, "env", nil, "check environment entry key=value, e.g. environment=prod (repeatable; wins over .plumb.yaml)")
 	fs.StringSliceVar(&fl.Select, "select", nil, "run only these check ids (comma-separated or repeated)")
+	fs.StringVar(&fl.Detail, "checks-detail", DetailSummary, "JSON report: the checks section lists each check's targets that did not pass and counts the others (summary), or lists every target (full)")
 }
 
 // BindCatalogFlags registers the flags of the `plumb checks` commands that
@@ -172,10 +211,37 @@ func resolveChecks(file ChecksFile, fl *Flags, root, cwd, configFile string) (Ch
 		c.Env[k] = v
 	}
 	c.Customizations = file.Customizations
+	if c.Detail, err = resolveDetail(file.Detail, fl); err != nil {
+		return c, err
+	}
 	for _, e := range file.Environments {
 		c.Environments = append(c.Environments, environmentPattern(e.Pattern))
 	}
 	return c, nil
+}
+
+// resolveDetail is --checks-detail when given, else checks.detail, else
+// the summary. The file's value was validated when it was parsed.
+func resolveDetail(file DetailSetting, fl *Flags) (string, error) {
+	if fl.changed("checks-detail") {
+		if !validDetail(fl.Detail) {
+			return "", fmt.Errorf("--checks-detail %q: %s", fl.Detail, detailHelp)
+		}
+		return fl.Detail, nil
+	}
+	if file.Value != "" {
+		return file.Value, nil
+	}
+	return DetailSummary, nil
+}
+
+// validateDetail refuses a checks.detail that is not a detail level, at
+// its line.
+func validateDetail(name string, d DetailSetting) error {
+	if d.Line != 0 && !validDetail(d.Value) {
+		return fmt.Errorf("%s:%d:%d: checks.detail %q: %s", name, d.Line, d.Column, d.Value, detailHelp)
+	}
+	return nil
 }
 
 // environmentPattern is a checks.environments pattern as render target

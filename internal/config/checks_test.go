@@ -41,7 +41,9 @@ func TestChecksSection(t *testing.T) {
 
 func TestChecksSectionErrorsNameTheLine(t *testing.T) {
 	for _, c := range []struct{ config, want string }{
-		{"checks:\n  dir: [a]\n", `c.yaml:2:3: unknown key "dir" in checks (known keys: customizations, default_catalog, dirs, env, environments, select)`},
+		{"checks:\n  dir: [a]\n", `c.yaml:2:3: unknown key "dir" in checks (known keys: customizations, default_catalog, detail, dirs, env, environments, select)`},
+		{"checks:\n  detail: some\n", `c.yaml:2:11: checks.detail "some": want summary`},
+		{"checks:\n  detail: [full]\n", `c.yaml:2:11: checks.detail`},
 		{"checks:\n  default_catalog: maybe\n", `c.yaml:2:20: checks.default_catalog: the value is the string "maybe", want true or false`},
 		{"checks:\n  environments: [\"clusters/[\"]\n", `c.yaml:2:18: checks.environments: "clusters/[" is not a pattern of render targets in the repository`},
 		{"checks:\n  customizations: [a]\n", "c.yaml:2:19: checks.customizations: the value is a list, want a mapping of keys to values"},
@@ -94,6 +96,48 @@ func TestChecksFlagsMergeWithTheFile(t *testing.T) {
 	}
 	if cfg.Checks.DefaultCatalog || len(cfg.Checks.Dirs) != 1 || cfg.Checks.Dirs[0].Display != "/abs/checks" || len(cfg.Checks.Env) != 0 {
 		t.Errorf("checks = %+v", cfg.Checks)
+	}
+}
+
+// The checks section's detail is --checks-detail, else checks.detail, else
+// the summary.
+func TestChecksDetailFlagWinsOverTheFile(t *testing.T) {
+	for _, c := range []struct {
+		file  string
+		args  []string
+		want  string
+		error string
+	}{
+		{"", nil, DetailSummary, ""},
+		{"checks:\n  detail: full\n", nil, DetailFull, ""},
+		{"checks:\n  detail: full\n", []string{"--checks-detail", "summary"}, DetailSummary, ""},
+		{"", []string{"--checks-detail", "full"}, DetailFull, ""},
+		{"", []string{"--checks-detail", "all"}, "", `--checks-detail "all": want summary`},
+	} {
+		dir := t.TempDir()
+		if c.file != "" {
+			if err := os.WriteFile(filepath.Join(dir, DefaultFile), []byte(c.file), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
+		fl := BindCheckFlags(fs)
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := Load(fl, dir)
+		if c.error != "" {
+			if err == nil || !strings.Contains(err.Error(), c.error) {
+				t.Errorf("%q %v: err %v, want %q", c.file, c.args, err, c.error)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%q %v: %v", c.file, c.args, err)
+		}
+		if cfg.Checks.Detail != c.want {
+			t.Errorf("%q %v: detail %q, want %q", c.file, c.args, cfg.Checks.Detail, c.want)
+		}
 	}
 }
 

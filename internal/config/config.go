@@ -188,6 +188,9 @@ func ParseFile(name string, data []byte) (*File, error) {
 	if err := validateEnvironments(name, f.Checks.Environments); err != nil {
 		return nil, err
 	}
+	if err := validateDetail(name, f.Checks.Detail); err != nil {
+		return nil, err
+	}
 	return f, nil
 }
 
