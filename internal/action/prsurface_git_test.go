@@ -181,7 +181,7 @@ func TestActionSummaryListsAlikeFindingsOnce(t *testing.T) {
 	r := h.run("41")
 	assertRequests(t, r.requests, issueReq, headReq, postIssue, issueReq)
 	body := h.srv.IssueComments(7)[0].Body
-	row := "has no memory limit (resources.limits.memory)<br><sub>Deployment shop/web \\[apps/overlays/dev, apps/overlays/prod\\] `spec.template.spec.containers[0]`</sub>"
+	row := "has no memory limit (resources.limits.memory)<br><sub>Deployment shop/web in 2 targets \\[apps/overlays/dev, apps/overlays/prod\\] `spec.template.spec.containers[0]`</sub>"
 	if strings.Count(body, "has no memory limit") != 1 || !strings.Contains(body, row) {
 		t.Errorf("summary comment:\n%s", body)
 	}

@@ -45,7 +45,9 @@ type ReviewResult struct {
 	Resolved    int
 	OutsideDiff int // open findings on lines the pull request did not change, not new
 	OverLimit   int // left out by the caps
-	Rejected    int // anchors GitHub refused even so (the diff moved meanwhile)
+	// (Kept, OutsideDiff and OverLimit count problems: findings alike in
+	// several render targets once, as the summary does.)
+	Rejected int // anchors GitHub refused even so (the diff moved meanwhile)
 	// NotPosted were planned but not posted because posting stopped (a
 	// rate limit, an error).
 	NotPosted int
@@ -204,6 +206,9 @@ func planReview(in planInput) reviewPlan {
 	}
 	keep := map[int64]bool{}
 	open := map[string]bool{}
+	// The counts are of problems, as the summary's: findings alike in
+	// several render targets count once.
+	outside, kept := map[string]bool{}, map[string]bool{}
 	var pending []todo
 	for _, f := range in.findings {
 		if open[f.Fingerprint] {
@@ -212,16 +217,16 @@ func planReview(in planInput) reviewPlan {
 		open[f.Fingerprint] = true
 		w, anchor := place(f, in.diff)
 		if w == nowhere {
-			plan.result.OutsideDiff++
+			countOnce(outside, f, &plan.result.OutsideDiff)
 			continue
 		}
 		if c := existingComment(ours[f.Fingerprint], replies); c != nil {
 			keep[c.GetID()] = true
-			plan.result.Kept++
+			countOnce(kept, f, &plan.result.Kept)
 			continue
 		}
 		if w == inBody && in.listed[f.Fingerprint] {
-			plan.result.Kept++
+			countOnce(kept, f, &plan.result.Kept)
 			continue
 		}
 		pending = append(pending, todo{f, w, anchor})
@@ -280,7 +285,7 @@ func planReview(in planInput) reviewPlan {
 		case g.where != onLine && len(plan.listed) < maxBodyLines:
 			plan.listed = append(plan.listed, listing{fingerprints: fps, text: listingText(f, g.alike)})
 		default:
-			plan.result.OverLimit += len(fps)
+			plan.result.OverLimit++
 		}
 	}
 
@@ -294,6 +299,20 @@ func planReview(in planInput) reviewPlan {
 		}
 	}
 	return plan
+}
+
+// problemKey is what findings alike share: the same line, rule, message,
+// status and level (a base shared by overlays).
+func problemKey(f *finding.Finding) string {
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%v", manifest.FormatLocation(f.Location), f.RuleID, f.Message, f.Status, f.Level)
+}
+
+// countOnce adds one to n for the first finding of each problem.
+func countOnce(seen map[string]bool, f *finding.Finding, n *int) {
+	if k := problemKey(f); !seen[k] {
+		seen[k] = true
+		*n++
+	}
 }
 
 func anyOpen(fps []string, open map[string]bool) bool {
