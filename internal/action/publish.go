@@ -218,8 +218,13 @@ func reviewNote(res *github.ReviewResult) string {
 		}
 	}
 	posted := "posted"
+	if res.PostedProblems > res.Posted {
+		// The problems on one line share a comment: the count the summary
+		// has is said too.
+		posted += fmt.Sprintf(" about %d findings", res.PostedProblems)
+	}
 	if res.Suggestions > 0 {
-		posted = fmt.Sprintf("posted (%d with a suggested change)", res.Suggestions)
+		posted += fmt.Sprintf(" (%d with a suggested change)", res.Suggestions)
 	}
 	add(res.Posted, posted)
 	add(res.Kept, "already there")

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -138,6 +139,13 @@ func TestActionRealisticPullRequest(t *testing.T) {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(out+".job", []byte(r.summary), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var review strings.Builder
+		for _, c := range h.srv.ReviewComments(7) {
+			fmt.Fprintf(&review, "===== %s:%d\n%s\n", c.Path, c.Line, c.Body)
+		}
+		if err := os.WriteFile(out+".review", []byte(review.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -31,6 +31,9 @@ const (
 // ReviewResult counts what happened to the review comments.
 type ReviewResult struct {
 	Posted int // new comments on lines
+	// PostedProblems are the problems the new line comments are about:
+	// the problems on one line share a comment.
+	PostedProblems int
 	// Files are new file comments: new findings on lines the pull request
 	// did not change, in files it changes.
 	Files int
@@ -61,6 +64,7 @@ type draftComment struct {
 	anchor       Anchor
 	body         string
 	suggested    bool
+	problems     int // the problems it is about (findings alike count once)
 }
 
 // listing is a line of a review body about findings that read alike.
@@ -245,8 +249,8 @@ func planReview(in planInput) reviewPlan {
 
 	// Second pass: new comments, most important first, within the caps;
 	// findings that read alike in several render targets (a base shared by
-	// overlays: the same line, rule and message) share one comment, which
-	// names their objects.
+	// overlays: the same line, rule and message) are one problem, and the
+	// problems on the same line share one comment (see draftComments).
 	budget := max - keptComments
 	fileBudget := maxFileComments - keptFiles
 	sug := newSuggester(in, ourOrder, keep)
@@ -258,8 +262,7 @@ func planReview(in planInput) reviewPlan {
 	byKey := map[string]*group{}
 	for _, p := range pending {
 		f := p.f
-		k := fmt.Sprintf("%d\x00%s\x00%d\x00%d\x00%s\x00%s\x00%s\x00%s\x00%v", p.where, p.anchor.Path, p.anchor.StartLine, p.anchor.Line,
-			manifest.FormatLocation(f.Location), f.RuleID, f.Message, f.Status, f.Level)
+		k := fmt.Sprintf("%d\x00%s\x00%d\x00%d\x00%s", p.where, p.anchor.Path, p.anchor.StartLine, p.anchor.Line, problemKey(f))
 		if g := byKey[k]; g != nil {
 			g.alike = append(g.alike, f)
 			continue
@@ -268,24 +271,30 @@ func planReview(in planInput) reviewPlan {
 		byKey[k] = g
 		groups = append(groups, g)
 	}
+	var drafts []*draft
 	for _, g := range groups {
-		f := g.f
-		fps := []string{f.Fingerprint}
-		for _, a := range g.alike {
-			fps = append(fps, a.Fingerprint)
-		}
-		switch {
-		case g.where == onLine && len(plan.create)+len(plan.files) < budget:
-			anchor, section := sug.suggest(f, g.anchor)
-			plan.create = append(plan.create, draftComment{fingerprints: fps, anchor: anchor, suggested: section.suggested,
-				body: findingCommentBody(report.FindingCommentWith(f, g.alike, section.markdown), fps)})
-		case g.where == onFile && len(plan.files) < fileBudget && len(plan.create)+len(plan.files) < budget:
-			plan.files = append(plan.files, draftComment{fingerprints: fps, anchor: g.anchor,
-				body: findingCommentBody(fileCommentIntro(f)+"\n\n"+report.FindingCommentWith(f, g.alike, ""), fps)})
-		case g.where != onLine && len(plan.listed) < maxBodyLines:
-			plan.listed = append(plan.listed, listing{fingerprints: fps, text: listingText(f, g.alike)})
+		switch g.where {
+		case onLine:
+			anchor, sec := sug.suggest(g.f, g.anchor)
+			drafts = addToDraft(drafts, onLine, anchor, problem{f: g.f, alike: g.alike, sec: sec})
+		case onFile:
+			drafts = addToDraft(drafts, onFile, g.anchor, problem{f: g.f, alike: g.alike})
 		default:
-			plan.result.OverLimit++
+			if len(plan.listed) < maxBodyLines {
+				plan.listed = append(plan.listed, listing{fingerprints: fingerprintsOf(g.f, g.alike), text: listingText(g.f, g.alike)})
+			} else {
+				plan.result.OverLimit++
+			}
+		}
+	}
+	for _, d := range drafts {
+		switch {
+		case d.where == onLine && len(plan.create)+len(plan.files) < budget:
+			plan.create = append(plan.create, d.comment())
+		case d.where == onFile && len(plan.files) < fileBudget && len(plan.create)+len(plan.files) < budget:
+			plan.files = append(plan.files, d.comment())
+		default:
+			plan.result.OverLimit += len(d.problems)
 		}
 	}
 

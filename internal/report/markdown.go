@@ -532,20 +532,44 @@ const maxCommentDiff = 20000
 // remediation and (cut to a size) the diff.
 func FindingComment(f *finding.Finding) string { return FindingCommentWith(f, nil, "") }
 
+// levelLabel is a finding's level as a comment shows it.
+func levelLabel(l finding.Level) string {
+	return map[finding.Level]string{finding.Error: "❌ **error**", finding.Warning: "⚠️ **warning**", finding.Note: "ℹ️ **note**"}[l]
+}
+
+// ruleLabel is the comment's name of a finding: its level, rule, title
+// and whether it is new.
+func ruleLabel(f *finding.Finding) string {
+	s := levelLabel(f.Level) + " · " + codeSpan(f.RuleID)
+	if f.Title != "" {
+		s += " · " + mdText(f.Title)
+	}
+	if f.Status == finding.StatusNew {
+		s += " · new"
+	}
+	return s
+}
+
+// objectsLine names the objects of a finding and its alike ones, and the
+// field: "Deployment shop/web in 2 targets [dev, prod] · `spec.replicas`".
+func objectsLine(f *finding.Finding, alike []*finding.Finding) string {
+	if f.Object.IsZero() {
+		return ""
+	}
+	s := mdText(alikeObjects(annotation{Finding: f, alike: alike}))
+	if len(f.Path) > 0 {
+		s += " · " + codeSpan(f.Path.String())
+	}
+	return s
+}
+
 // FindingCommentWith is FindingComment about f and the findings that read
 // alike in other render targets (their objects are named after f's), with
 // trusted Markdown (a suggested change) after the message and before the
 // remediation.
 func FindingCommentWith(f *finding.Finding, alike []*finding.Finding, extra string) string {
 	var b strings.Builder
-	level := map[finding.Level]string{finding.Error: "❌ **error**", finding.Warning: "⚠️ **warning**", finding.Note: "ℹ️ **note**"}[f.Level]
-	b.WriteString(level + " · " + codeSpan(f.RuleID))
-	if f.Title != "" {
-		b.WriteString(" · " + mdText(f.Title))
-	}
-	if f.Status == finding.StatusNew {
-		b.WriteString(" · new")
-	}
+	b.WriteString(ruleLabel(f))
 	b.WriteString("\n\n")
 	lines := strings.Split(strings.TrimSpace(f.Message), "\n")
 	for i, l := range lines {
@@ -553,12 +577,8 @@ func FindingCommentWith(f *finding.Finding, alike []*finding.Finding, extra stri
 	}
 	b.WriteString(truncateRunes(strings.Join(lines, "  \n"), 20000))
 	b.WriteString("\n\n")
-	if !f.Object.IsZero() {
-		b.WriteString("<sub>" + mdText(alikeObjects(annotation{Finding: f, alike: alike})))
-		if len(f.Path) > 0 {
-			b.WriteString(" · " + codeSpan(f.Path.String()))
-		}
-		b.WriteString("</sub>\n\n")
+	if obj := objectsLine(f, alike); obj != "" {
+		b.WriteString("<sub>" + obj + "</sub>\n\n")
 	}
 	if extra != "" {
 		b.WriteString(extra + "\n\n")
@@ -568,16 +588,113 @@ func FindingCommentWith(f *finding.Finding, alike []*finding.Finding, extra stri
 		b.WriteString(helpMarkdown(f, truncateRunes(help, 10000)))
 		b.WriteString("\n\n</details>\n\n")
 	}
-	if diff := strings.TrimRight(f.Diff, "\n"); diff != "" {
-		if len(diff) > maxCommentDiff {
-			cut := strings.LastIndexByte(diff[:maxCommentDiff], '\n')
-			if cut < 0 {
-				cut = maxCommentDiff
-			}
-			diff = diff[:cut] + "\n… (cut; the job summary has the whole diff)"
+	writeCommentDiff(&b, f.Diff)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// writeCommentDiff quotes a finding's diff, cut to maxCommentDiff.
+func writeCommentDiff(b *strings.Builder, diff string) {
+	diff = strings.TrimRight(diff, "\n")
+	if diff == "" {
+		return
+	}
+	if len(diff) > maxCommentDiff {
+		cut := strings.LastIndexByte(diff[:maxCommentDiff], '\n')
+		if cut < 0 {
+			cut = maxCommentDiff
 		}
-		fence := codeFence(diff)
-		b.WriteString(fence + "diff\n" + diff + "\n" + fence + "\n\n")
+		diff = diff[:cut] + "\n… (cut; the job summary has the whole diff)"
+	}
+	fence := codeFence(diff)
+	b.WriteString(fence + "diff\n" + diff + "\n" + fence + "\n\n")
+}
+
+// CommentItem is one problem of a review comment about several: a
+// finding, the findings alike in other render targets, and trusted
+// Markdown said after it ("fixed by the suggested change below").
+type CommentItem struct {
+	Finding *finding.Finding
+	Alike   []*finding.Finding
+	Note    string
+}
+
+// Bounds of a comment about several problems, within GitHub's 65,536
+// characters with room for the markers: one problem's message, the
+// comment once the remediations are in, and once the diffs are.
+const (
+	maxItemMessage = 500
+	maxSeveralHelp = 40000
+	maxSeveralBody = 60000
+)
+
+// FindingsComment is the Markdown of one review comment about several
+// problems on the same lines: a short checklist of what is wrong (most
+// important first), the objects once when they are the same for all,
+// trusted Markdown (the joint suggested change) once, then "How to fix"
+// per rule, folded, and the diffs.
+func FindingsComment(items []CommentItem, extra string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%d problems here:**\n\n", len(items))
+	shared := objectsLine(items[0].Finding, items[0].Alike)
+	for _, it := range items[1:] {
+		if objectsLine(it.Finding, it.Alike) != shared {
+			shared = ""
+			break
+		}
+	}
+	for _, it := range items {
+		f := it.Finding
+		msg := truncateRunes(strings.Join(strings.Fields(f.Message), " "), maxItemMessage)
+		b.WriteString("- " + ruleLabel(f) + " — " + mdText(msg))
+		if obj := objectsLine(f, it.Alike); shared == "" && obj != "" {
+			b.WriteString(" <sub>" + obj + "</sub>")
+		}
+		if it.Note != "" {
+			b.WriteString(" — " + it.Note)
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
+	if shared != "" {
+		b.WriteString("<sub>" + shared + "</sub>\n\n")
+	}
+	if extra != "" {
+		b.WriteString(extra + "\n\n")
+	}
+	// GitHub refuses a comment over 65,536 characters: the remediations
+	// and the diffs go in while the comment has room, the rest is pointed
+	// at.
+	seen := map[string]bool{}
+	left := false
+	for _, it := range items {
+		f := it.Finding
+		help := strings.TrimSpace(f.Help)
+		if help == "" || seen[f.RuleID] {
+			continue
+		}
+		seen[f.RuleID] = true
+		summary := "How to fix " + codeSpanHTML(f.RuleID)
+		if f.Title != "" {
+			summary += " · " + htmlText(f.Title)
+		}
+		block := "<details><summary>" + summary + "</summary>\n\n" + helpMarkdown(f, truncateRunes(help, 10000)) + "\n\n</details>\n\n"
+		if b.Len()+len(block) > maxSeveralHelp {
+			left = true
+			continue
+		}
+		b.WriteString(block)
+	}
+	for _, it := range items {
+		var d strings.Builder
+		writeCommentDiff(&d, it.Finding.Diff)
+		if b.Len()+d.Len() > maxSeveralBody {
+			left = left || d.Len() > 0
+			continue
+		}
+		b.WriteString(d.String())
+	}
+	if left {
+		b.WriteString("_More in the job summary: this comment is kept within GitHub's size limit._\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
