@@ -298,24 +298,15 @@ func (r *runner) setOutputs(rep *report.Report, sarifFile, reportFile string) {
 	if r.env.getenv("GITHUB_OUTPUT") == "" {
 		return
 	}
-	var counts report.LevelCounts
-	total, fresh := 0, 0
-	for i := range rep.Findings {
-		f := &rep.Findings[i]
-		if !report.IsOpen(f) {
-			continue
-		}
-		total++
-		counts.Add(f.Level)
-		if f.Status == "new" {
-			fresh++
-		}
-	}
+	// Problems, as the summary counts them: a finding alike in several
+	// render targets (a base shared by overlays) counts once.
+	t := report.Count(rep)
 	outputs := []struct{ k, v string }{
-		{"findings", fmt.Sprint(total)},
-		{"errors", fmt.Sprint(counts.Errors)},
-		{"warnings", fmt.Sprint(counts.Warnings)},
-		{"new", fmt.Sprint(fresh)},
+		{"findings", fmt.Sprint(t.Open.Total())},
+		{"errors", fmt.Sprint(t.Open.Errors)},
+		{"warnings", fmt.Sprint(t.Open.Warnings)},
+		{"new", fmt.Sprint(t.New.Total())},
+		{"fixed", fmt.Sprint(t.Fixed)},
 		{"sarif-file", sarifFile},
 		{"report-file", reportFile},
 	}

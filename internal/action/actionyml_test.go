@@ -68,7 +68,7 @@ func TestActionYAMLMatchesTheCode(t *testing.T) {
 		}
 	}
 	slices.Sort(outputs)
-	if want := []string{"errors", "findings", "new", "report-file", "sarif-file", "warnings"}; !slices.Equal(outputs, want) {
+	if want := []string{"errors", "findings", "fixed", "new", "report-file", "sarif-file", "warnings"}; !slices.Equal(outputs, want) {
 		t.Errorf("outputs %v, want %v", outputs, want)
 	}
 }

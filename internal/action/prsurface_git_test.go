@@ -181,7 +181,7 @@ func TestActionSummaryListsAlikeFindingsOnce(t *testing.T) {
 	r := h.run("41")
 	assertRequests(t, r.requests, issueReq, headReq, postIssue, issueReq)
 	body := h.srv.IssueComments(7)[0].Body
-	row := "has no memory limit (resources.limits.memory)<br><sub>Deployment shop/web \\[apps/overlays/dev, apps/overlays/prod\\] `spec.template.spec.containers[0]`</sub>"
+	row := "has no memory limit (resources.limits.memory)<br><sub>Deployment shop/web in 2 targets \\[apps/overlays/dev, apps/overlays/prod\\] `spec.template.spec.containers[0]`</sub>"
 	if strings.Count(body, "has no memory limit") != 1 || !strings.Contains(body, row) {
 		t.Errorf("summary comment:\n%s", body)
 	}
@@ -219,32 +219,51 @@ func TestActionSuggestsChangesAReviewerAppliesInOneClick(t *testing.T) {
 	if len(comments) != 1 {
 		t.Fatalf("%d reviews", len(comments))
 	}
+	// Two comments: the five problems of the container line in one (a
+	// checklist, the joint suggestion once), the label's in the other.
+	if len(comments[0]) != 2 {
+		t.Fatalf("%d comments, want 2", len(comments[0]))
+	}
 	var carrier map[string]any
-	pointers := 0
 	for _, c := range comments[0] {
 		body := c["body"].(string)
-		switch {
-		case strings.Contains(body, "```suggestion"):
-			if carrier != nil {
-				t.Errorf("two comments suggest a change on the same lines")
-			}
+		if strings.Contains(body, "fixes this too") {
+			t.Errorf("a comment only points at another's suggestion:\n%s", body)
+		}
+		if strings.Contains(body, "```suggestion") {
 			carrier = c
-		case strings.Contains(body, "The suggested change in plumb's comment about `check/D10001`"):
-			pointers++
 		}
 	}
-	if carrier == nil || pointers != 4 {
-		t.Fatalf("a suggestion carrier %v and %d pointers, want 4", carrier != nil, pointers)
+	if carrier == nil {
+		t.Fatal("no comment suggests the change")
 	}
 	body := carrier["body"].(string)
-	if !strings.Contains(body, "`check/D10001`") || !strings.Contains(body, "it also fixes `check/D10002`") {
-		t.Errorf("carrier:\n%s", body)
+	for _, rule := range []string{"D10001", "D10002", "D10006", "D10007", "D10011"} {
+		if !strings.Contains(body, "· `check/"+rule+"` · ") || !strings.Contains(body, "<details><summary>How to fix <code>check/"+rule+"</code>") {
+			t.Errorf("the carrier does not list check/%s with its remediation:\n%s", rule, body)
+		}
+	}
+	if n := strings.Count(body, " — _the suggested change below fixes it_\n"); n != 5 || strings.Count(body, "```suggestion") != 1 || !strings.HasPrefix(body, "<!-- plumb:finding -->\n**5 problems here:**\n") {
+		t.Errorf("carrier (%d fixed by the suggestion, want 5):\n%s", n, body)
 	}
 	if carrier["line"].(float64) != 15 || carrier["start_line"] != nil {
 		t.Errorf("anchored at %v-%v, want line 15 (the container)", carrier["start_line"], carrier["line"])
 	}
-	if !strings.Contains(r.summary, "Review comments: 6 posted (1 with a suggested change).") {
+	if !strings.Contains(r.summary, "Review comments: 2 posted about 6 findings (1 with a suggested change).") {
 		t.Errorf("job summary:\n%s", r.summary)
+	}
+
+	// A rerun posts nothing and deletes nothing: every problem is in a
+	// comment already.
+	again := h.run("43")
+	for _, req := range again.requests {
+		// (The summary comment is edited: its note now says "already there".)
+		if req.Method != "GET" && req.GraphQL != "viewer" && !strings.HasPrefix(req.Path, "/repos/acme/shop/issues/comments/") {
+			t.Errorf("the rerun wrote %s %s", req.Method, req.Path)
+		}
+	}
+	if n := len(h.srv.ReviewComments(7)); n != 2 {
+		t.Errorf("%d review comments after the rerun, want 2", n)
 	}
 
 	// The reviewer commits the suggestion: it replaces the anchored line.

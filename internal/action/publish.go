@@ -136,6 +136,8 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 			Context:     r.contextLine(pr.HeadSHA),
 			Notes:       commentNotes,
 			Truncated:   r.jobSummaryPointer(),
+			Backlog:     r.backlogPointer(),
+			Base:        pr.BaseRef,
 		}.Render(rep)
 		what, url, err := client.UpsertSummary(ctx, pr, md)
 		if err != nil {
@@ -216,8 +218,13 @@ func reviewNote(res *github.ReviewResult) string {
 		}
 	}
 	posted := "posted"
+	if res.PostedProblems > res.Posted {
+		// The problems on one line share a comment: the count the summary
+		// has is said too.
+		posted += fmt.Sprintf(" about %d findings", res.PostedProblems)
+	}
 	if res.Suggestions > 0 {
-		posted = fmt.Sprintf("posted (%d with a suggested change)", res.Suggestions)
+		posted += fmt.Sprintf(" (%d with a suggested change)", res.Suggestions)
 	}
 	add(res.Posted, posted)
 	add(res.Kept, "already there")
@@ -288,6 +295,18 @@ func (r *runner) jobSummaryPointer() string {
 	return "The SARIF and JSON reports list every finding."
 }
 
+// backlogPointer says, in the summary comment's title, where the findings
+// already on the base are listed: the comment is about the change.
+func (r *runner) backlogPointer() string {
+	if !r.ai.jobSummary {
+		return "in the SARIF and JSON reports"
+	}
+	if u := r.ghctx.RunURL(); u != "" {
+		return "in the [job summary](" + u + ")"
+	}
+	return "in the job summary"
+}
+
 // writeJobSummary appends the summary to $GITHUB_STEP_SUMMARY within the
 // runner's 1 MiB per step.
 func (r *runner) writeJobSummary(rep *report.Report, pr *github.PullRequest, notes []string) {
@@ -306,9 +325,9 @@ func (r *runner) writeJobSummary(rep *report.Report, pr *github.PullRequest, not
 		r.command("warning", fmt.Sprintf("the job summary already holds %d bytes, too close to GitHub's %d per step: plumb's summary is not added (the JSON report has every finding)", used, stepSummaryLimit))
 		return
 	}
-	sha := r.ghctx.SHA
+	sha, base := r.ghctx.SHA, ""
 	if pr != nil {
-		sha = pr.HeadSHA
+		sha, base = pr.HeadSHA, pr.BaseRef
 	}
 	md := report.Markdown{
 		MaxBytes:    room,
@@ -318,6 +337,7 @@ func (r *runner) writeJobSummary(rep *report.Report, pr *github.PullRequest, not
 		Context:     r.contextLine(sha),
 		Notes:       notes,
 		Truncated:   "The JSON report (the report-file output) lists every finding.",
+		Base:        base,
 	}.Render(rep)
 	if err := safely(func() { r.gha.AddStepSummary(redact.Process().String(md)) }); err != nil {
 		r.command("warning", fmt.Sprintf("could not write the job summary: %v", err))

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -140,5 +141,74 @@ func TestActionRealisticPullRequest(t *testing.T) {
 		if err := os.WriteFile(out+".job", []byte(r.summary), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		var review strings.Builder
+		for _, c := range h.srv.ReviewComments(7) {
+			line := 0
+			if c.Line != nil {
+				line = *c.Line
+			}
+			fmt.Fprintf(&review, "===== %s:%d\n%s\n", c.Path, line, c.Body)
+		}
+		if err := os.WriteFile(out+".review", []byte(review.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// The realistic pull request's headline counts the change: three new
+// errors (two of them in the base shared by three overlays, one problem
+// each), 20 findings already on main counted and left to the job summary;
+// the table, the review and the outputs count the same.
+func TestActionRealisticHeadline(t *testing.T) {
+	h := gitPR(t, realisticBase(), realisticHead())
+	h.env["INPUT_PATHS"] = "."
+	r := h.run("41")
+	body := h.srv.IssueComments(7)[0].Body
+	title := "<!-- plumb:summary -->\n### plumb: 3 new errors · 20 findings already on `main`, in the [job summary](https://github.com/acme/shop/actions/runs/41)\n"
+	if !strings.HasPrefix(body, title) {
+		t.Errorf("title: want %q in:\n%s", title, firstNLines(body, 3))
+	}
+	if n := strings.Count(body, "| ❌ error · new |"); n != 3 || strings.Contains(body, "| ⚠️ warning |") || strings.Contains(body, "| ❌ error |") {
+		t.Errorf("%d new rows, want 3 and no row already on main:\n%s", n, body)
+	}
+	if !strings.Contains(body, "Review comments: 3 posted (2 with a suggested change). 20 findings are on lines this pull request did not change, so not commented.") {
+		t.Errorf("review note:\n%s", body)
+	}
+	if n := len(h.srv.ReviewComments(7)); n != 3 {
+		t.Errorf("%d review comments, want 3", n)
+	}
+	if r.outputs["new"] != "3" || r.outputs["errors"] != fmt.Sprint(3+strings.Count(r.summary, "| ❌ error |")) {
+		t.Errorf("outputs %v", r.outputs)
+	}
+}
+
+// A harmless pull request (minReadySeconds 3 -> 5) gets a short comment:
+// the title says nothing is new, the backlog is one phrase, and no table
+// lists the findings main already has.
+func TestActionHarmlessPullRequestGetsAShortComment(t *testing.T) {
+	head := realisticBase()
+	head["apps/shop/base/deploy.yaml"] = strings.Replace(head["apps/shop/base/deploy.yaml"], "minReadySeconds: 3", "minReadySeconds: 5", 1)
+	h := gitPR(t, realisticBase(), head)
+	h.env["INPUT_PATHS"] = "."
+	r := h.run("41")
+	body := h.srv.IssueComments(7)[0].Body
+	title := "<!-- plumb:summary -->\n### plumb: no new findings · 20 findings already on `main`, in the [job summary](https://github.com/acme/shop/actions/runs/41)\n"
+	if !strings.HasPrefix(body, title) {
+		t.Errorf("title: want %q in:\n%s", title, firstNLines(body, 3))
+	}
+	for _, table := range []string{"| engine |", "#### Findings", "#### New findings"} {
+		if strings.Contains(body, table) {
+			t.Errorf("the harmless change's comment has %q:\n%s", table, body)
+		}
+	}
+	if len(body) > 4000 {
+		t.Errorf("%d characters for a harmless change:\n%s", len(body), body)
+	}
+	if r.outputs["new"] != "0" || r.outputs["findings"] != "20" || len(h.srv.ReviewComments(7)) != 0 {
+		t.Errorf("outputs %v, %d review comments", r.outputs, len(h.srv.ReviewComments(7)))
+	}
+	// The job summary lists them.
+	if n := strings.Count(r.summary, "| ⚠️ warning |") + strings.Count(r.summary, "| ❌ error |"); n != 20 {
+		t.Errorf("the job summary lists %d findings, want 20", n)
 	}
 }

@@ -67,6 +67,7 @@ func (c *Client) PullRequest(ctx context.Context, number int) (*PullRequest, err
 		Number:  pr.GetNumber(),
 		HeadSHA: pr.GetHead().GetSHA(),
 		BaseSHA: pr.GetBase().GetSHA(),
+		BaseRef: pr.GetBase().GetRef(),
 		HTMLURL: pr.GetHTMLURL(),
 	}
 	if r := pr.GetHead().GetRepo(); r != nil {

@@ -39,6 +39,7 @@ type PullRequest struct {
 	Number   int
 	HeadSHA  string
 	BaseSHA  string
+	BaseRef  string // the base branch's name ("main")
 	HeadRepo string // owner/name of the head branch's repository
 	BaseRepo string
 	HTMLURL  string
@@ -141,6 +142,7 @@ func ParseEvent(data []byte) (*Event, error) {
 				} `json:"repo"`
 			} `json:"head"`
 			Base struct {
+				Ref  string `json:"ref"`
 				SHA  string `json:"sha"`
 				Repo *struct {
 					FullName string `json:"full_name"`
@@ -161,7 +163,7 @@ func ParseEvent(data []byte) (*Event, error) {
 		if p.Number <= 0 || p.Head.SHA == "" {
 			return nil, errors.New("the event's pull_request has no number or head sha")
 		}
-		ev.PR = &PullRequest{Number: p.Number, HeadSHA: p.Head.SHA, BaseSHA: p.Base.SHA, HTMLURL: p.HTMLURL}
+		ev.PR = &PullRequest{Number: p.Number, HeadSHA: p.Head.SHA, BaseSHA: p.Base.SHA, BaseRef: p.Base.Ref, HTMLURL: p.HTMLURL}
 		if p.Head.Repo != nil {
 			ev.PR.HeadRepo = p.Head.Repo.FullName
 		}

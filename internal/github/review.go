@@ -31,6 +31,9 @@ const (
 // ReviewResult counts what happened to the review comments.
 type ReviewResult struct {
 	Posted int // new comments on lines
+	// PostedProblems are the problems the new line comments are about:
+	// the problems on one line share a comment.
+	PostedProblems int
 	// Files are new file comments: new findings on lines the pull request
 	// did not change, in files it changes.
 	Files int
@@ -45,7 +48,9 @@ type ReviewResult struct {
 	Resolved    int
 	OutsideDiff int // open findings on lines the pull request did not change, not new
 	OverLimit   int // left out by the caps
-	Rejected    int // anchors GitHub refused even so (the diff moved meanwhile)
+	// (Kept, OutsideDiff and OverLimit count problems: findings alike in
+	// several render targets once, as the summary does.)
+	Rejected int // anchors GitHub refused even so (the diff moved meanwhile)
 	// NotPosted were planned but not posted because posting stopped (a
 	// rate limit, an error).
 	NotPosted int
@@ -59,6 +64,7 @@ type draftComment struct {
 	anchor       Anchor
 	body         string
 	suggested    bool
+	problems     int // the problems it is about (findings alike count once)
 }
 
 // listing is a line of a review body about findings that read alike.
@@ -204,6 +210,9 @@ func planReview(in planInput) reviewPlan {
 	}
 	keep := map[int64]bool{}
 	open := map[string]bool{}
+	// The counts are of problems, as the summary's: findings alike in
+	// several render targets count once.
+	outside, kept := map[string]bool{}, map[string]bool{}
 	var pending []todo
 	for _, f := range in.findings {
 		if open[f.Fingerprint] {
@@ -212,16 +221,16 @@ func planReview(in planInput) reviewPlan {
 		open[f.Fingerprint] = true
 		w, anchor := place(f, in.diff)
 		if w == nowhere {
-			plan.result.OutsideDiff++
+			countOnce(outside, f, &plan.result.OutsideDiff)
 			continue
 		}
 		if c := existingComment(ours[f.Fingerprint], replies); c != nil {
 			keep[c.GetID()] = true
-			plan.result.Kept++
+			countOnce(kept, f, &plan.result.Kept)
 			continue
 		}
 		if w == inBody && in.listed[f.Fingerprint] {
-			plan.result.Kept++
+			countOnce(kept, f, &plan.result.Kept)
 			continue
 		}
 		pending = append(pending, todo{f, w, anchor})
@@ -240,8 +249,8 @@ func planReview(in planInput) reviewPlan {
 
 	// Second pass: new comments, most important first, within the caps;
 	// findings that read alike in several render targets (a base shared by
-	// overlays: the same line, rule and message) share one comment, which
-	// names their objects.
+	// overlays: the same line, rule and message) are one problem, and the
+	// problems on the same line share one comment (see draftComments).
 	budget := max - keptComments
 	fileBudget := maxFileComments - keptFiles
 	sug := newSuggester(in, ourOrder, keep)
@@ -253,8 +262,7 @@ func planReview(in planInput) reviewPlan {
 	byKey := map[string]*group{}
 	for _, p := range pending {
 		f := p.f
-		k := fmt.Sprintf("%d\x00%s\x00%d\x00%d\x00%s\x00%s\x00%s\x00%s\x00%v", p.where, p.anchor.Path, p.anchor.StartLine, p.anchor.Line,
-			manifest.FormatLocation(f.Location), f.RuleID, f.Message, f.Status, f.Level)
+		k := fmt.Sprintf("%d\x00%s\x00%d\x00%d\x00%s", p.where, p.anchor.Path, p.anchor.StartLine, p.anchor.Line, problemKey(f))
 		if g := byKey[k]; g != nil {
 			g.alike = append(g.alike, f)
 			continue
@@ -263,24 +271,30 @@ func planReview(in planInput) reviewPlan {
 		byKey[k] = g
 		groups = append(groups, g)
 	}
+	var drafts []*draft
 	for _, g := range groups {
-		f := g.f
-		fps := []string{f.Fingerprint}
-		for _, a := range g.alike {
-			fps = append(fps, a.Fingerprint)
-		}
-		switch {
-		case g.where == onLine && len(plan.create)+len(plan.files) < budget:
-			anchor, section := sug.suggest(f, g.anchor)
-			plan.create = append(plan.create, draftComment{fingerprints: fps, anchor: anchor, suggested: section.suggested,
-				body: findingCommentBody(report.FindingCommentWith(f, g.alike, section.markdown), fps)})
-		case g.where == onFile && len(plan.files) < fileBudget && len(plan.create)+len(plan.files) < budget:
-			plan.files = append(plan.files, draftComment{fingerprints: fps, anchor: g.anchor,
-				body: findingCommentBody(fileCommentIntro(f)+"\n\n"+report.FindingCommentWith(f, g.alike, ""), fps)})
-		case g.where != onLine && len(plan.listed) < maxBodyLines:
-			plan.listed = append(plan.listed, listing{fingerprints: fps, text: listingText(f, g.alike)})
+		switch g.where {
+		case onLine:
+			anchor, sec := sug.suggest(g.f, g.anchor)
+			drafts = addToDraft(drafts, onLine, anchor, problem{f: g.f, alike: g.alike, sec: sec})
+		case onFile:
+			drafts = addToDraft(drafts, onFile, g.anchor, problem{f: g.f, alike: g.alike})
 		default:
-			plan.result.OverLimit += len(fps)
+			if len(plan.listed) < maxBodyLines {
+				plan.listed = append(plan.listed, listing{fingerprints: fingerprintsOf(g.f, g.alike), text: listingText(g.f, g.alike)})
+			} else {
+				plan.result.OverLimit++
+			}
+		}
+	}
+	for _, d := range drafts {
+		switch {
+		case d.where == onLine && len(plan.create)+len(plan.files) < budget:
+			plan.create = append(plan.create, d.comment())
+		case d.where == onFile && len(plan.files) < fileBudget && len(plan.create)+len(plan.files) < budget:
+			plan.files = append(plan.files, d.comment())
+		default:
+			plan.result.OverLimit += len(d.problems)
 		}
 	}
 
@@ -294,6 +308,20 @@ func planReview(in planInput) reviewPlan {
 		}
 	}
 	return plan
+}
+
+// problemKey is what findings alike share: the same line, rule, message,
+// status and level (a base shared by overlays).
+func problemKey(f *finding.Finding) string {
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%v", manifest.FormatLocation(f.Location), f.RuleID, f.Message, f.Status, f.Level)
+}
+
+// countOnce adds one to n for the first finding of each problem.
+func countOnce(seen map[string]bool, f *finding.Finding, n *int) {
+	if k := problemKey(f); !seen[k] {
+		seen[k] = true
+		*n++
+	}
 }
 
 func anyOpen(fps []string, open map[string]bool) bool {

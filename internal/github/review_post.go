@@ -133,6 +133,7 @@ func (c *Client) postPlan(ctx context.Context, pr *PullRequest, plan *reviewPlan
 			if d.suggested {
 				res.Suggestions++
 			}
+			res.PostedProblems += d.problems
 		}
 		if err != nil {
 			res.NotPosted += left(start) - posted - rejected

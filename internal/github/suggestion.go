@@ -20,15 +20,16 @@ import (
 // suggestions on the same lines would clash once both are applied (two
 // findings adding settings to one container would each add a
 // securityContext), so findings whose edits touch the same lines share one
-// joint suggestion, carried by the most important one's comment, and no
-// suggestion goes on lines where one of plumb's comments already has one.
+// joint suggestion, carried by the most important one's comment (the
+// others join that comment, see planReview), and no suggestion goes on
+// lines where one of plumb's comments already has one.
 type suggester struct {
 	diff *Diff
 	// busy are the line ranges, by file, that already carry a suggestion.
 	busy map[string][]busySpan
-	// carriedBy names the comment carrying a joint suggestion, by the
-	// joint's first fingerprint.
-	carriedBy map[string]string
+	// carriedBy is the finding whose comment carries a joint suggestion,
+	// by the joint's first fingerprint.
+	carriedBy map[string]*finding.Finding
 	byFP      map[string]*finding.Finding
 }
 
@@ -38,17 +39,27 @@ type suggester struct {
 type busySpan struct {
 	start, end int
 	edits      []finding.Edit
-	by         string
+	by         *finding.Finding
 }
 
 // section is what a suggestion adds to a comment.
 type section struct {
+	// markdown is the section of a comment about this finding alone.
 	markdown  string
 	suggested bool
+	// coveredBy, when set, is the finding whose planned comment carries
+	// the suggestion that fixes this one too (a joint suggestion, or the
+	// same edit in another render target): this finding joins that
+	// comment rather than get one that only points there.
+	coveredBy *finding.Finding
+	// For a comment about several problems: the suggestion's description
+	// and fenced block, and the other findings the joint fixes.
+	desc, block string
+	also        []*finding.Finding
 }
 
 func newSuggester(in planInput, ours []*gogithub.PullRequestComment, keep map[int64]bool) *suggester {
-	s := &suggester{diff: in.diff, busy: map[string][]busySpan{}, carriedBy: map[string]string{},
+	s := &suggester{diff: in.diff, busy: map[string][]busySpan{}, carriedBy: map[string]*finding.Finding{},
 		byFP: make(map[string]*finding.Finding, len(in.findings))}
 	for _, c := range ours {
 		if keep[c.GetID()] && c.Line != nil && hasSuggestion(c.GetBody()) {
@@ -76,21 +87,17 @@ func (s *suggester) suggest(f *finding.Finding, anchor Anchor) (Anchor, section)
 		return anchor, section{}
 	}
 	edits, span := f.Fix.Edits, f.Fix.Span
-	var also []string
+	var also []*finding.Finding
 	jointKey := ""
 	if j := f.Fix.Joint; j != nil && len(j.Findings) > 1 && len(j.Edits) > 0 {
 		jointKey = j.Findings[0]
 		if by, ok := s.carriedBy[jointKey]; ok {
-			return anchor, section{markdown: "The suggested change in plumb's comment about " + by + " on these lines fixes this too."}
+			return anchor, section{coveredBy: by, markdown: "The suggested change in plumb's comment about " + describe(by) + " on these lines fixes this too."}
 		}
 		edits, span = j.Edits, j.Span
 		for _, fp := range j.Findings {
 			if g := s.byFP[fp]; g != nil && fp != f.Fingerprint {
-				if g.Object == f.Object {
-					also = append(also, report.MarkdownCode(g.RuleID))
-				} else {
-					also = append(also, describe(g))
-				}
+				also = append(also, g)
 			}
 		}
 	}
@@ -111,9 +118,9 @@ func (s *suggester) suggest(f *finding.Finding, anchor Anchor) (Anchor, section)
 		}
 	}
 	if b := s.overlap(e.File, e.StartLine, e.EndLine); b != nil {
-		if b.by != "" && slices.Equal(b.edits, edits) {
+		if b.by != nil && slices.Equal(b.edits, edits) {
 			// The same edit (a base shared by several overlays).
-			return anchor, section{markdown: "The suggested change in plumb's comment about " + b.by + " on these lines fixes this too."}
+			return anchor, section{coveredBy: b.by, markdown: "The suggested change in plumb's comment about " + describe(b.by) + " on these lines fixes this too."}
 		}
 		return anchor, fallback
 	}
@@ -121,17 +128,31 @@ func (s *suggester) suggest(f *finding.Finding, anchor Anchor) (Anchor, section)
 		return anchor, fallback // GitHub's suggestions are line-based text
 	}
 	text := strings.TrimSuffix(e.New, "\n")
-	s.busy[e.File] = append(s.busy[e.File], busySpan{start: e.StartLine, end: e.EndLine, edits: edits, by: describe(f)})
+	s.busy[e.File] = append(s.busy[e.File], busySpan{start: e.StartLine, end: e.EndLine, edits: edits, by: f})
 	if jointKey != "" {
-		s.carriedBy[jointKey] = describe(f)
-	}
-	md := "**Suggested change:** " + desc
-	if len(also) > 0 {
-		md += "; it also fixes " + joinAnd(also) + " here"
+		s.carriedBy[jointKey] = f
 	}
 	fence := report.MarkdownFence(text)
-	md += ".\n\n" + fence + "suggestion\n" + text + "\n" + fence
-	return anchor, section{markdown: md, suggested: true}
+	block := fence + "suggestion\n" + text + "\n" + fence
+	md := "**Suggested change:** " + desc + alsoFixes(f, also) + ".\n\n" + block
+	return anchor, section{markdown: md, suggested: true, desc: desc, block: block, also: also}
+}
+
+// alsoFixes says which other findings a joint suggestion fixes: "; it
+// also fixes `check/B` and `check/C` here" ("" for none).
+func alsoFixes(f *finding.Finding, also []*finding.Finding) string {
+	if len(also) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(also))
+	for _, g := range also {
+		if g.Object == f.Object {
+			names = append(names, report.MarkdownCode(g.RuleID))
+		} else {
+			names = append(names, describe(g))
+		}
+	}
+	return "; it also fixes " + joinAnd(names) + " here"
 }
 
 // describe names a finding in a comment: its rule and object.

@@ -104,14 +104,16 @@ func TestNoSuggestionOutsideTheHunk(t *testing.T) {
 	}
 }
 
-// Findings whose edits touch the same lines share one joint suggestion,
-// carried by the most important one's comment; the others point to it.
-// Two suggestions there would add securityContext twice once both are
-// applied.
+// Findings whose edits touch the same lines share one joint suggestion
+// (two there would add securityContext twice once both are applied), and
+// one comment: a checklist of the three problems, the joint suggestion
+// once, "How to fix" per rule folded — never a comment that only says
+// another comment's suggestion fixes it.
 func TestFindingsOnTheSameLinesShareOneSuggestion(t *testing.T) {
 	a := fixable("check/A", 12, 12, "          securityContext: {runAsNonRoot: true}")
 	b := fixable("check/B", 12, 12, "          securityContext: {readOnlyRootFilesystem: true}")
 	c := fixable("check/C", 12, 12, "          securityContext: {privileged: false}")
+	a.Help, b.Help = "Run as a user.", "Mount the root read-only."
 	joint := &finding.JointFix{Findings: []string{a.Fingerprint, b.Fingerprint, c.Fingerprint}, Edits: []finding.Edit{{
 		File: "a.yaml", StartLine: 12, EndLine: 12, Old: fileLines[11] + "\n",
 		New: fileLines[11] + "\n          securityContext: {runAsNonRoot: true, readOnlyRootFilesystem: true, privileged: false}\n"}}}
@@ -119,19 +121,76 @@ func TestFindingsOnTheSameLinesShareOneSuggestion(t *testing.T) {
 		f.Fix.Joint = joint
 	}
 	p := plan(t, []*finding.Finding{a, b, c}, nil)
-	if len(p.create) != 3 {
-		t.Fatalf("plan %+v", p)
+	if len(p.create) != 1 {
+		t.Fatalf("%d comments, want 1: %+v", len(p.create), p.create)
 	}
-	if s := suggestionOf(t, p.create[0].body); !strings.Contains(s, "runAsNonRoot: true, readOnlyRootFilesystem: true, privileged: false") {
-		t.Errorf("the first comment's suggestion: %q", s)
+	d := p.create[0]
+	want := findingMarker + `
+**3 problems here:**
+
+- ⚠️ **warning** · ` + "`check/A`" + ` — problem at 12 — _the suggested change below fixes it_
+- ⚠️ **warning** · ` + "`check/B`" + ` — problem at 12 — _the suggested change below fixes it_
+- ⚠️ **warning** · ` + "`check/C`" + ` — problem at 12 — _the suggested change below fixes it_
+
+<sub>ConfigMap cm-a-12 · ` + "`data.x`" + `</sub>
+
+**Suggested change:** set securityContext: {runAsNonRoot: true}; set securityContext: {readOnlyRootFilesystem: true}; set securityContext: {privileged: false}.
+
+` + "```suggestion" + `
+        - name: web
+          securityContext: {runAsNonRoot: true, readOnlyRootFilesystem: true, privileged: false}
+` + "```" + `
+
+<details><summary>How to fix <code>check/A</code></summary>
+
+Run as a user.
+
+</details>
+
+<details><summary>How to fix <code>check/B</code></summary>
+
+Mount the root read-only.
+
+</details>
+
+<!-- plumb:fingerprint=` + a.Fingerprint + "," + b.Fingerprint + "," + c.Fingerprint + ` -->`
+	if d.body != want {
+		t.Errorf("body:\n%s\nwant:\n%s", d.body, want)
 	}
-	if !strings.Contains(p.create[0].body, "; it also fixes `check/B` and `check/C` here.") {
-		t.Errorf("first body:\n%s", p.create[0].body)
+	if !d.suggested || d.anchor != (Anchor{Path: "a.yaml", Line: 12}) {
+		t.Errorf("anchor %+v suggested %v", d.anchor, d.suggested)
 	}
-	for _, d := range p.create[1:] {
-		if d.suggested || !strings.Contains(d.body, "The suggested change in plumb's comment about `check/A` (ConfigMap cm-a-12) on these lines fixes this too.") {
-			t.Errorf("body:\n%s", d.body)
+}
+
+// A joint suggestion on lines other than a finding's own joins its
+// finding to the comment that carries it: the finding on line 14 is in
+// the comment on line 12's checklist, not a comment of its own pointing
+// there.
+func TestAFindingFixedByAJointSuggestionJoinsItsComment(t *testing.T) {
+	a := fixable("check/A", 12, 12, "          securityContext: {runAsNonRoot: true}")
+	b := fixable("check/B", 14, 12, "          securityContext: {readOnlyRootFilesystem: true}")
+	joint := &finding.JointFix{Findings: []string{a.Fingerprint, b.Fingerprint}, Edits: []finding.Edit{{
+		File: "a.yaml", StartLine: 12, EndLine: 12, Old: fileLines[11] + "\n",
+		New: fileLines[11] + "\n          securityContext: {runAsNonRoot: true, readOnlyRootFilesystem: true}\n"}}}
+	a.Fix.Joint, b.Fix.Joint = joint, joint
+	other := mkFinding("a.yaml", 14, "check/Other") // no fix, on line 14: a comment of its own
+	p := plan(t, []*finding.Finding{a, b, other}, nil)
+	if len(p.create) != 2 {
+		t.Fatalf("%d comments, want 2", len(p.create))
+	}
+	if fps := commentFingerprints(p.create[0].body); len(fps) != 2 || fps[0] != a.Fingerprint || fps[1] != b.Fingerprint {
+		t.Errorf("the carrier's comment is about %v", fps)
+	}
+	if !strings.Contains(p.create[0].body, "- ⚠️ **warning** · `check/B` — problem at 14 <sub>ConfigMap cm-a-14 · `data.x`</sub> — on line 14; _the suggested change below fixes it_\n") {
+		t.Errorf("the joined problem's item:\n%s", p.create[0].body)
+	}
+	for _, d := range p.create {
+		if strings.Contains(d.body, "fixes this too") {
+			t.Errorf("a comment points at another's suggestion:\n%s", d.body)
 		}
+	}
+	if p.create[1].anchor != (Anchor{Path: "a.yaml", Line: 14}) || commentFingerprint(p.create[1].body) != other.Fingerprint || p.create[1].suggested {
+		t.Errorf("second comment %+v", p.create[1])
 	}
 }
 

@@ -121,7 +121,7 @@ type annotation struct {
 }
 
 // Select returns the annotations to write, most important first, and
-// counts the open findings left out. Suppressed and fixed findings are
+// counts the open problems left out (findings alike are one). Suppressed and fixed findings are
 // never annotated (and not counted: they need no action).
 func (a Annotations) Select(r *Report) ([]annotation, LevelCounts) {
 	open := groupAlike(byImportance(r.Findings, isOpen))
@@ -149,9 +149,8 @@ func (a Annotations) Select(r *Report) ([]annotation, LevelCounts) {
 			chosen = append(chosen, g)
 			continue
 		}
-		for range 1 + len(g.alike) {
-			left.Add(g.Level)
-		}
+		// One problem, however many targets it is found in (see Tally).
+		left.Add(g.Level)
 	}
 	return chosen, left
 }

@@ -42,6 +42,16 @@ type Markdown struct {
 	// Truncated is trusted Markdown added when something was left out,
 	// e.g. "The job summary lists every finding."
 	Truncated string
+	// Backlog, in pull-request mode, is trusted Markdown saying where the
+	// findings already on the base are listed, e.g. "in the [job
+	// summary](…)". When set they are counted in the title and are not
+	// rows here: the document is about what the change does. Empty: they
+	// are rows after the new ones.
+	Backlog string
+	// Base names, in pull-request mode, what the change is compared with
+	// (the pull request's base branch, "main"; repository text, printed as
+	// code). Empty: the base-ref the report records.
+	Base string
 }
 
 const defaultMarkdownFindings = 100
@@ -65,9 +75,19 @@ func (m Markdown) Render(r *Report) string {
 			fixed = append(fixed, f)
 		}
 	}
+	// A finding that reads alike in several render targets (a base shared
+	// by overlays) is one problem: one row naming the targets, counted
+	// once, as in the annotations and the review comments.
+	groups, fixedGroups := groupAlike(open), groupAlike(fixed)
+	t := tally(groups, fixedGroups)
+	rows := groups
+	if t.PR && m.Backlog != "" {
+		// What the base already has is counted, not listed.
+		rows = slices.DeleteFunc(slices.Clone(groups), func(g annotation) bool { return onBase(g.Finding) })
+	}
 
 	var head strings.Builder
-	m.writeHead(&head, r, open, fixed, suppressed)
+	m.writeHead(&head, r, t, groups, fixedGroups, len(groupAlike(suppressed)))
 	head.WriteString(changeSummary(r))
 
 	var tail strings.Builder
@@ -86,29 +106,25 @@ func (m Markdown) Render(r *Report) string {
 
 	var left []string
 	maxRows := orDefault(m.MaxFindings, defaultMarkdownFindings)
-	if len(open) > 0 {
-		// A finding that reads alike in several render targets (a base
-		// shared by overlays) is one row naming the targets, as in the text
-		// report and the annotations.
-		groups := groupAlike(open)
-		rows := make([]string, 0, min(len(groups), maxRows))
-		for _, g := range groups[:min(len(groups), maxRows)] {
-			rows = append(rows, m.findingRow(g))
+	if len(rows) > 0 {
+		lines := make([]string, 0, min(len(rows), maxRows))
+		for _, g := range rows[:min(len(rows), maxRows)] {
+			lines = append(lines, m.findingRow(g))
 		}
-		n := doc.section("#### Findings\n\n| | location | rule | message |\n| --- | --- | --- | --- |\n", "\n", rows)
-		shown := 0
-		for _, g := range groups[:n] {
-			shown += 1 + len(g.alike)
+		title := "Findings"
+		if len(rows) < len(groups) && !slices.ContainsFunc(rows, func(g annotation) bool { return g.Status != finding.StatusNew }) {
+			title = "New findings"
 		}
-		if shown < len(open) {
-			left = append(left, fmt.Sprintf("%d of %s", len(open)-shown, plural(len(open), "finding")))
+		n := doc.section("#### "+title+"\n\n| | location | rule | message |\n| --- | --- | --- | --- |\n", "\n", lines)
+		if n < len(rows) {
+			left = append(left, fmt.Sprintf("%d of %s", len(rows)-n, plural(len(rows), strings.ToLower(strings.TrimSuffix(title, "s")))))
 		}
 	}
 
 	var diffs []*finding.Finding
-	for _, f := range open {
-		if f.Diff != "" {
-			diffs = append(diffs, f)
+	for _, g := range rows {
+		if g.Diff != "" {
+			diffs = append(diffs, g.Finding)
 		}
 	}
 	if len(diffs) > 0 {
@@ -120,35 +136,24 @@ func (m Markdown) Render(r *Report) string {
 
 	for _, group := range []struct {
 		title  string
-		fs     []*finding.Finding
+		gs     []annotation
 		reason bool
 	}{
-		{"Fixed by this change", fixed, false},
-		{"Suppressed", suppressed, true},
+		{"Fixed by this change", fixedGroups, false},
+		{"Suppressed", groupAlike(suppressed), true},
 	} {
-		if len(group.fs) == 0 {
+		if len(group.gs) == 0 {
 			continue
 		}
 		header := fmt.Sprintf("#### %s (%d)\n\n<details><summary>%s</summary>\n\n| location | rule | %s |\n| --- | --- | --- |\n",
-			group.title, len(group.fs), plural(len(group.fs), "finding"), map[bool]string{false: "message", true: "reason"}[group.reason])
-		rows := make([]string, 0, len(group.fs))
-		for _, f := range group.fs {
-			text := f.Message
-			if group.reason && f.Suppressed != nil {
-				text = f.Suppressed.Reason
-				if f.Suppressed.Until != "" {
-					text += " (until " + f.Suppressed.Until + ")"
-				}
-			}
-			loc := m.locationLink(f.Location)
-			if f.Status == finding.StatusFixed {
-				loc = linkLocation(m.BaseBlobURL, f.Location)
-			}
-			rows = append(rows, fmt.Sprintf("| %s | %s | %s |\n", loc, codeSpan(f.RuleID), mdText(text)))
+			group.title, len(group.gs), plural(len(group.gs), "finding"), map[bool]string{false: "message", true: "reason"}[group.reason])
+		lines := make([]string, 0, len(group.gs))
+		for _, g := range group.gs {
+			lines = append(lines, m.listRow(g, group.reason))
 		}
-		n := doc.section(header, "\n</details>\n\n", rows)
-		if n < len(rows) {
-			left = append(left, fmt.Sprintf("%d of %d %s", len(rows)-n, len(rows), strings.ToLower(group.title)))
+		n := doc.section(header, "\n</details>\n\n", lines)
+		if n < len(lines) {
+			left = append(left, fmt.Sprintf("%d of %d %s", len(lines)-n, len(lines), strings.ToLower(group.title)))
 		}
 	}
 
@@ -168,89 +173,55 @@ func (m Markdown) Render(r *Report) string {
 	return doc.String()
 }
 
-func (m Markdown) writeHead(b *strings.Builder, r *Report, open, fixed, suppressed []*finding.Finding) {
-	var counts LevelCounts
-	for _, f := range open {
-		counts.Add(f.Level)
+// listRow is a row of the fixed or suppressed findings: the location, the
+// rule and the message (or the reason it is accepted), the targets of the
+// findings alike named after the message.
+func (m Markdown) listRow(g annotation, reason bool) string {
+	f := g.Finding
+	text := mdText(f.Message)
+	if reason && f.Suppressed != nil {
+		text = f.Suppressed.Reason
+		if f.Suppressed.Until != "" {
+			text += " (until " + f.Suppressed.Until + ")"
+		}
+		text = mdText(text)
 	}
+	if len(g.alike) > 0 {
+		text += "<br><sub>" + mdText(alikeObjects(g)) + "</sub>"
+	}
+	loc := m.locationLink(f.Location)
+	if f.Status == finding.StatusFixed {
+		loc = linkLocation(m.BaseBlobURL, f.Location)
+	}
+	return fmt.Sprintf("| %s | %s | %s |\n", loc, codeSpan(f.RuleID), text)
+}
+
+func (m Markdown) writeHead(b *strings.Builder, r *Report, t Tally, open, fixed []annotation, suppressed int) {
 	title := "no findings"
-	if counts.Total() > 0 {
-		title = counts.String()
-	}
-	// In pull-request mode the title says first what the change did.
-	if pr := prCounts(open, fixed); pr != "" {
-		title += " · " + pr
+	switch {
+	case t.PR:
+		// In pull-request mode the title says what the change did, and the
+		// backlog in one phrase.
+		where := "listed below"
+		if m.Backlog != "" {
+			where = m.Backlog
+		}
+		title = prTitle(t, m.baseName(r), where)
+	case t.Open.Total() > 0:
+		title = t.Open.String()
 	}
 	fmt.Fprintf(b, "### plumb: %s\n\n", title)
 	if m.Context != "" {
 		b.WriteString(m.Context)
 		b.WriteString("\n\n")
 	}
-
-	// Counts by engine (the finding's source) and level.
-	type row struct {
-		LevelCounts
-		new, fixed int
-	}
-	bySource := map[string]*row{}
-	get := func(src string) *row {
-		if bySource[src] == nil {
-			bySource[src] = &row{}
+	if t.PR {
+		// A change that introduces and fixes nothing needs no table.
+		if t.New.Total()+t.Fixed > 0 {
+			writeChangeCounts(b, open, fixed, m.baseName(r))
 		}
-		return bySource[src]
-	}
-	statuses := false
-	for _, f := range open {
-		rw := get(f.Source)
-		rw.Add(f.Level)
-		if f.Status != "" {
-			statuses = true
-		}
-		if f.Status == finding.StatusNew {
-			rw.new++
-		}
-	}
-	for _, f := range fixed {
-		get(f.Source).fixed++
-		statuses = true
-	}
-	if len(bySource) > 0 {
-		sources := make([]string, 0, len(bySource))
-		for s := range bySource {
-			sources = append(sources, s)
-		}
-		slices.Sort(sources)
-		b.WriteString("| engine | errors | warnings | notes |")
-		if statuses {
-			b.WriteString(" new | fixed |")
-		}
-		b.WriteString("\n| --- | ---: | ---: | ---: |")
-		if statuses {
-			b.WriteString(" ---: | ---: |")
-		}
-		b.WriteByte('\n')
-		var total row
-		for _, s := range sources {
-			rw := bySource[s]
-			total.Errors += rw.Errors
-			total.Warnings += rw.Warnings
-			total.Notes += rw.Notes
-			total.new += rw.new
-			total.fixed += rw.fixed
-			fmt.Fprintf(b, "| %s | %d | %d | %d |", codeSpan(firstNonEmpty(s, "other")), rw.Errors, rw.Warnings, rw.Notes)
-			if statuses {
-				fmt.Fprintf(b, " %d | %d |", rw.new, rw.fixed)
-			}
-			b.WriteByte('\n')
-		}
-		if len(sources) > 1 {
-			fmt.Fprintf(b, "| **total** | **%d** | **%d** | **%d** |", total.Errors, total.Warnings, total.Notes)
-			if statuses {
-				fmt.Fprintf(b, " **%d** | **%d** |", total.new, total.fixed)
-			}
-			b.WriteByte('\n')
-		}
-		b.WriteByte('\n')
+	} else if len(open) > 0 {
+		writeLevelCounts(b, open)
 	}
 
 	s := r.Summarize()
@@ -260,8 +231,8 @@ func (m Markdown) writeHead(b *strings.Builder, r *Report, open, fixed, suppress
 	if s.Files > 0 {
 		facts = append(facts, plural(s.Files, "file")+" with findings")
 	}
-	if len(suppressed) > 0 {
-		facts = append(facts, strconv.Itoa(len(suppressed))+" suppressed")
+	if suppressed > 0 {
+		facts = append(facts, strconv.Itoa(suppressed)+" suppressed")
 	}
 	if s.InputErrors > 0 {
 		facts = append(facts, plural(s.InputErrors, "input")+" could not be read as written")
@@ -280,20 +251,84 @@ func (m Markdown) writeHead(b *strings.Builder, r *Report, open, fixed, suppress
 	}
 }
 
-// prCounts says how many open findings are new and how many were fixed, ""
-// outside pull-request mode.
-func prCounts(open, fixed []*finding.Finding) string {
-	news, pr := 0, len(fixed) > 0
-	for _, f := range open {
-		pr = pr || f.Status != ""
-		if f.Status == finding.StatusNew {
-			news++
+// sourceCounts are the problems of one engine (a finding's source).
+type sourceCounts struct {
+	name string
+	LevelCounts
+	fixed, base int
+}
+
+// bySource counts problems by engine, engines sorted by name; count adds
+// one problem to its engine's counts.
+func bySource(gs []annotation, count func(*sourceCounts, annotation), into map[string]*sourceCounts) {
+	for _, g := range gs {
+		src := firstNonEmpty(g.Source, "other")
+		if into[src] == nil {
+			into[src] = &sourceCounts{name: src}
 		}
+		count(into[src], g)
 	}
-	if !pr {
-		return ""
+}
+
+func sortedSources(m map[string]*sourceCounts) []*sourceCounts {
+	out := make([]*sourceCounts, 0, len(m))
+	for _, c := range m {
+		out = append(out, c)
 	}
-	return fmt.Sprintf("%d new, %d fixed", news, len(fixed))
+	slices.SortFunc(out, func(a, b *sourceCounts) int { return strings.Compare(a.name, b.name) })
+	return out
+}
+
+// writeLevelCounts is the table of open problems by engine and level.
+func writeLevelCounts(b *strings.Builder, open []annotation) {
+	counts := map[string]*sourceCounts{}
+	bySource(open, func(c *sourceCounts, g annotation) { c.Add(g.Level) }, counts)
+	b.WriteString("| engine | errors | warnings | notes |\n| --- | ---: | ---: | ---: |\n")
+	var total LevelCounts
+	rows := sortedSources(counts)
+	for _, c := range rows {
+		total.Errors += c.Errors
+		total.Warnings += c.Warnings
+		total.Notes += c.Notes
+		fmt.Fprintf(b, "| %s | %d | %d | %d |\n", codeSpan(c.name), c.Errors, c.Warnings, c.Notes)
+	}
+	if len(rows) > 1 {
+		fmt.Fprintf(b, "| **total** | **%d** | **%d** | **%d** |\n", total.Errors, total.Warnings, total.Notes)
+	}
+	b.WriteByte('\n')
+}
+
+// writeChangeCounts is, in pull-request mode, the table of what the
+// change does by engine: the new problems by level, the fixed ones, and
+// those already on the base; its totals are the title's (an engine whose
+// problems were not compared has no row).
+func writeChangeCounts(b *strings.Builder, open, fixed []annotation, base string) {
+	counts := map[string]*sourceCounts{}
+	bySource(open, func(c *sourceCounts, g annotation) {
+		switch g.Status {
+		case finding.StatusUnchanged:
+			c.base++
+		case finding.StatusNew:
+			c.Add(g.Level)
+		}
+	}, counts)
+	bySource(fixed, func(c *sourceCounts, _ annotation) { c.fixed++ }, counts)
+	fmt.Fprintf(b, "| engine | new errors | new warnings | new notes | fixed | already on %s |\n| --- | ---: | ---: | ---: | ---: | ---: |\n", base)
+	var total sourceCounts
+	rows := sortedSources(counts)
+	rows = slices.DeleteFunc(rows, func(c *sourceCounts) bool { return c.Total()+c.fixed+c.base == 0 })
+	for _, c := range rows {
+		total.Errors += c.Errors
+		total.Warnings += c.Warnings
+		total.Notes += c.Notes
+		total.fixed += c.fixed
+		total.base += c.base
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d |\n", codeSpan(c.name), c.Errors, c.Warnings, c.Notes, c.fixed, c.base)
+	}
+	if len(rows) > 1 {
+		fmt.Fprintf(b, "| **total** | **%d** | **%d** | **%d** | **%d** | **%d** |\n", total.Errors, total.Warnings, total.Notes, total.fixed, total.base)
+	}
+	b.WriteByte('\n')
 }
 
 func (m Markdown) findingRow(g annotation) string {
@@ -323,7 +358,8 @@ func (m Markdown) findingRow(g annotation) string {
 const maxAlikeTargets = 5
 
 // alikeObjects names the object of a finding and the render targets of
-// the findings alike: "Deployment shop/web [overlays/dev, overlays/prod]".
+// the findings alike: "Deployment shop/web in 2 targets [overlays/dev,
+// overlays/prod]".
 // Alike findings about different objects are named one after another.
 func alikeObjects(g annotation) string {
 	all := append([]*finding.Finding{g.Finding}, g.alike...)
@@ -343,10 +379,16 @@ func alikeObjects(g annotation) string {
 		}
 	}
 	for i, n := range names {
-		if ts := targets[n]; len(ts) > maxAlikeTargets {
-			names[i] = fmt.Sprintf("%s [%s and %d more]", n, strings.Join(ts[:maxAlikeTargets], ", "), len(ts)-maxAlikeTargets)
+		ts := targets[n]
+		// One problem in several targets says so: it counts once.
+		in := ""
+		if len(ts) > 1 {
+			in = fmt.Sprintf(" in %d targets", len(ts))
+		}
+		if len(ts) > maxAlikeTargets {
+			names[i] = fmt.Sprintf("%s%s [%s and %d more]", n, in, strings.Join(ts[:maxAlikeTargets], ", "), len(ts)-maxAlikeTargets)
 		} else if len(ts) > 0 {
-			names[i] = n + " [" + strings.Join(ts, ", ") + "]"
+			names[i] = n + in + " [" + strings.Join(ts, ", ") + "]"
 		}
 	}
 	return strings.Join(names, "; ")
@@ -490,20 +532,44 @@ const maxCommentDiff = 20000
 // remediation and (cut to a size) the diff.
 func FindingComment(f *finding.Finding) string { return FindingCommentWith(f, nil, "") }
 
+// levelLabel is a finding's level as a comment shows it.
+func levelLabel(l finding.Level) string {
+	return map[finding.Level]string{finding.Error: "❌ **error**", finding.Warning: "⚠️ **warning**", finding.Note: "ℹ️ **note**"}[l]
+}
+
+// ruleLabel is the comment's name of a finding: its level, rule, title
+// and whether it is new.
+func ruleLabel(f *finding.Finding) string {
+	s := levelLabel(f.Level) + " · " + codeSpan(f.RuleID)
+	if f.Title != "" {
+		s += " · " + mdText(f.Title)
+	}
+	if f.Status == finding.StatusNew {
+		s += " · new"
+	}
+	return s
+}
+
+// objectsLine names the objects of a finding and its alike ones, and the
+// field: "Deployment shop/web in 2 targets [dev, prod] · `spec.replicas`".
+func objectsLine(f *finding.Finding, alike []*finding.Finding) string {
+	if f.Object.IsZero() {
+		return ""
+	}
+	s := mdText(alikeObjects(annotation{Finding: f, alike: alike}))
+	if len(f.Path) > 0 {
+		s += " · " + codeSpan(f.Path.String())
+	}
+	return s
+}
+
 // FindingCommentWith is FindingComment about f and the findings that read
 // alike in other render targets (their objects are named after f's), with
 // trusted Markdown (a suggested change) after the message and before the
 // remediation.
 func FindingCommentWith(f *finding.Finding, alike []*finding.Finding, extra string) string {
 	var b strings.Builder
-	level := map[finding.Level]string{finding.Error: "❌ **error**", finding.Warning: "⚠️ **warning**", finding.Note: "ℹ️ **note**"}[f.Level]
-	b.WriteString(level + " · " + codeSpan(f.RuleID))
-	if f.Title != "" {
-		b.WriteString(" · " + mdText(f.Title))
-	}
-	if f.Status == finding.StatusNew {
-		b.WriteString(" · new")
-	}
+	b.WriteString(ruleLabel(f))
 	b.WriteString("\n\n")
 	lines := strings.Split(strings.TrimSpace(f.Message), "\n")
 	for i, l := range lines {
@@ -511,12 +577,8 @@ func FindingCommentWith(f *finding.Finding, alike []*finding.Finding, extra stri
 	}
 	b.WriteString(truncateRunes(strings.Join(lines, "  \n"), 20000))
 	b.WriteString("\n\n")
-	if !f.Object.IsZero() {
-		b.WriteString("<sub>" + mdText(alikeObjects(annotation{Finding: f, alike: alike})))
-		if len(f.Path) > 0 {
-			b.WriteString(" · " + codeSpan(f.Path.String()))
-		}
-		b.WriteString("</sub>\n\n")
+	if obj := objectsLine(f, alike); obj != "" {
+		b.WriteString("<sub>" + obj + "</sub>\n\n")
 	}
 	if extra != "" {
 		b.WriteString(extra + "\n\n")
@@ -526,16 +588,113 @@ func FindingCommentWith(f *finding.Finding, alike []*finding.Finding, extra stri
 		b.WriteString(helpMarkdown(f, truncateRunes(help, 10000)))
 		b.WriteString("\n\n</details>\n\n")
 	}
-	if diff := strings.TrimRight(f.Diff, "\n"); diff != "" {
-		if len(diff) > maxCommentDiff {
-			cut := strings.LastIndexByte(diff[:maxCommentDiff], '\n')
-			if cut < 0 {
-				cut = maxCommentDiff
-			}
-			diff = diff[:cut] + "\n… (cut; the job summary has the whole diff)"
+	writeCommentDiff(&b, f.Diff)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// writeCommentDiff quotes a finding's diff, cut to maxCommentDiff.
+func writeCommentDiff(b *strings.Builder, diff string) {
+	diff = strings.TrimRight(diff, "\n")
+	if diff == "" {
+		return
+	}
+	if len(diff) > maxCommentDiff {
+		cut := strings.LastIndexByte(diff[:maxCommentDiff], '\n')
+		if cut < 0 {
+			cut = maxCommentDiff
 		}
-		fence := codeFence(diff)
-		b.WriteString(fence + "diff\n" + diff + "\n" + fence + "\n\n")
+		diff = diff[:cut] + "\n… (cut; the job summary has the whole diff)"
+	}
+	fence := codeFence(diff)
+	b.WriteString(fence + "diff\n" + diff + "\n" + fence + "\n\n")
+}
+
+// CommentItem is one problem of a review comment about several: a
+// finding, the findings alike in other render targets, and trusted
+// Markdown said after it ("fixed by the suggested change below").
+type CommentItem struct {
+	Finding *finding.Finding
+	Alike   []*finding.Finding
+	Note    string
+}
+
+// Bounds of a comment about several problems, within GitHub's 65,536
+// characters with room for the markers: one problem's message, the
+// comment once the remediations are in, and once the diffs are.
+const (
+	maxItemMessage = 500
+	maxSeveralHelp = 40000
+	maxSeveralBody = 60000
+)
+
+// FindingsComment is the Markdown of one review comment about several
+// problems on the same lines: a short checklist of what is wrong (most
+// important first), the objects once when they are the same for all,
+// trusted Markdown (the joint suggested change) once, then "How to fix"
+// per rule, folded, and the diffs.
+func FindingsComment(items []CommentItem, extra string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%d problems here:**\n\n", len(items))
+	shared := objectsLine(items[0].Finding, items[0].Alike)
+	for _, it := range items[1:] {
+		if objectsLine(it.Finding, it.Alike) != shared {
+			shared = ""
+			break
+		}
+	}
+	for _, it := range items {
+		f := it.Finding
+		msg := truncateRunes(strings.Join(strings.Fields(f.Message), " "), maxItemMessage)
+		b.WriteString("- " + ruleLabel(f) + " — " + mdText(msg))
+		if obj := objectsLine(f, it.Alike); shared == "" && obj != "" {
+			b.WriteString(" <sub>" + obj + "</sub>")
+		}
+		if it.Note != "" {
+			b.WriteString(" — " + it.Note)
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
+	if shared != "" {
+		b.WriteString("<sub>" + shared + "</sub>\n\n")
+	}
+	if extra != "" {
+		b.WriteString(extra + "\n\n")
+	}
+	// GitHub refuses a comment over 65,536 characters: the remediations
+	// and the diffs go in while the comment has room, the rest is pointed
+	// at.
+	seen := map[string]bool{}
+	left := false
+	for _, it := range items {
+		f := it.Finding
+		help := strings.TrimSpace(f.Help)
+		if help == "" || seen[f.RuleID] {
+			continue
+		}
+		seen[f.RuleID] = true
+		summary := "How to fix " + codeSpanHTML(f.RuleID)
+		if f.Title != "" {
+			summary += " · " + htmlText(f.Title)
+		}
+		block := "<details><summary>" + summary + "</summary>\n\n" + helpMarkdown(f, truncateRunes(help, 10000)) + "\n\n</details>\n\n"
+		if b.Len()+len(block) > maxSeveralHelp {
+			left = true
+			continue
+		}
+		b.WriteString(block)
+	}
+	for _, it := range items {
+		var d strings.Builder
+		writeCommentDiff(&d, it.Finding.Diff)
+		if b.Len()+d.Len() > maxSeveralBody {
+			left = left || d.Len() > 0
+			continue
+		}
+		b.WriteString(d.String())
+	}
+	if left {
+		b.WriteString("_More in the job summary: this comment is kept within GitHub's size limit._\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -97,7 +97,7 @@ func TestMarkdownLeadsWithNewFindings(t *testing.T) {
 		suppressed,
 	}}
 	md := Markdown{}.Render(r)
-	if !strings.HasPrefix(md, "### plumb: 1 error, 1 warning, 1 note · 2 new, 1 fixed\n") {
+	if !strings.HasPrefix(md, "### plumb: 1 new warning, 1 new note · 1 fixed · 1 finding already on the base, listed below\n") {
 		t.Errorf("title:\n%s", md)
 	}
 	table := md[strings.Index(md, "#### Findings"):strings.Index(md, "#### Fixed by this change (1)")]
@@ -145,5 +145,83 @@ func TestMarkdownLeadsWithNewFindings(t *testing.T) {
 	r.Findings[0].Status = ""
 	if md := (Markdown{}).Render(r); !strings.HasPrefix(md, "### plumb: 1 error\n") {
 		t.Errorf("single revision title:\n%s", md)
+	}
+}
+
+// The summary comment is about the change: its title counts what the pull
+// request introduces and fixes, problems found in several targets once,
+// and the findings already on the base are one phrase pointing at where
+// they are listed, not rows.
+func TestMarkdownCommentCountsTheChange(t *testing.T) {
+	mk := func(rule string, level finding.Level, status, target string, line int) finding.Finding {
+		f := finding.Finding{Source: finding.SourceCheck, RuleID: rule, Level: level, Status: status, Message: strings.ReplaceAll(rule, "_", " ") + " message",
+			Object:   finding.ObjectID{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web", Target: target},
+			Location: finding.Location{File: "base/deploy.yaml", Line: line, Column: 1}}
+		f.SetFingerprint()
+		return f
+	}
+	r := withRenderedDiff(&Report{}, 1)
+	for _, target := range []string{"overlays/dev", "overlays/staging", "overlays/prod"} {
+		r.Findings = append(r.Findings,
+			mk("check/NEW_ERR", finding.Error, finding.StatusNew, target, 3),
+			mk("check/OLD", finding.Warning, finding.StatusUnchanged, target, 4))
+	}
+	r.Findings = append(r.Findings,
+		mk("check/NEW_WARN", finding.Warning, finding.StatusNew, "overlays/prod", 5),
+		mk("check/OLD2", finding.Warning, finding.StatusUnchanged, "overlays/prod", 6),
+		mk("check/GONE", finding.Error, finding.StatusFixed, "overlays/prod", 7))
+	md := Markdown{Backlog: "in the [job summary](https://example.test/run)"}.Render(r)
+	want := "### plumb: 1 new error, 1 new warning · 1 fixed · 2 findings already on `main`, in the [job summary](https://example.test/run)\n"
+	if !strings.HasPrefix(md, want) {
+		t.Errorf("title: want %q in:\n%s", want, md)
+	}
+	for _, want := range []string{
+		"| engine | new errors | new warnings | new notes | fixed | already on `main` |\n| --- | ---: | ---: | ---: | ---: | ---: |\n| `check` | 1 | 1 | 0 | 1 | 2 |\n\n",
+		"#### New findings\n",
+		"Deployment shop/web in 3 targets \\[overlays/dev, overlays/prod, overlays/staging\\]",
+		"#### Fixed by this change (1)",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("comment lacks %q:\n%s", want, md)
+		}
+	}
+	if n := strings.Count(md, "check/NEW ERR message"); n != 1 {
+		t.Errorf("the new error in 3 targets is in %d rows, want 1", n)
+	}
+	for _, old := range []string{"check/OLD message", "check/OLD2 message"} {
+		if strings.Contains(md, old) {
+			t.Errorf("a finding already on the base is a row of the comment: %q", old)
+		}
+	}
+	// The job summary (no Backlog) lists them after the new ones.
+	md = Markdown{}.Render(r)
+	if !strings.HasPrefix(md, "### plumb: 1 new error, 1 new warning · 1 fixed · 2 findings already on `main`, listed below\n") ||
+		!strings.Contains(md, "#### Findings\n") || !strings.Contains(md, "check/OLD2 message") {
+		t.Errorf("job summary:\n%s", md)
+	}
+	if got := Count(r); got != (Tally{Open: LevelCounts{Errors: 1, Warnings: 3}, New: LevelCounts{Errors: 1, Warnings: 1}, Fixed: 1, Base: 2, PR: true}) {
+		t.Errorf("Count = %+v", got)
+	}
+}
+
+// A pull request that introduces and fixes nothing gets a short comment:
+// the title, the facts and what it renders differently; no table.
+func TestMarkdownHarmlessChangeIsShort(t *testing.T) {
+	r := withRenderedDiff(&Report{}, 1)
+	for i := range 50 {
+		f := finding.Finding{Source: finding.SourceCheck, RuleID: "check/OLD", Level: finding.Warning, Status: finding.StatusUnchanged,
+			Message: fmt.Sprintf("old warning %d", i), Location: finding.Location{File: "a.yaml", Line: i + 1}}
+		f.SetFingerprint()
+		r.Findings = append(r.Findings, f)
+	}
+	md := Markdown{Backlog: "in the job summary"}.Render(r)
+	if !strings.HasPrefix(md, "### plumb: no new findings · 50 findings already on `main`, in the job summary\n\n0 objects in 0 targets · 1 file with findings\n\n#### Rendered changes") {
+		t.Errorf("harmless change:\n%s", md)
+	}
+	if strings.Contains(md, "| engine |") || strings.Contains(md, "old warning") {
+		t.Errorf("a harmless change's comment has tables of findings:\n%s", md)
+	}
+	if len(md) > 2000 {
+		t.Errorf("%d bytes for a harmless change", len(md))
 	}
 }

@@ -18,8 +18,12 @@ func TestMarkdownGolden(t *testing.T) {
 	}.Render(prReport())
 	golden.Assert(t, "testdata/summary.md", []byte(md))
 	for _, want := range []string{
-		"### plumb: 2 errors, 1 warning, 1 note",
-		"| `check` | 1 | 0 | 0 | 1 | 1 |", // new and fixed counted per engine
+		// The title counts the change; the findings without a status (a
+		// report merged from a run without a base) are neither new nor old.
+		"### plumb: 1 new error · 1 fixed · 2 not compared with the base · 1 finding already on the base, listed below\n",
+		"| `check` | 1 | 0 | 0 | 1 | 0 |", // new and fixed counted per engine
+		"| `compare` | 0 | 0 | 0 | 0 | 1 |",
+		"| **total** | **1** | **0** | **0** | **1** | **1** |",
 		"[`overlays/prod/patch.yaml:9:16`](https://github.com/acme/shop/blob/abc123/overlays/prod/patch.yaml#L9)",
 		"[`vms/db vm.yaml:30:11`](https://github.com/acme/shop/blob/abc123/vms/db%20vm.yaml#L30)",
 		"<details><summary><code>compare/drift</code>",
@@ -142,7 +146,8 @@ func TestMarkdownSaysWhatWasLeftOut(t *testing.T) {
 
 // Findings that read alike across overlays (a base shared by several: the
 // same line, rule and message) are one row naming their objects, as in the
-// text report and the annotations; what is left out counts findings.
+// text report and the annotations; the title, the engine table and what
+// is left out count it once: one problem, "in 6 targets".
 func TestMarkdownGroupsFindingsAlike(t *testing.T) {
 	r := &Report{}
 	for _, target := range []string{"apps/web/overlays/dev", "apps/web/overlays/prod", "apps/web/overlays/qa", "apps/web/overlays/stage", "apps/web/overlays/test", "apps/web/overlays/uat"} {
@@ -160,11 +165,14 @@ func TestMarkdownGroupsFindingsAlike(t *testing.T) {
 	if n := strings.Count(md, "container web may run as root"); n != 1 {
 		t.Errorf("%d rows for the findings alike, want 1:\n%s", n, md)
 	}
-	if !strings.Contains(md, "Deployment web \\[apps/web/overlays/dev, apps/web/overlays/prod, apps/web/overlays/qa, apps/web/overlays/stage, apps/web/overlays/test and 1 more\\]</sub>") {
+	if !strings.HasPrefix(md, "### plumb: 2 errors\n") || !strings.Contains(md, "| `other` | 2 | 0 | 0 |") {
+		t.Errorf("the counts are not of problems:\n%s", md)
+	}
+	if !strings.Contains(md, "Deployment web in 6 targets \\[apps/web/overlays/dev, apps/web/overlays/prod, apps/web/overlays/qa, apps/web/overlays/stage, apps/web/overlays/test and 1 more\\]</sub>") {
 		t.Errorf("the row does not name the objects:\n%s", md)
 	}
 	md = Markdown{MaxFindings: 1}.Render(r)
-	if !strings.Contains(md, "Not shown here: 1 of 7 findings.") {
+	if !strings.Contains(md, "Not shown here: 1 of 2 findings.") {
 		t.Errorf("left out:\n%s", md)
 	}
 }

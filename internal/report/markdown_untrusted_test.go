@@ -56,7 +56,9 @@ func assertInertMarkdown(t *testing.T, md string) {
 			continue
 		}
 		text := withoutCodeSpans(line)
-		text = plumbTags.ReplaceAllString(text, "")
+		// Twice: plumb's own <code> inside its <summary> ("How to fix
+		// <code>check/A</code>") goes first.
+		text = plumbTags.ReplaceAllString(plumbTags.ReplaceAllString(text, ""), "")
 		for _, bad := range []*regexp.Regexp{
 			regexp.MustCompile(`<[A-Za-z/!?]`),            // HTML, comments
 			regexp.MustCompile(`(^|[^\\])!?\[[^\]]*\]\(`), // links, images
@@ -271,5 +273,21 @@ func TestSARIFHelpMarkdownOfUntrustedHelp(t *testing.T) {
 	}
 	if seen != 2 {
 		t.Errorf("rules: %+v", log.Runs[0].Tool.Driver.Rules)
+	}
+}
+
+// A comment about several problems shows every repository string as text
+// too: messages, titles, rule ids, objects and remediations.
+func TestFindingsCommentShowsUntrustedTextAsText(t *testing.T) {
+	mk := func(rule string) *finding.Finding {
+		return &finding.Finding{Source: finding.SourceCheck, RuleID: rule, Level: finding.Warning,
+			Title: "<b>t</b> @alice", Message: hostileHelp, Help: hostileHelp,
+			Object:   finding.ObjectID{Kind: "Deployment", Namespace: "<img src=x>", Name: "[x](https://evil.example)", Target: "<!-- plumb:summary -->"},
+			Location: finding.Location{File: "a.yaml", Line: 1}}
+	}
+	md := FindingsComment([]CommentItem{{Finding: mk("check/REPO1")}, {Finding: mk("check/<REPO2>"), Note: "_trusted note_"}}, "")
+	assertInertMarkdown(t, md)
+	if !strings.HasPrefix(md, "**2 problems here:**\n") || !strings.Contains(md, " — _trusted note_\n") || strings.Count(md, "<details><summary>How to fix") != 2 {
+		t.Errorf("comment:\n%s", md)
 	}
 }
