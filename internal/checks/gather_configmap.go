@@ -174,11 +174,11 @@ func (c *configMapFile) find(s *subject) (*manifest.Object, *FactError) {
 	}
 	ns := c.namespace
 	if ns == "" && s.obj != nil {
-		ns = s.obj.ID.Namespace
+		ns = s.target.namespaceOf(s.obj)
 	}
 	var found []*manifest.Object
 	for _, o := range s.target.byKind["ConfigMap"] {
-		if o.ID.Name == c.name && (ns == "" && s.obj == nil || o.ID.Namespace == ns) {
+		if o.ID.Name == c.name && (ns == "" && s.obj == nil || s.target.namespaceOf(o) == ns) {
 			found = append(found, o)
 		}
 	}
