@@ -305,7 +305,7 @@ spec:
 	for _, f := range run.Findings() {
 		got = append(got, f.RuleID+" "+f.Level.String()+" "+f.Location.File+":"+itoa(f.Location.Line))
 	}
-	want := []string{"rule/plumb-static-control-plane-service note app/objects.yaml:6"}
+	want := []string{"rule/plumb-static-pod-service note app/objects.yaml:6"}
 	if !slices.Equal(got, want) {
 		t.Errorf("findings %v, want %v", got, want)
 	}
