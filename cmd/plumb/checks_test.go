@@ -252,7 +252,7 @@ func TestEnvDrivesValues(t *testing.T) {
 
 func TestChecksListShowLint(t *testing.T) {
 	code, out, _ := plumb(t, "checks", "list")
-	if code != 0 || !strings.Contains(out, "C10001  critical  Deployment,StatefulSet,DaemonSet,+6              Images") || !strings.Contains(out, "40 checks.") {
+	if code != 0 || !strings.Contains(out, "C10001  critical  Deployment,StatefulSet,DaemonSet,+6              Images") || !strings.Contains(out, "41 checks.") {
 		t.Errorf("list: exit %d\n%s", code, out)
 	}
 	_, out, _ = plumb(t, "checks", "list", "--group", "kubevirt")
@@ -269,7 +269,7 @@ func TestChecksListShowLint(t *testing.T) {
 		ID           string `json:"id"`
 		Customizable bool   `json:"customizable"`
 	}
-	if err := json.Unmarshal([]byte(out), &entries); err != nil || len(entries) != 40 {
+	if err := json.Unmarshal([]byte(out), &entries); err != nil || len(entries) != 41 {
 		t.Errorf("list json: %v %d", err, len(entries))
 	}
 	code, out, _ = plumb(t, "checks", "show", "E10001")
@@ -288,14 +288,14 @@ func TestChecksListShowLint(t *testing.T) {
 	if code, out, _ := plumb(t, "checks", "gatherers"); code != 0 || !strings.Contains(out, "manifest@v1 (object checks)") || !strings.Contains(out, "objects@v1 (object and group checks)") {
 		t.Errorf("gatherers: exit %d\n%s", code, out)
 	}
-	if code, out, _ := plumb(t, "checks", "lint"); code != 0 || !strings.Contains(out, "40 checks: 0 with errors; 0 errors, 0 warnings") {
+	if code, out, _ := plumb(t, "checks", "lint"); code != 0 || !strings.Contains(out, "41 checks: 0 with errors; 0 errors, 0 warnings") {
 		t.Errorf("lint: exit %d\n%s", code, out)
 	}
 	// A check that does not lint is not listed, and list says so; show
 	// prints its problems. Both exit 2.
 	broken := "../../internal/checks/testdata/eval/broken"
 	code, out, errOut := plumb(t, "checks", "list", "--checks", broken)
-	if code != 2 || strings.Contains(out, "illegal_expression_check") || !strings.Contains(out, "40 checks.") ||
+	if code != 2 || strings.Contains(out, "illegal_expression_check") || !strings.Contains(out, "41 checks.") ||
 		!strings.Contains(errOut, "illegal_expression_check.yaml:13:32: error: expectations[0].expect: Syntax error") {
 		t.Errorf("list with a broken catalog: exit %d\n%s\n%s", code, out, errOut)
 	}

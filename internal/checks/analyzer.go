@@ -298,7 +298,7 @@ func objectAttributes(o *manifest.Object, idx *targetIndex) map[string]any {
 	return map[string]any{
 		"kind":          o.ID.Kind,
 		"apiVersion":    o.ID.APIVersion,
-		"namespace":     o.ID.Namespace,
+		"namespace":     idx.namespaceOf(o),
 		"name":          o.ID.Name,
 		"labels":        stringsToAny(o.Labels()),
 		"annotations":   stringsToAny(o.Annotations()),

@@ -59,7 +59,7 @@ func benchCatalog(b *testing.B, targets []*render.Target) {
 // default catalog (done once per run).
 func BenchmarkLoadDefaultCatalog(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		if cat := Load(DefaultSource()); len(cat.Usable()) != 40 {
+		if cat := Load(DefaultSource()); len(cat.Usable()) != 41 {
 			b.Fatal("catalog does not load")
 		}
 	}

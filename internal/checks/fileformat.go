@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
@@ -69,17 +71,65 @@ func parseYAMLFile(raw string) (any, error) {
 		p := problems[0]
 		return nil, fmt.Errorf("invalid YAML at line %d: %s", p.Location.Line, p.Message)
 	}
+	tagged := strings.Contains(raw, "!")
+	value := func(d *manifest.Document) any {
+		if tagged {
+			return keepLocalTags(d.Node, d.Value)
+		}
+		return d.Value
+	}
 	switch len(docs) {
 	case 0:
 		return nil, nil
 	case 1:
-		return docs[0].Value, nil
+		return value(docs[0]), nil
 	}
 	out := make([]any, len(docs))
 	for i, d := range docs {
-		out[i] = d.Value
+		out[i] = value(d)
 	}
 	return out, nil
+}
+
+// keepLocalTags returns v, the decoded value of n, with every scalar that
+// carries a local tag written as the tag and its text: an application's
+// configuration file says "!env_var SONARR_API_KEY" (Recyclarr) or
+// "!secret db_password" (Home Assistant) to take a value from elsewhere,
+// and a check must see that reference, not the bare name the decoder
+// leaves. v's maps and lists are the decoder's own, changed in place.
+func keepLocalTags(n *yaml.Node, v any) any {
+	if n == nil {
+		return v
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if strings.HasPrefix(n.Tag, "!") && !strings.HasPrefix(n.Tag, "!!") {
+			return strings.TrimSpace(n.Tag + " " + n.Value)
+		}
+	case yaml.MappingNode:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return v
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode || k.Value == "<<" {
+				continue
+			}
+			if e, ok := m[k.Value]; ok {
+				m[k.Value] = keepLocalTags(n.Content[i+1], e)
+			}
+		}
+	case yaml.SequenceNode:
+		l, ok := v.([]any)
+		if !ok || len(l) != len(n.Content) {
+			return v
+		}
+		for i, c := range n.Content {
+			l[i] = keepLocalTags(c, l[i])
+		}
+	}
+	return v
 }
 
 // parseINI reads an ini file into {key: value} for keys before any section

@@ -45,7 +45,7 @@ func scalerOf(t *targetIndex, o *manifest.Object) *manifest.Object {
 		return nil
 	}
 	for _, hpa := range t.byKind["HorizontalPodAutoscaler"] {
-		if hpa.ID.Namespace != o.ID.Namespace {
+		if t.namespaceOf(hpa) != t.namespaceOf(o) {
 			continue
 		}
 		spec, _ := t.content(hpa)["spec"].(map[string]any)

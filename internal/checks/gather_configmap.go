@@ -174,11 +174,11 @@ func (c *configMapFile) find(s *subject) (*manifest.Object, *FactError) {
 	}
 	ns := c.namespace
 	if ns == "" && s.obj != nil {
-		ns = s.obj.ID.Namespace
+		ns = s.target.namespaceOf(s.obj)
 	}
 	var found []*manifest.Object
 	for _, o := range s.target.byKind["ConfigMap"] {
-		if o.ID.Name == c.name && (ns == "" && s.obj == nil || o.ID.Namespace == ns) {
+		if o.ID.Name == c.name && (ns == "" && s.obj == nil || s.target.namespaceOf(o) == ns) {
 			found = append(found, o)
 		}
 	}
@@ -217,9 +217,51 @@ func redactFileCredentials(key, raw string) string {
 	if len(values) == 0 {
 		return raw
 	}
-	pairs := make([]string, 0, 2*len(values))
-	for _, s := range values {
-		pairs = append(pairs, s, manifest.Redacted)
+	return replaceWhole(raw, values)
+}
+
+// maxWholeValues bounds the values replaceWhole looks for at each word of
+// a text; a file with more credentials is redacted whole.
+const maxWholeValues = 256
+
+// replaceWhole returns text with every occurrence of each value (longest
+// first, as CredentialValues sorts them) that stands alone replaced by
+// Redacted: a value is not redacted inside a longer word, so the password
+// "admin" leaves "user: administrator" readable. Values are looked for
+// where a word starts only.
+func replaceWhole(text string, values []string) string {
+	if len(values) > maxWholeValues {
+		return manifest.Redacted
 	}
-	return strings.NewReplacer(pairs...).Replace(raw)
+	var b strings.Builder
+	for i := 0; i < len(text); {
+		hit := ""
+		for _, v := range values {
+			if wordByte(text, i-1) && wordByte(text, i) {
+				break
+			}
+			if strings.HasPrefix(text[i:], v) && !(wordByte(text, i-1) && wordByte(v, 0)) && !(wordByte(text, i+len(v)) && wordByte(v, len(v)-1)) {
+				hit = v
+				break
+			}
+		}
+		if hit == "" {
+			b.WriteByte(text[i])
+			i++
+			continue
+		}
+		b.WriteString(manifest.Redacted)
+		i += len(hit)
+	}
+	return b.String()
+}
+
+// wordByte reports whether text[i] exists and continues a word (a letter,
+// a digit or '_'; bytes of multi-byte characters count as letters).
+func wordByte(text string, i int) bool {
+	if i < 0 || i >= len(text) {
+		return false
+	}
+	c := text[i]
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }

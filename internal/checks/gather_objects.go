@@ -126,13 +126,13 @@ func parseSelTerm(s string) selTerm {
 }
 
 // resolve replaces $namespace and $name with the target object's.
-func (s *selector) resolve(v string, self *manifest.Object) string {
+func (s *selector) resolve(t *targetIndex, v string, self *manifest.Object) string {
 	if self == nil {
 		return v
 	}
 	switch v {
 	case "$namespace":
-		return self.ID.Namespace
+		return t.namespaceOf(self)
 	case "$name":
 		return self.ID.Name
 	}
@@ -147,7 +147,7 @@ type selection struct {
 }
 
 func (s *selector) sel(t *targetIndex, self *manifest.Object) *selection {
-	ns, name := s.resolve(s.namespace, self), s.resolve(s.name, self)
+	ns, name := s.resolve(t, s.namespace, self), s.resolve(t, s.name, self)
 	key := s.raw + "\x00" + ns + "\x00" + name
 	if c, ok := t.cache.Load(key); ok {
 		return c.(*selection)
@@ -163,7 +163,7 @@ func (s *selector) sel(t *targetIndex, self *manifest.Object) *selection {
 	out := &selection{}
 	for _, o := range cands {
 		if s.apiVersion != "" && o.ID.APIVersion != s.apiVersion ||
-			s.namespace != "" && o.ID.Namespace != ns ||
+			s.namespace != "" && t.namespaceOf(o) != ns ||
 			s.name != "" && o.ID.Name != name ||
 			!termsMatch(s.labels, o.Labels()) || !termsMatch(s.annotations, o.Annotations()) {
 			continue

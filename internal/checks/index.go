@@ -3,6 +3,8 @@ package checks
 import (
 	"sync"
 
+	"sigs.k8s.io/kustomize/kyaml/resid"
+
 	"github.com/plumb-ci/plumb/internal/manifest"
 	"github.com/plumb-ci/plumb/internal/render"
 )
@@ -24,11 +26,14 @@ type targetIndex struct {
 	// written as floats (replicas: 3.0) typed as integers, as Wanda types
 	// facts. Objects that need neither are read as they are.
 	views map[*manifest.Object]map[string]any
-	cache sync.Map // selection key → *selection
+	// namespace is where objects that name none are created (a chart's
+	// release namespace; see render.Target.Namespace).
+	namespace string
+	cache     sync.Map // selection key → *selection
 }
 
 func newTargetIndex(t *render.Target) *targetIndex {
-	ti := &targetIndex{name: t.Name, kind: string(t.Kind), objects: t.Objects, byKind: map[string][]*manifest.Object{}}
+	ti := &targetIndex{name: t.Name, kind: string(t.Kind), objects: t.Objects, byKind: map[string][]*manifest.Object{}, namespace: t.Namespace}
 	for _, o := range t.Objects {
 		ti.byKind[o.ID.Kind] = append(ti.byKind[o.ID.Kind], o)
 		view, own := o.Content, false
@@ -46,6 +51,28 @@ func newTargetIndex(t *render.Target) *targetIndex {
 		}
 	}
 	return ti
+}
+
+// namespaceOf is the namespace o is created in: its own, or for a
+// namespaced kind that names none, the target's (a chart's objects without
+// metadata.namespace are in the release namespace, with the ConfigMaps and
+// Secrets that name it explicitly).
+func (t *targetIndex) namespaceOf(o *manifest.Object) string {
+	if o.ID.Namespace != "" || t.namespace == "" {
+		return o.ID.Namespace
+	}
+	gv := o.ID.APIVersion
+	group, version := "", gv
+	for i := len(gv) - 1; i >= 0; i-- {
+		if gv[i] == '/' {
+			group, version = gv[:i], gv[i+1:]
+			break
+		}
+	}
+	if resid.NewGvk(group, version, o.ID.Kind).IsClusterScoped() {
+		return ""
+	}
+	return t.namespace
 }
 
 // content is what gatherers see of an object.

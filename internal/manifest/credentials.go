@@ -39,6 +39,35 @@ func isReference(v string) bool {
 	return strings.HasPrefix(v, "$(") || strings.HasPrefix(v, "${") || strings.HasPrefix(v, "$") && len(v) > 1 && !strings.ContainsAny(v[1:], "$")
 }
 
+// PlainValuePattern matches the values that a credential's name may hold
+// without being a credential (IsPlainValue). The default catalog's checks
+// D10012 and G10002 use the same pattern (their plain_value_pattern), so
+// what they report and what plumb redacts agree.
+const PlainValuePattern = `^\s*(?:(?i:true|false|yes|no|on|off|0|1)|(?:~|\.\.?)/[\w.@,~/-]+|/[a-z0-9_.-]{2,}(?:/[\w.@,~-]+)+/?|file://\S+|\$\(.*|\$\{.*|\$[A-Za-z_][A-Za-z0-9_]*|\{\{.*\}\}|![A-Za-z][\w.-]*(?:\s+\S.*)?)\s*$`
+
+var plainValueRE = regexp.MustCompile(PlainValuePattern)
+
+// IsPlainValue reports whether a value held under a credential's name
+// (DB_PASSWORD, api_key, ...) is no credential itself:
+//
+//   - a boolean flag: MYSQL_ALLOW_EMPTY_PASSWORD: "true",
+//     MYSQL_RANDOM_ROOT_PASSWORD: "yes" (true, false, yes, no, on, off, 0,
+//     1, in any case);
+//   - a file path, where the credential is read from: /run/secrets/db,
+//     ./secrets/token, ~/.pgpass, file:///etc/app/key (an absolute path
+//     has two segments or more and a lower-case first one, so that
+//     base64 text that starts with a slash stays a credential);
+//   - a reference resolved elsewhere: $(VAR) and ${VAR} (Kubernetes and
+//     shell expansion), $VAR, {{ .Values.x }}, and a YAML local tag with
+//     its argument (!env_var SONARR_API_KEY, !secret db_password, !ENV).
+//
+// Quotes around the value are ignored. A blank value is no credential
+// either (see blank), but is not plain: checks test that it is empty.
+func IsPlainValue(v string) bool {
+	v = strings.Trim(v, `"'`)
+	return v != "" && plainValueRE.MatchString(v)
+}
+
 // HasURLPassword reports whether s holds a URL with a literal password.
 func HasURLPassword(s string) bool {
 	for _, m := range urlPasswordRE.FindAllStringSubmatch(s, -1) {
@@ -58,7 +87,9 @@ func RedactCredentialText(text string) (string, bool) {
 	return out, settings || shapes
 }
 
-// redactSettings redacts the values of the credential settings in text.
+// redactSettings redacts the values of the credential settings in text,
+// line by line: a commented-out line (#, //, ;) is left as written, since
+// it sets nothing.
 func redactSettings(text string) (string, bool) {
 	if !strings.ContainsAny(text, "=:") {
 		return text, false
@@ -68,7 +99,7 @@ func redactSettings(text string) (string, bool) {
 		return re.ReplaceAllStringFunc(s, func(m string) string {
 			g := re.FindStringSubmatch(m)
 			value := g[3]
-			if !IsCredentialName(g[1]) || strings.Trim(value, `"'`) == "" || isReference(value) || value == Redacted {
+			if !isCredentialSetting(g[1], value) {
 				return m
 			}
 			changed = true
@@ -79,19 +110,48 @@ func redactSettings(text string) (string, bool) {
 			return m[:len(m)-len(value)] + quote + Redacted + quote
 		})
 	}
-	out := redact(jsonSettingRE, text)
-	out = redact(settingRE, out)
-	return out, changed
+	lines := strings.SplitAfter(text, "\n")
+	for i, line := range lines {
+		if isCommentLine(line) || !strings.ContainsAny(line, "=:") {
+			continue
+		}
+		lines[i] = redact(settingRE, redact(jsonSettingRE, line))
+	}
+	if !changed {
+		return text, false
+	}
+	return strings.Join(lines, ""), true
+}
+
+// isCredentialSetting reports whether a setting's value is a credential:
+// its key names one and the value is neither blank, plain (IsPlainValue)
+// nor already redacted.
+func isCredentialSetting(key, value string) bool {
+	v := strings.Trim(value, `"'`)
+	return IsCredentialName(key) && v != "" && v != Redacted && !isReference(value) && !IsPlainValue(value)
+}
+
+// isCommentLine reports whether a line of a configuration file is a
+// comment in the syntaxes settings are found in: # (YAML, properties, .env,
+// shell, ini), ; (ini) and // (JSON5, HCL).
+func isCommentLine(line string) bool {
+	t := strings.TrimLeft(line, " \t")
+	return strings.HasPrefix(t, "#") || strings.HasPrefix(t, ";") || strings.HasPrefix(t, "//")
 }
 
 // credentialValues returns the values RedactCredentialText removes from
 // text.
 func credentialValues(text string) []string {
 	var out []string
-	for _, re := range []*regexp.Regexp{jsonSettingRE, settingRE} {
-		for _, g := range re.FindAllStringSubmatch(text, -1) {
-			if v := strings.Trim(g[3], `"'`); IsCredentialName(g[1]) && v != "" && !isReference(g[3]) {
-				out = append(out, v)
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if isCommentLine(line) || !strings.ContainsAny(line, "=:") {
+			continue
+		}
+		for _, re := range []*regexp.Regexp{jsonSettingRE, settingRE} {
+			for _, g := range re.FindAllStringSubmatch(line, -1) {
+				if isCredentialSetting(g[1], g[3]) {
+					out = append(out, strings.Trim(g[3], `"'`))
+				}
 			}
 		}
 	}

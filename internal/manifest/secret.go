@@ -85,7 +85,7 @@ func objectSecrets(content map[string]any, extra []Path) (whole []Path, texts []
 				if blank(m[k]) {
 					continue
 				}
-				if s, _ := m[k].(string); IsCredentialName(k) || !strings.Contains(s, "\n") && HasURLPassword(s) {
+				if s, _ := m[k].(string); credentialKeyValue(k, m[k]) || !strings.Contains(s, "\n") && HasURLPassword(s) {
 					whole = append(whole, Path{Key(f), Key(k)})
 				}
 			}
@@ -95,7 +95,8 @@ func objectSecrets(content map[string]any, extra []Path) (whole []Path, texts []
 	// walk appends into it instead of allocating at every level.
 	w := secretWalk{whole: whole}
 	w.walk(content, make(Path, 0, 16))
-	whole = append(w.whole, extra...)
+	whole = append(w.whole, notSecretNames(content, w.env)...)
+	whole = append(whole, extra...)
 	texts = append(configMapTexts(content), shapeTexts(content, whole, w.shapes)...)
 	return whole, texts
 }
@@ -131,7 +132,7 @@ func configMapTexts(content map[string]any) []textSecret {
 	var out []textSecret
 	for _, k := range sortedKeys(m) {
 		s, ok := m[k].(string)
-		if !ok || s == "" || IsCredentialName(k) || !strings.Contains(s, "\n") && HasURLPassword(s) {
+		if !ok || s == "" || credentialKeyValue(k, s) || !strings.Contains(s, "\n") && HasURLPassword(s) {
 			continue
 		}
 		if red, changed := RedactCredentialText(s); changed {
@@ -142,11 +143,12 @@ func configMapTexts(content map[string]any) []textSecret {
 }
 
 // secretWalk is one walk of an object for what lies below its top level:
-// the value paths of credential environment variables (whole), and the
-// strings that may hold credential shapes (shapes, each with its text
-// as it is).
+// the value paths of environment variables that hold a URL password
+// (whole) or whose name names a credential (env), and the strings that may
+// hold credential shapes (shapes, each with its text as it is).
 type secretWalk struct {
 	whole  []Path
+	env    []Path
 	shapes []textSecret
 }
 
@@ -162,13 +164,17 @@ func (w *secretWalk) walk(v any, p Path) {
 					name, _ := e["name"].(string)
 					v, has := e["value"]
 					sv, _ := v.(string)
-					if has && !blank(v) && (IsCredentialName(name) || HasURLPassword(sv)) {
+					switch {
+					case !has || blank(v):
+					case HasURLPassword(sv):
 						w.whole = append(w.whole, append(slices.Clone(p), Key("env"), Index(i), Key("value")))
+					case credentialKeyValue(name, v):
+						w.env = append(w.env, append(slices.Clone(p), Key("env"), Index(i), Key("value")))
 					}
 				}
 			}
 		}
-		n := len(w.whole)
+		n, ne := len(w.whole), len(w.env)
 		for k, e := range t {
 			switch ev := e.(type) {
 			case string:
@@ -182,6 +188,9 @@ func (w *secretWalk) walk(v any, p Path) {
 		// Map order is random: sort what this level found below it.
 		if len(w.whole)-n > 1 {
 			slices.SortFunc(w.whole[n:], func(a, b Path) int { return strings.Compare(a.String(), b.String()) })
+		}
+		if len(w.env)-ne > 1 {
+			slices.SortFunc(w.env[ne:], func(a, b Path) int { return strings.Compare(a.String(), b.String()) })
 		}
 	case []any:
 		for i, e := range t {
@@ -200,6 +209,65 @@ func (w *secretWalk) walk(v any, p Path) {
 // blank reports whether a value is empty: nothing to hide, and a check
 // may test that it is empty (D10012 accepts value: "").
 func blank(v any) bool { return v == nil || v == "" }
+
+// credentialKeyValue reports whether the value v of key k is a credential
+// by its name: the name names one, and v is not blank or plain (a path, a
+// flag, a reference: IsPlainValue).
+func credentialKeyValue(k string, v any) bool {
+	s, isString := v.(string)
+	return IsCredentialName(k) && !blank(v) && !(isString && IsPlainValue(s))
+}
+
+// notSecretNames returns the paths of env whose value is not the name of
+// a Secret the object references: JGROUPS_ENCRYPT_SECRET=eap7-app-secret
+// beside a volume of Secret eap7-app-secret names the Secret the pod
+// mounts, and holds no credential.
+func notSecretNames(content map[string]any, env []Path) []Path {
+	if len(env) == 0 {
+		return nil
+	}
+	names := ReferencedSecretNames(content)
+	if len(names) == 0 {
+		return env
+	}
+	out := env[:0:0]
+	for _, p := range env {
+		v, _ := Lookup(content, p)
+		if s, _ := v.(string); !names[s] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ReferencedSecretNames are the names of the Secrets an object's pod
+// specs reference, wherever they sit: secret volumes (secretName),
+// projected Secret sources, secretKeyRef and secretRef (env, envFrom, and
+// the CRDs that copy the shape) and imagePullSecrets.
+func ReferencedSecretNames(content map[string]any) map[string]bool {
+	names := map[string]bool{}
+	var walk func(v any, parent string)
+	walk = func(v any, parent string) {
+		switch t := v.(type) {
+		case map[string]any:
+			if n, ok := t["secretName"].(string); ok && n != "" {
+				names[n] = true
+			}
+			if n, ok := t["name"].(string); ok && n != "" && (parent == "secretKeyRef" || parent == "secretRef" || parent == "secret" || parent == "imagePullSecrets") {
+				names[n] = true
+			}
+			for k, e := range t {
+				walk(e, k)
+			}
+		case []any:
+			for _, e := range t {
+				walk(e, parent)
+			}
+		}
+	}
+	walk(content, "")
+	return names
+}
 
 func sortedKeys(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
@@ -504,7 +572,7 @@ func maskCredentialKeys(v any) (any, bool) {
 	switch t := v.(type) {
 	case map[string]any:
 		return RewriteMap(t, func(k string, e any) (any, bool) {
-			if _, scalar := e.(string); !IsCredentialName(k) || blank(e) || (!scalar && isContainer(e)) {
+			if _, scalar := e.(string); !credentialKeyValue(k, e) || (!scalar && isContainer(e)) {
 				return maskCredentialKeys(e)
 			}
 			return Redacted, true
@@ -533,7 +601,7 @@ func CredentialValues(v any) []string {
 		switch t := v.(type) {
 		case map[string]any:
 			for k, e := range t {
-				if s, ok := e.(string); ok && s != "" && IsCredentialName(k) {
+				if s, ok := e.(string); ok && credentialKeyValue(k, s) {
 					seen[s] = true
 				}
 				walk(e)

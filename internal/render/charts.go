@@ -174,6 +174,15 @@ func (r *renderer) chartTargets(ctx context.Context, extra []HelmTarget, change 
 	return r.renderCharts(ctx, jobs, problems)
 }
 
+// releaseNamespace is the namespace a request renders the release in:
+// helm's default, "default", unless the target names one.
+func releaseNamespace(req helm.Request) string {
+	if req.Namespace == "" {
+		return "default"
+	}
+	return req.Namespace
+}
+
 // request turns a target into a Helm request.
 func (r *renderer) request(t HelmTarget) helm.Request {
 	req := helm.Request{Target: t.Name, ReleaseName: t.ReleaseName, Namespace: t.Namespace,
@@ -222,7 +231,7 @@ func (r *renderer) renderCharts(ctx context.Context, jobs []chartRender, problem
 			res = hr.Render(jobs[i].chart, jobs[i].req)
 		}
 		perJob[i] = res.Problems
-		t := &Target{Name: jobs[i].name, Kind: KindHelm, Inputs: r.chartInputs(jobs[i])}
+		t := &Target{Name: jobs[i].name, Kind: KindHelm, Inputs: r.chartInputs(jobs[i]), Namespace: releaseNamespace(jobs[i].req)}
 		for _, o := range res.Objects {
 			r.interner.within(o.Content) // parsed from this render's chart output
 			r.addObject(t, o, problems)

@@ -48,6 +48,11 @@ type Target struct {
 	Name    string
 	Kind    Kind
 	Objects []*manifest.Object
+	// Namespace is where the target's objects that name no namespace are
+	// created: a chart's release namespace (helm install puts them there,
+	// helm template leaves them without one). It is "" for the other
+	// kinds, whose objects go to the namespace of whoever applies them.
+	Namespace string
 	// Declared is set on a plain directory that .plumb.yaml lists under
 	// targets: its files are applied together, so an object two of them
 	// define is an error rather than a note about alternative files.

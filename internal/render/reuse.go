@@ -100,7 +100,7 @@ func (e *cachedBuild) reuse(files *fileCache) (*Target, []manifest.Problem, bool
 // docs/development.md), and deep copies of it were most of what reusing a
 // build cost. It fails for objects whose origin is not kustomize's.
 func copyTarget(t *Target) (*Target, bool) {
-	out := &Target{Name: t.Name, Kind: t.Kind, Objects: make([]*manifest.Object, len(t.Objects)), Inputs: t.Inputs}
+	out := &Target{Name: t.Name, Kind: t.Kind, Objects: make([]*manifest.Object, len(t.Objects)), Inputs: t.Inputs, Namespace: t.Namespace}
 	for i, o := range t.Objects {
 		if _, ok := o.Origin.(*renderedOrigin); !ok || o.Doc != nil || o.Node != nil {
 			return nil, false

@@ -277,3 +277,36 @@ configMapGenerator:
 		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// kube-prometheus's kubeadm Services select the static control-plane pods,
+// which no manifest defines: a note at the selector, for kube-system only.
+func TestBuiltInStaticControlPlaneService(t *testing.T) {
+	tg := target(t, "app", `apiVersion: v1
+kind: Service
+metadata: {name: kube-scheduler-prometheus-discovery, namespace: kube-system}
+spec:
+  clusterIP: None
+  selector: {component: kube-scheduler}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: scheduler, namespace: monitoring}
+spec:
+  selector: {component: kube-scheduler}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: kube-dns, namespace: kube-system}
+spec:
+  selector: {k8s-app: kube-dns}
+`)
+	run := runAll(t, withBuiltIns(t, ""), Options{}, tg)
+	var got []string
+	for _, f := range run.Findings() {
+		got = append(got, f.RuleID+" "+f.Level.String()+" "+f.Location.File+":"+itoa(f.Location.Line))
+	}
+	want := []string{"rule/plumb-static-pod-service note app/objects.yaml:6"}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings %v, want %v", got, want)
+	}
+}
