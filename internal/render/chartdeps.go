@@ -2,7 +2,6 @@ package render
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/plumb-ci/plumb/internal/render/helm"
@@ -46,12 +45,7 @@ func fetchDependency(ctx context.Context, f *source.Fetcher, d helm.Dependency) 
 		}
 		return f.OCIChart(ctx, strings.TrimSuffix(d.Repository, "/")+"/"+d.Name, ref)
 	}
-	c, err := f.HelmChart(ctx, d.Repository, d.Name, version)
-	if err != nil {
-		return nil, err
-	}
-	if d.Locked && c.Version != d.Version {
-		return nil, errors.New("the repository resolved " + c.Version + ", not the version Chart.lock pins (" + d.Version + ")")
-	}
-	return c, nil
+	// A locked version is an exact constraint: the index resolves it or
+	// says no version matches.
+	return f.HelmChart(ctx, d.Repository, d.Name, version)
 }

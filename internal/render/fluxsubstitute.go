@@ -136,15 +136,7 @@ func fluxVars(targets []*Target, own *Target, o *manifest.Object) (map[string]st
 // Kustomization's own target first, then in any target (another
 // Kustomization may apply it).
 func findConfigMap(targets []*Target, own *Target, name, ns string) *manifest.Object {
-	if o := findObject(own, "ConfigMap", name, ns); o != nil {
-		return o
-	}
-	for _, t := range targets {
-		if o := findObject(t, "ConfigMap", name, ns); o != nil {
-			return o
-		}
-	}
-	return nil
+	return ownFirst(targets, own, func(t *Target) *manifest.Object { return findObject(t, "ConfigMap", name, ns) })
 }
 
 func fluxProblem(o *manifest.Object, at manifest.Path, level, format string, args ...any) *manifest.Problem {

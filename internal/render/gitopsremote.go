@@ -169,6 +169,12 @@ func findSource(targets []*Target, own *Target, kind, name, ns string) *manifest
 		}
 		return nil
 	}
+	return ownFirst(targets, own, match)
+}
+
+// ownFirst is what match finds in the definition's own target, else in
+// the first target where it finds anything.
+func ownFirst(targets []*Target, own *Target, match func(*Target) *manifest.Object) *manifest.Object {
 	if o := match(own); o != nil {
 		return o
 	}
