@@ -1,6 +1,7 @@
 package render
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -71,32 +72,54 @@ func TestChartDependenciesFetched(t *testing.T) {
 }
 
 // Without fetching, or when the fetch fails, the dependency is missing as
-// before, and the error says why at its Chart.yaml entry.
+// before: a warning at its Chart.yaml entry (the repository does not
+// vendor its dependencies), saying why it was not fetched; an error when
+// charts/ holds the other dependencies Chart.lock pins.
 func TestChartDependenciesNotFetched(t *testing.T) {
 	srv := chartRepo(t, "podinfo", podinfoCharts(t))
+	build := "so the chart is not rendered and its objects are not checked: run `helm dependency build charts/shop` and commit charts/"
+	vendoring := umbrella(srv.URL, "^6.0.0", "6.4.0")
+	vendoring["charts/shop/Chart.yaml"] += "  - name: cache\n    version: 0.1.0\n    repository: https://charts.example.com\n"
+	vendoring["charts/shop/Chart.lock"] = strings.Replace(vendoring["charts/shop/Chart.lock"], "digest:", "  - name: cache\n    repository: https://charts.example.com\n    version: 0.1.0\ndigest:", 1)
+	archive, err := os.ReadFile("helm/testdata/repo/tgzdep/charts/cache-0.1.0.tgz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vendoring["charts/shop/charts/cache-0.1.0.tgz"] = string(archive)
 	for _, c := range []struct {
 		name    string
 		files   map[string]string
 		fetcher *source.Fetcher
+		level   string
 		want    string
 	}{
-		{"off", umbrella(srv.URL, "^6.0.0", ""), nil,
-			"dependency podinfo is in Chart.yaml but not in charts/: run `helm dependency build charts/shop`"},
-		{"lock not served", umbrella(srv.URL, "^6.0.0", "6.4.0"), fetcherFor(t, srv.URL),
-			"dependency podinfo is in Chart.yaml but not in charts/, and it could not be fetched: chart repository " + srv.URL + ": no version of chart podinfo matches \"6.4.0\""},
-		{"oci host not allowed", umbrella("oci://registry.example/charts", "^6.0.0", ""), fetcherFor(t, srv.URL),
-			"dependency podinfo is in Chart.yaml but not in charts/, and it could not be fetched: registry.example is not an allowed remote host"},
+		{"off", umbrella(srv.URL, "^6.0.0", ""), nil, "warning",
+			"dependency podinfo (" + srv.URL + ") is not vendored in charts/, " + build + ", or let plumb fetch it (allow " + strings.TrimPrefix(srv.URL, "http://") +
+				" with --remote-host, the action input remote-hosts or remote.hosts in .plumb.yaml)"},
+		{"lock not served", umbrella(srv.URL, "^6.0.0", "6.4.0"), fetcherFor(t, srv.URL), "warning",
+			"dependency podinfo (" + srv.URL + ") is not vendored in charts/, " + build + " (plumb could not fetch it: chart repository " + srv.URL + ": no version of chart podinfo matches \"6.4.0\")"},
+		{"oci host not allowed", umbrella("oci://registry.example/charts", "^6.0.0", ""), fetcherFor(t, srv.URL), "warning",
+			"dependency podinfo (oci://registry.example/charts) is not vendored in charts/, " + build + " (plumb could not fetch it: registry.example is not an allowed remote host (allowed: " +
+				strings.TrimPrefix(srv.URL, "http://") + "); add it with --remote-host registry.example, the action input remote-hosts, or remote.hosts in the base revision's .plumb.yaml)"},
+		{"lock not served, the others vendored", vendoring, fetcherFor(t, srv.URL), "error",
+			"dependency podinfo is pinned at 6.4.0 in Chart.lock but charts/ does not hold it, while it holds the other dependencies Chart.lock pins: " +
+				"run `helm dependency build charts/shop` and commit charts/podinfo-6.4.0.tgz (plumb could not fetch it: chart repository " + srv.URL + ": no version of chart podinfo matches \"6.4.0\")"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := shopRender(t, c.files, c.fetcher)
 			var got []string
 			for _, p := range res.Problems {
 				if p.Rule == helm.RuleDependency {
-					got = append(got, manifest.FormatLocation(p.Location)+": "+p.Message)
+					got = append(got, p.Level+" "+manifest.FormatLocation(p.Location)+": "+p.Message)
 				}
 			}
-			if len(got) != 1 || !strings.HasPrefix(got[0], "charts/shop/Chart.yaml:5:5: "+c.want) {
-				t.Errorf("problems %q, want %q", got, c.want)
+			if want := c.level + " charts/shop/Chart.yaml:5:5: " + c.want; len(got) != 1 || got[0] != want {
+				t.Errorf("problems %q,\nwant %q", got, want)
+			}
+			for _, tg := range res.Targets {
+				if len(tg.Objects) != 0 {
+					t.Errorf("target %s has %d objects, want none", tg.Name, len(tg.Objects))
+				}
 			}
 		})
 	}

@@ -269,17 +269,21 @@ func targetName(chart string, values []string, set bool) string {
 	return chart + "[" + strings.Join(parts, ",") + "]"
 }
 
-// conventionValues lists the values-*.yaml and values.*.yaml files next to
-// a chart's Chart.yaml.
+// conventionValues lists the values files a chart renders with besides
+// its defaults: values-*.yaml and values.*.yaml next to its Chart.yaml,
+// then chart-testing's ci/*-values.yaml (each a render of its own, as `ct
+// install` renders them).
 func conventionValues(fsys fs.FS, dir string) []string {
-	entries, err := fs.ReadDir(fsys, dir)
-	if err != nil {
-		return nil
-	}
 	var out []string
-	for _, e := range entries {
-		if !e.IsDir() && isConventionValues(dir, path.Join(dir, e.Name())) {
-			out = append(out, path.Join(dir, e.Name()))
+	for _, d := range []string{dir, path.Join(dir, "ci")} {
+		entries, err := fs.ReadDir(fsys, d)
+		if err != nil {
+			continue // no ci/: the usual case
+		}
+		for _, e := range entries {
+			if !e.IsDir() && isConventionValues(dir, path.Join(d, e.Name())) {
+				out = append(out, path.Join(d, e.Name()))
+			}
 		}
 	}
 	return out
@@ -287,12 +291,16 @@ func conventionValues(fsys fs.FS, dir string) []string {
 
 // isConventionValues reports whether file is an environment's values file
 // of the chart in dir: values-*.yaml or values.*.yaml beside Chart.yaml
-// (values.yaml itself is the chart's defaults).
+// (values.yaml itself is the chart's defaults), or a chart-testing
+// ci/*-values.yaml.
 func isConventionValues(dir, file string) bool {
+	n := path.Base(file)
+	if path.Dir(file) == path.Join(dir, "ci") {
+		return strings.HasSuffix(n, "-values.yaml") && n != "-values.yaml"
+	}
 	if path.Dir(file) != dir {
 		return false
 	}
-	n := path.Base(file)
 	if n == "values.yaml" || n == "values.yml" {
 		return false
 	}

@@ -16,7 +16,6 @@ func TestBadInput(t *testing.T) {
 		rule, at, message   string
 	}{
 		{"bad/parseerror", "", "", RuleTemplate, "bad/parseerror/templates/cm.yaml:5", "the template does not parse: unclosed action started at bad/parseerror/templates/cm.yaml:4"},
-		{"bad/missingdep", "", "", RuleDependency, "bad/missingdep/Chart.yaml:5:5", "dependency postgresql is in Chart.yaml but not in charts/: run `helm dependency build bad/missingdep`"},
 		{"bad/schema", "bad/schema/values-prod.yaml", "", RuleValues, "bad/schema/values-prod.yaml:1:1", "schema: values break values.schema.json at /replicas: got string, want integer"},
 		{"bad/failing", "", "", RuleTemplate, "bad/failing/templates/cm.yaml:2:4", "template failed: mode legacy was removed in 2.0: set mode: modern"},
 		{"requiredchart", "", "", RuleTemplate, "requiredchart/templates/cm.yaml:6:11", "template failed: database.host is required: set it in your values file"},

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"helm.sh/helm/v4/pkg/chart/loader/archive"
+	chart "helm.sh/helm/v4/pkg/chart/v2"
 )
 
 // A chart's Chart.yaml may depend on charts of a chart repository or an
@@ -41,26 +42,40 @@ func (c *Chart) Missing() ([]Dependency, error) {
 	if err != nil {
 		return nil, err
 	}
-	locked := map[string]string{}
-	if ch.Lock != nil {
-		for _, d := range ch.Lock.Dependencies {
-			locked[d.Name+"\x00"+d.Repository] = d.Version
-		}
-	}
 	var out []Dependency
 	for _, m := range missingDependencies(ch) {
 		d := ch.Metadata.Dependencies[m.index]
 		repo := strings.TrimSpace(d.Repository)
-		if !strings.HasPrefix(repo, "https://") && !strings.HasPrefix(repo, "http://") && !strings.HasPrefix(repo, "oci://") {
+		if !fetchable(repo) {
 			continue // file://, @alias: `helm dependency build` reads them locally or from its own configuration
 		}
 		dep := Dependency{Index: m.index, Name: d.Name, Repository: repo, Version: d.Version}
-		if v, ok := locked[d.Name+"\x00"+d.Repository]; ok {
+		if v, ok := lockedVersion(ch, d); ok {
 			dep.Version, dep.Locked = v, true
 		}
 		out = append(out, dep)
 	}
 	return out, nil
+}
+
+// fetchable reports whether a dependency's repository is one plumb can
+// fetch from: a chart repository over http(s) or an OCI registry.
+func fetchable(repo string) bool {
+	return strings.HasPrefix(repo, "https://") || strings.HasPrefix(repo, "http://") || strings.HasPrefix(repo, "oci://")
+}
+
+// lockedVersion is the version Chart.lock (requirements.lock) pins for a
+// Chart.yaml dependency: the entry of the same name and repository.
+func lockedVersion(ch *chart.Chart, d *chart.Dependency) (string, bool) {
+	if ch.Lock == nil {
+		return "", false
+	}
+	for _, l := range ch.Lock.Dependencies {
+		if l != nil && l.Name == d.Name && l.Repository == d.Repository {
+			return l.Version, true
+		}
+	}
+	return "", false
 }
 
 // AddDependency adds the fetched archive of d at version as
@@ -76,6 +91,10 @@ func (c *Chart) AddDependency(d Dependency, version string, data []byte) error {
 		c.fetched = map[string]bool{}
 	}
 	c.fetched[name] = true
+	if c.fetchedDeps == nil {
+		c.fetchedDeps = map[string]bool{}
+	}
+	c.fetchedDeps[d.Name] = true
 	c.files = append(c.files, &archive.BufferedFile{Name: name, ModTime: time.Time{}, Data: data})
 	return nil
 }

@@ -40,6 +40,9 @@ type Chart struct {
 	// name; failed why a dependency could not be, by name.
 	fetched map[string]bool
 	failed  map[string]error
+	// fetchedDeps are the dependencies those archives hold, by
+	// Chart.yaml name: not vendored by the repository.
+	fetchedDeps map[string]bool
 }
 
 // utf8bom is stripped from every file, as Helm's directory loader does.

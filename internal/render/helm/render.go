@@ -40,7 +40,9 @@ const (
 	// RuleDuplicateKey: values write a key twice, of which Helm keeps the
 	// last (a warning).
 	RuleDuplicateKey = "render/helm-duplicate-key"
-	// RuleDependency: a dependency of Chart.yaml is not in charts/.
+	// RuleDependency: a dependency of Chart.yaml that the values enable is
+	// not in charts/ (and was not fetched): a warning, or an error when the
+	// repository vendors the dependencies Chart.lock pins but not this one.
 	RuleDependency = "render/helm-dependency"
 	// RuleNotRendered: a chart plumb does not render (a remote chart named
 	// by a HelmRelease or an Application): a note.
@@ -134,18 +136,9 @@ func (r *Renderer) Render(c *Chart, req Request) Output {
 	if err != nil {
 		return problem(RuleChart, at(""), "the chart cannot be loaded: %v", err)
 	}
-	if missing := missingDependencies(ch); len(missing) > 0 {
-		for _, m := range missing {
-			if err := c.failed[m.name]; err != nil {
-				problem(RuleDependency, at(fmt.Sprintf("dependencies[%d]", m.index)),
-					"dependency %s is in Chart.yaml but not in charts/, and it could not be fetched: %v; run `helm dependency build %s` and commit charts/, or allow its host", m.name, err, c.Dir)
-				continue
-			}
-			problem(RuleDependency, at(fmt.Sprintf("dependencies[%d]", m.index)),
-				"dependency %s is in Chart.yaml but not in charts/: run `helm dependency build %s` and commit charts/ (plumb renders offline, from the repository)", m.name, c.Dir)
-		}
-		return out
-	}
+	// Read before ProcessDependencies renames aliased entries and drops
+	// disabled subcharts (unvendored.go).
+	missing, vendors := unvendoredDependencies(ch), c.vendorsPinned(ch)
 
 	vals, layers, bad := r.mergeSources(req.Sources)
 	if bad != nil {
@@ -162,6 +155,10 @@ func (r *Renderer) Render(c *Chart, req Request) Output {
 	}
 	if err := chartutil.ProcessDependencies(ch, vals); err != nil {
 		return problem(RuleDependency, at("dependencies"), "chart dependencies cannot be processed: %v", err)
+	}
+	if ps := c.neededProblems(ch, missing, vendors, r.dependencyAt(c, ch, at)); len(ps) > 0 {
+		out.Problems = append(out.Problems, ps...)
+		return out
 	}
 	caps := common.DefaultCapabilities.Copy()
 	if req.KubeVersion != "" {
@@ -231,6 +228,9 @@ func missingDependencies(ch *chart.Chart) []missingDep {
 	var out []missingDep
 outer:
 	for i, d := range ch.Metadata.Dependencies {
+		if d == nil {
+			continue
+		}
 		for _, have := range ch.Dependencies() {
 			if have.Name() == d.Name {
 				continue outer
