@@ -1,6 +1,7 @@
 package render
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -97,5 +98,86 @@ func TestHelmConfigTargets(t *testing.T) {
 	names = targetNames(renderRepo(t, "testdata/gitops", opts))
 	if !slices.Contains(names, "charts/app") || slices.Contains(names, "charts/app[values-prod.yaml]") {
 		t.Errorf("without the convention: %v", names)
+	}
+}
+
+// chartTesting is a chart laid out for chart-testing (`ct install`
+// renders each ci/*-values.yaml), as ingress-nginx's and the
+// prometheus-community charts are.
+var chartTesting = map[string]string{
+	"charts/web/Chart.yaml":                            "apiVersion: v2\nname: web\nversion: 1.0.0\n",
+	"charts/web/values.yaml":                           "replicaCount: 1\nkind: Deployment\n",
+	"charts/web/values.schema.json":                    `{"type": "object", "properties": {"replicaCount": {"type": "integer"}}}`,
+	"charts/web/ci/daemonset-values.yaml":              "kind: DaemonSet\n",
+	"charts/web/ci/deployment-autoscaling-values.yaml": "replicaCount: 3\n",
+	"charts/web/ci/bad-values.yaml":                    "# a typo a reviewer should see\nreplicaCount: two\n",
+	"charts/web/ci/lint.yaml":                          "replicaCount: 9\n",
+	"charts/web/ci/README.md":                          "chart-testing values\n",
+	"charts/web/templates/workload.yaml": `apiVersion: apps/v1
+kind: {{ .Values.kind }}
+metadata:
+  name: web
+spec:
+  {{- if eq .Values.kind "Deployment" }}
+  replicas: {{ .Values.replicaCount }}
+  {{- end }}
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+        - name: web
+          image: registry.example.com/web:1.0
+`,
+}
+
+// TestChartTestingValues: each ci/*-values.yaml is a render target of its
+// own, like values-<env>.yaml, and what it gets wrong is reported at its
+// line; other files of ci/ are not values.
+func TestChartTestingValues(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, chartTesting)
+	res := renderRepo(t, dir, helmOpts())
+	got := map[string]string{}
+	for _, tg := range res.Targets {
+		var kinds []string
+		for _, o := range tg.Objects {
+			kinds = append(kinds, o.ID.Kind)
+		}
+		got[tg.Name] = strings.Join(kinds, ",")
+	}
+	want := map[string]string{
+		"charts/web":                                        "Deployment",
+		"charts/web[ci/bad-values.yaml]":                    "",
+		"charts/web[ci/daemonset-values.yaml]":              "DaemonSet",
+		"charts/web[ci/deployment-autoscaling-values.yaml]": "Deployment",
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("targets %v, want %v", got, want)
+	}
+	if d := object(t, res, "charts/web[ci/deployment-autoscaling-values.yaml]", "Deployment", "web"); at(t, d, "spec.replicas") != "charts/web/ci/deployment-autoscaling-values.yaml:1:1" {
+		t.Errorf("replicas at %s, want the ci values line", at(t, d, "spec.replicas"))
+	}
+	var problems []string
+	for _, p := range res.Problems {
+		problems = append(problems, p.Rule+" "+p.Level+" "+p.Error())
+	}
+	if w := []string{"render/helm-values error charts/web/ci/bad-values.yaml:2:1: web: values break values.schema.json at /replicaCount: got string, want integer"}; !slices.Equal(problems, w) {
+		t.Errorf("problems %q, want %q", problems, w)
+	}
+
+	// A change to one ci values file renders only its target.
+	opts := helmOpts()
+	opts.Changed = map[string]bool{"charts/web/ci/daemonset-values.yaml": true}
+	if names := targetNames(renderRepo(t, dir, opts)); !slices.Equal(names, []string{"charts/web[ci/daemonset-values.yaml]"}) {
+		t.Errorf("changed ci/daemonset-values.yaml: targets %v", names)
+	}
+	// The convention switch covers ci/ too.
+	opts = helmOpts()
+	opts.Helm.ValuesConvention = false
+	if names := targetNames(renderRepo(t, dir, opts)); !slices.Equal(names, []string{"charts/web"}) {
+		t.Errorf("without the convention: targets %v", names)
 	}
 }
