@@ -69,8 +69,11 @@ var ruleHelp = map[string]string{
 	helm.RuleDuplicateKey: "A values file, or an Argo CD Application's `helm.values` text, writes the same key twice in one mapping. " +
 		"Helm reads it without a word and keeps only the last value, so the first is never used: what a reviewer reads first is " +
 		"not what is deployed. plumb renders with the last value, as Helm does. Delete one of the two keys.",
-	helm.RuleDependency: "A dependency in Chart.yaml is not in the chart's charts/ directory (as a directory or a .tgz). plumb " +
-		"renders offline, from the repository: run `helm dependency build` and commit charts/.",
+	helm.RuleDependency: "A dependency in Chart.yaml that the values enable (its condition and tags, as Helm decides) is not in " +
+		"the chart's charts/ directory (as a directory or a .tgz) and could not be fetched, so the chart is not rendered with " +
+		"those values; a disabled dependency is not needed. A warning, as for a remote kustomize base: run `helm dependency build` " +
+		"and commit charts/, or allow the repository's host so plumb fetches it. An error when Chart.lock pins it and charts/ " +
+		"holds the other dependencies Chart.lock pins (the archive was not committed), or when the entry names no repository.",
 	helm.RuleNotRendered: "A Flux HelmRelease or an Argo CD Application deploys a chart from a Helm repository, an OCI registry " +
 		"or another Git repository, which plumb does not fetch; the objects it deploys are not checked. Vendor the chart into " +
 		"the repository and point the definition at it to have them checked.",
