@@ -86,6 +86,11 @@ func TestChartDependenciesNotFetched(t *testing.T) {
 		t.Fatal(err)
 	}
 	vendoring["charts/shop/charts/cache-0.1.0.tgz"] = string(archive)
+	// podinfo is fetched, not vendored: the other pinned dependency that
+	// cannot be fetched is not missing from a vendored charts/.
+	fetchedOne := umbrella(srv.URL, ">=6.0.0-0", "6.6.0-rc.1")
+	fetchedOne["charts/shop/Chart.yaml"] = strings.Replace(fetchedOne["charts/shop/Chart.yaml"], "dependencies:\n", "dependencies:\n  - name: cache\n    version: 0.1.0\n    repository: "+srv.URL+"\n", 1)
+	fetchedOne["charts/shop/Chart.lock"] = strings.Replace(fetchedOne["charts/shop/Chart.lock"], "digest:", "  - name: cache\n    repository: "+srv.URL+"\n    version: 0.1.0\ndigest:", 1)
 	for _, c := range []struct {
 		name    string
 		files   map[string]string
@@ -104,6 +109,8 @@ func TestChartDependenciesNotFetched(t *testing.T) {
 		{"lock not served, the others vendored", vendoring, fetcherFor(t, srv.URL), "error",
 			"dependency podinfo is pinned at 6.4.0 in Chart.lock but charts/ does not hold it, while it holds the other dependencies Chart.lock pins: " +
 				"run `helm dependency build charts/shop` and commit charts/podinfo-6.4.0.tgz (plumb could not fetch it: chart repository " + srv.URL + ": no version of chart podinfo matches \"6.4.0\")"},
+		{"one fetched, one not", fetchedOne, fetcherFor(t, srv.URL), "warning",
+			"dependency cache (" + srv.URL + ") is not vendored in charts/, " + build + " (plumb could not fetch it: chart repository " + srv.URL + ": no chart cache in the index)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := shopRender(t, c.files, c.fetcher)
