@@ -12,6 +12,7 @@ import (
 
 	"github.com/plumb-ci/plumb/internal/cache"
 	"github.com/plumb-ci/plumb/internal/manifest"
+	"github.com/plumb-ci/plumb/internal/render/helm"
 )
 
 // renderedOrigin is the provenance of a kustomize-built object; it also
@@ -28,7 +29,10 @@ func (r *renderer) buildKustomize(c *closure, log *accessLog, guard *buildGuard)
 	k := root.k
 	over, helmProblems := r.helmOverrides(c)
 	for _, p := range helmProblems {
-		if p.Level == "error" {
+		// A chart that needs a dependency charts/ does not hold is not
+		// rendered (a warning): neither is the kustomization, whose
+		// patches would otherwise look for objects the chart did not make.
+		if p.Level == "error" || p.Rule == helm.RuleDependency {
 			return nil, helmProblems
 		}
 	}

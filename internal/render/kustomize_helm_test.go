@@ -79,3 +79,48 @@ func TestKustomizeHelmCharts(t *testing.T) {
 		t.Error("kustomize leaves the namespace of helm's output to helm")
 	}
 }
+
+// TestKustomizeHelmChartDependencies: a helmCharts chart whose enabled
+// dependency is not vendored is the chart's warning, and the kustomization
+// is not rendered (not rendered without the chart's objects, whose patches
+// would then match nothing); a disabled one is not needed.
+func TestKustomizeHelmChartDependencies(t *testing.T) {
+	files := map[string]string{
+		"app/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nhelmCharts:\n  - name: web\n    releaseName: web\n" +
+			"resources:\n  - settings.yaml\npatches:\n  - path: web-patch.yaml\n",
+		"app/settings.yaml":                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  k: v\n",
+		"app/web-patch.yaml":               "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  extra: \"1\"\n",
+		"app/charts/web/Chart.yaml":        "apiVersion: v2\nname: web\nversion: 1.0.0\ndependencies:\n  - name: redis\n    version: 19.x.x\n    repository: oci://registry-1.docker.io/bitnamicharts\n    condition: redis.enabled\n",
+		"app/charts/web/values.yaml":       "redis:\n  enabled: true\n",
+		"app/charts/web/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  k: v\n",
+	}
+	for _, c := range []struct {
+		name, values string
+		objects      int
+		problems     []string
+	}{
+		{"enabled", "redis:\n  enabled: true\n", 0, []string{"render/helm-dependency warning app/charts/web/Chart.yaml:5:5: dependency redis (oci://registry-1.docker.io/bitnamicharts) is not vendored in charts/, so the chart is not rendered with values that enable it (condition redis.enabled) and its objects are not checked: run `helm dependency build app/charts/web` and commit charts/, or let plumb fetch it (allow registry-1.docker.io with --remote-host, the action input remote-hosts or remote.hosts in .plumb.yaml)"}},
+		{"disabled", "redis:\n  enabled: false\n", 2, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			files["app/charts/web/values.yaml"] = c.values
+			writeTree(t, dir, files)
+			res := renderRepo(t, dir, helmOpts())
+			var problems []string
+			for _, p := range res.Problems {
+				problems = append(problems, p.Rule+" "+p.Level+" "+p.Error())
+			}
+			if !slices.Equal(problems, c.problems) {
+				t.Errorf("problems %q, want %q", problems, c.problems)
+			}
+			objects := 0
+			for _, tg := range res.Targets {
+				objects += len(tg.Objects)
+			}
+			if objects != c.objects {
+				t.Errorf("%d objects (targets %v), want %d", objects, targetNames(res), c.objects)
+			}
+		})
+	}
+}
