@@ -113,7 +113,7 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 		if err == nil {
 			res, err = client.SyncReview(ctx, pr, diff, open, opts)
 		}
-		if res != nil && (err == nil || res.Posted+res.Files+res.Listed+res.Deleted+res.Resolved > 0) {
+		if res != nil && (err == nil || res.Posted+res.Files+res.Listed+res.Deleted+res.Replaced+res.Discussed+res.Resolved > 0) {
 			note := reviewNote(res)
 			commentNotes = append(commentNotes, note)
 			jobNotes = append(jobNotes, note)
@@ -251,6 +251,7 @@ func reviewNote(res *github.ReviewResult) string {
 	add(res.Posted, posted)
 	add(res.Kept, "already there")
 	add(res.Deleted, "outdated removed")
+	add(res.Replaced, "replaced by one about every problem of the line")
 	add(res.Resolved, noun(res.Resolved, "thread", "threads")+" of fixed findings resolved")
 	add(res.Rejected, "refused by GitHub")
 	msg := "Review comments: "
@@ -266,6 +267,9 @@ func reviewNote(res *github.ReviewResult) string {
 	}
 	if res.Listed > 0 {
 		msg += fmt.Sprintf(" %s in files this pull request does not change, listed in the review.", plural(res.Listed, "new finding"))
+	}
+	if res.Discussed > 0 {
+		msg += fmt.Sprintf(" %s on lines where plumb's earlier comment has replies, listed in the review (the conversation is left as it is).", plural(res.Discussed, "new finding"))
 	}
 	if res.OutsideDiff > 0 {
 		msg += fmt.Sprintf(" %d %s on lines this pull request did not change, so not commented.", res.OutsideDiff, noun(res.OutsideDiff, "finding is", "findings are"))
