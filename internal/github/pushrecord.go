@@ -98,13 +98,13 @@ func joinGroups(groups [][]string) string {
 // fingerprints and commits, small numbers — or there is no record. What
 // comes back can therefore never carry Markdown into the new comment.
 func parsePushRecord(body string) (PushRecord, bool) {
-	body = normalizeNewlines(body)
-	rest, ok := strings.CutPrefix(body, summaryMarker+"\n")
+	// (Cut first: the cost does not depend on the rest of the body.)
+	if n := len(summaryMarker) + 2 + MaxPushRecord + 256; len(body) > n {
+		body = body[:n]
+	}
+	rest, ok := strings.CutPrefix(normalizeNewlines(body), summaryMarker+"\n")
 	if !ok || !strings.HasPrefix(rest, pushMarkerPrefix) {
 		return PushRecord{}, false
-	}
-	if len(rest) > MaxPushRecord+256 {
-		rest = rest[:MaxPushRecord+256]
 	}
 	line, _, found := strings.Cut(rest, "\n")
 	if !found {

@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -145,4 +146,30 @@ func TestUpsertSummaryReadsTheRecordBack(t *testing.T) {
 	if len(ours) != 1 || ours[0] != want {
 		t.Errorf("plumb's comments: %q", ours)
 	}
+}
+
+// Whatever the previous comment holds, a record read from it writes back
+// as it was read, and what the summary says of it is a short line of
+// plain text and hex.
+func FuzzParsePushRecord(f *testing.F) {
+	f.Add(summaryMarker + "\n<!-- plumb:push head=" + head1 + " base=" + recBase + " new=8019b99577206923+f5b81dc92f68a0ab fixed= since=" + head2 + ":1:2:m -->\nmd")
+	f.Add(summaryMarker + "\n<!-- plumb:push head=" + head1 + " base= over -->\n")
+	f.Add(summaryMarker + "\r\n<!-- plumb:push head=" + head1 + " base= new=,, fixed=+ -->\r\n")
+	safe := regexp.MustCompile("^\\*\\*Since the last push\\*\\* \\(`[0-9a-f]{7,12}`\\): [a-zA-Z0-9 ,.:()']+$")
+	f.Fuzz(func(t *testing.T, body string) {
+		rec, ok := parsePushRecord(body)
+		if !ok {
+			return
+		}
+		again, ok := parsePushRecord(summaryBody("md", &rec))
+		if !ok || again.encode() != rec.encode() {
+			t.Fatalf("%q reads back as %q", rec.encode(), again.encode())
+		}
+		cur := PushRecord{Head: head2, Base: recBase}
+		for _, s := range []*SinceNote{rec.Since, SinceOf(&rec, cur, func(report.ChangeProblems) report.PushDelta { return report.PushDelta{} })} {
+			if line := s.Markdown(); line != "" && !safe.MatchString(line) {
+				t.Fatalf("line %q", line)
+			}
+		}
+	})
 }
