@@ -1,6 +1,7 @@
 package action
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -66,6 +67,18 @@ func TestActionSinceTheLastPush(t *testing.T) {
 	// then the push.
 	if i, j := strings.Index(second, "### plumb: "), strings.Index(second, want); i < 0 || j < i || strings.Index(second, "| engine |") > j {
 		t.Errorf("the push line is not after the comparison with the base:\n%s", firstNLines(second, 20))
+	}
+	// One comment per line, whatever the pushes did.
+	lines := map[string]bool{}
+	for _, c := range h.srv.ReviewComments(7) {
+		if c.InReplyTo != nil || c.Line == nil {
+			continue
+		}
+		k := fmt.Sprintf("%s:%d", c.Path, *c.Line)
+		if lines[k] {
+			t.Errorf("two comments on %s", k)
+		}
+		lines[k] = true
 	}
 	if out := os.Getenv("PLUMB_SUMMARY_OUT"); out != "" {
 		for name, body := range map[string]string{".push1": first, ".push2": second} {
