@@ -189,7 +189,14 @@ func summaryBody(markdown string, rec *PushRecord) string {
 		// like a commit, it goes nowhere near the comment.)
 		return summaryMarker + "\n" + markdown
 	}
-	return summaryMarker + "\n" + rec.encode() + "\n" + markdown
+	line := rec.encode()
+	if _, ok := parsePushRecord(summaryMarker + "\n" + line + "\n"); !ok {
+		// Only a record the next run accepts is written: a fingerprint
+		// that is not plumb's hex (a report from an untrusted artifact)
+		// never reaches the comment.
+		return summaryMarker + "\n" + markdown
+	}
+	return summaryMarker + "\n" + line + "\n" + markdown
 }
 
 // SinceOf is what a summary says about the previous push: nil on the

@@ -173,3 +173,12 @@ func FuzzParsePushRecord(f *testing.F) {
 		}
 	})
 }
+
+// A record the reader would refuse is not written: fingerprints from an
+// untrusted report cannot end the hidden line and add Markdown.
+func TestSummaryBodyWritesOnlyAValidRecord(t *testing.T) {
+	rec := PushRecord{Head: head1, Base: recBase, Problems: report.ChangeProblems{New: [][]string{{"aaaaaaaa --> **hi**"}}}}
+	if got := summaryBody("md", &rec); got != summaryMarker+"\nmd" {
+		t.Errorf("body %q", got)
+	}
+}

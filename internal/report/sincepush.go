@@ -105,17 +105,27 @@ func openAndFixedGroups(r *Report) (open, fixed []annotation) {
 }
 
 // pushFingerprints are a problem's fingerprints as a push record keeps
-// them; findings without a fingerprint have no identity across pushes.
+// them. A finding without a fingerprint plumb makes (lowercase hex, as
+// finding.Fingerprint writes) has no identity across pushes: a report
+// posted from a fork's artifact is not trusted, and what it says goes into
+// a hidden line of the comment.
 func pushFingerprints(g annotation) []string {
 	out := make([]string, 0, 1+len(g.alike))
 	for _, f := range append([]*finding.Finding{g.Finding}, g.alike...) {
-		if fp := f.Fingerprint; len(fp) >= PushFingerprintLen {
+		if fp := f.Fingerprint; len(fp) >= PushFingerprintLen && isLowerHex(fp[:PushFingerprintLen]) {
 			out = append(out, fp[:PushFingerprintLen])
-		} else if fp != "" {
-			out = append(out, fp)
 		}
 	}
 	return out
+}
+
+func isLowerHex(s string) bool {
+	for _, c := range []byte(s) {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func fingerprintSet(groups [][]string) map[string]bool {

@@ -56,3 +56,14 @@ func TestChangeProblemsOf(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+// Fingerprints that are not plumb's hex (a report from an untrusted
+// artifact) are not recorded.
+func TestChangeProblemsOfKeepsOnlyHexFingerprints(t *testing.T) {
+	bad := pushFinding("aaaaaaaa -->", finding.StatusNew, "a.yaml", 1)
+	short := pushFinding("", finding.StatusNew, "b.yaml", 1)
+	short.Fingerprint = "abc"
+	if got := ChangeProblemsOf(&Report{Findings: []finding.Finding{bad, short}}); len(got.New) != 0 {
+		t.Errorf("recorded %v", got.New)
+	}
+}
