@@ -145,9 +145,13 @@ const (
 //     there.
 func place(f *finding.Finding, diff *Diff) (where, Anchor) {
 	loc := f.Location
-	if f.Fingerprint == "" || f.Side == finding.SideBase {
+	if !fingerprintLike.MatchString(f.Fingerprint) || f.Side == finding.SideBase {
 		// A line of the base revision (a deleted object) is not a line
-		// of the head: the summary comment lists it.
+		// of the head: the summary comment lists it. So does it a finding
+		// without a fingerprint plumb makes: the fingerprint goes into the
+		// comment's hidden marker, and a report posted from a fork's
+		// artifact could otherwise end the marker and add mentions or
+		// links to the comment.
 		return nowhere, Anchor{}
 	}
 	anchor, ok := diff.Anchor(loc.File, loc.Line, loc.EndLine)

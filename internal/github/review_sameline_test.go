@@ -120,3 +120,17 @@ func TestReplacingACommentIgnoresTheCap(t *testing.T) {
 		t.Errorf("plan: create %+v, delete %v, replaced %v", p.create, p.delete, p.replaced)
 	}
 }
+
+// A fingerprint plumb does not make (a report from a fork's artifact) goes
+// into no comment's marker: it could end the marker and add mentions or
+// links. The finding is left to the summary.
+func TestAFingerprintThatIsNotPlumbsGetsNoComment(t *testing.T) {
+	diff := NewDiff([]*FileDiff{{Path: "a.yaml", Hunks: mustHunks(t, patchAdding(10, 20))}})
+	f := mkFinding("a.yaml", 12, "check/A")
+	f.Status = finding.StatusNew
+	f.Fingerprint = "abcdef12 -->\n\n@acme/everyone [click](https://evil.example) <!-- x"
+	p := planReview(planInput{findings: []*finding.Finding{f}, diff: diff, max: 10})
+	if len(p.create)+len(p.files)+len(p.listed) != 0 || p.result.OutsideDiff != 1 {
+		t.Errorf("plan %+v", p)
+	}
+}
