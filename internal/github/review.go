@@ -252,7 +252,7 @@ func planReview(in planInput) reviewPlan {
 	// One comment per line: a new problem on a line plumb already
 	// commented on joins that comment (see sameLine).
 	var replaced map[*finding.Finding]bool
-	pending, keptOn, replaced = sameLine(pending, keptOn, keep, replies, in.listed, &plan.result)
+	pending, keptOn, replaced = sameLine(pending, keptOn, keep, replies, in.listed)
 	for _, k := range keptOn {
 		countOnce(kept, k.f, &plan.result.Kept)
 	}

@@ -50,7 +50,7 @@ type lineKey struct {
 // It returns the pending findings (those of replaced comments added, in
 // order of importance), the findings still covered by a kept comment, and
 // the findings whose comment is replaced.
-func sameLine(pending []todo, keptOn []keptTodo, keep map[int64]bool, replies map[int64]int, listed map[string]bool, res *ReviewResult) ([]todo, []keptTodo, map[*finding.Finding]bool) {
+func sameLine(pending []todo, keptOn []keptTodo, keep map[int64]bool, replies map[int64]int, listed map[string]bool) ([]todo, []keptTodo, map[*finding.Finding]bool) {
 	at := map[lineKey]*gogithub.PullRequestComment{}
 	for _, k := range keptOn {
 		if c := k.c; c.Line != nil && c.GetSubjectType() != "file" {
