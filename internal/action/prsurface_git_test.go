@@ -20,6 +20,25 @@ func decode(t *testing.T, body string, v any) {
 	}
 }
 
+// diffFiles are the pull request's files as GitHub lists them: the staged
+// tree of the workspace against the base commit.
+func diffFiles(r *gittest.Repo, ws, baseCommit string) []fakegithub.File {
+	var files []fakegithub.File
+	for _, line := range strings.Split(strings.TrimSpace(r.Git("diff", "--cached", "--name-status", baseCommit)), "\n") {
+		status, name, _ := strings.Cut(line, "\t")
+		f := fakegithub.File{Filename: name, Status: map[string]string{"A": "added", "M": "modified", "D": "removed"}[status]}
+		patch := r.Git("diff", "--cached", "--no-color", "-U3", baseCommit, "--", name)
+		if i := strings.Index(patch, "\n@@"); i >= 0 {
+			f.Patch = strings.TrimSuffix(patch[i+1:], "\n")
+		}
+		if content, err := os.ReadFile(filepath.Join(ws, name)); err == nil {
+			f.SHA = github.BlobID(content)
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
 // gitPR builds a pull request from two versions of a repository: base is
 // committed, head is the working tree. It returns the harness (the action
 // in pull-request mode against the base commit) with the pull request's
@@ -38,19 +57,7 @@ func gitPR(t *testing.T, base, head map[string]string) *harness {
 	}
 	r.Write(head)
 	r.Git("add", "-A")
-	var files []fakegithub.File
-	for _, line := range strings.Split(strings.TrimSpace(r.Git("diff", "--cached", "--name-status", baseCommit)), "\n") {
-		status, name, _ := strings.Cut(line, "\t")
-		f := fakegithub.File{Filename: name, Status: map[string]string{"A": "added", "M": "modified", "D": "removed"}[status]}
-		patch := r.Git("diff", "--cached", "--no-color", "-U3", baseCommit, "--", name)
-		if i := strings.Index(patch, "\n@@"); i >= 0 {
-			f.Patch = strings.TrimSuffix(patch[i+1:], "\n")
-		}
-		if content, err := os.ReadFile(filepath.Join(ws, name)); err == nil {
-			f.SHA = github.BlobID(content)
-		}
-		files = append(files, f)
-	}
+	files := diffFiles(r, ws, baseCommit)
 	h := newHarnessIn(t, ws, files)
 	h.env["INPUT_BASE-REF"] = baseCommit
 	h.env["INPUT_CONFIG"] = ""

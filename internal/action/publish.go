@@ -113,7 +113,7 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 		if err == nil {
 			res, err = client.SyncReview(ctx, pr, diff, open, opts)
 		}
-		if res != nil && (err == nil || res.Posted+res.Files+res.Listed+res.Deleted+res.Resolved > 0) {
+		if res != nil && (err == nil || res.Posted+res.Files+res.Listed+res.Deleted+res.Replaced+res.Discussed+res.Resolved > 0) {
 			note := reviewNote(res)
 			commentNotes = append(commentNotes, note)
 			jobNotes = append(jobNotes, note)
@@ -128,18 +128,26 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 	}
 
 	if r.ai.summaryComment {
-		md := report.Markdown{
-			MaxBytes:    github.SummaryBudget,
-			MaxFindings: commentFindings,
-			BlobURL:     r.ghctx.BlobURL(pr.HeadSHA),
-			BaseBlobURL: r.ghctx.BlobURL(baseCommit(rep)),
-			Context:     r.contextLine(pr.HeadSHA),
-			Notes:       commentNotes,
-			Truncated:   r.jobSummaryPointer(),
-			Backlog:     r.backlogPointer(),
-			Base:        pr.BaseRef,
-		}.Render(rep)
-		what, url, err := client.UpsertSummary(ctx, pr, md)
+		what, url, err := client.UpsertSummaryFunc(ctx, pr, func(prev *github.PushRecord) (string, *github.PushRecord) {
+			rec := pushRecord(rep, pr, prev)
+			since := ""
+			if rec != nil {
+				since = rec.Since.Markdown()
+			}
+			md := report.Markdown{
+				MaxBytes:    github.SummaryBudget,
+				MaxFindings: commentFindings,
+				BlobURL:     r.ghctx.BlobURL(pr.HeadSHA),
+				BaseBlobURL: r.ghctx.BlobURL(baseCommit(rep)),
+				Context:     r.contextLine(pr.HeadSHA),
+				Notes:       commentNotes,
+				Truncated:   r.jobSummaryPointer(),
+				Backlog:     r.backlogPointer(),
+				Base:        pr.BaseRef,
+				SincePush:   since,
+			}.Render(rep)
+			return md, rec
+		})
 		if err != nil {
 			unposted = 1
 			degrade(client, err)
@@ -152,6 +160,20 @@ func (r *runner) postToPR(ctx context.Context, rep *report.Report, pr *github.Pu
 		jobNotes = append(jobNotes, link+".")
 	}
 	return jobNotes
+}
+
+// pushRecord is what the summary comment records about this head for the
+// next push, and what it says about the previous one (prev, read from the
+// comment). Outside pull-request mode (no base commit) there is nothing
+// to record: nothing was compared.
+func pushRecord(rep *report.Report, pr *github.PullRequest, prev *github.PushRecord) *github.PushRecord {
+	base := baseCommit(rep)
+	if base == "" || !commitID.MatchString(pr.HeadSHA) {
+		return nil
+	}
+	rec := &github.PushRecord{Head: pr.HeadSHA, Base: base, Problems: report.ChangeProblemsOf(rep)}
+	rec.Since = github.SinceOf(prev, *rec, func(p report.ChangeProblems) report.PushDelta { return report.SinceLastPush(rep, p) })
+	return rec
 }
 
 // githubClient is the run's one GitHub client: it learns the token's
@@ -229,6 +251,7 @@ func reviewNote(res *github.ReviewResult) string {
 	add(res.Posted, posted)
 	add(res.Kept, "already there")
 	add(res.Deleted, "outdated removed")
+	add(res.Replaced, "replaced by one about every problem of the line")
 	add(res.Resolved, noun(res.Resolved, "thread", "threads")+" of fixed findings resolved")
 	add(res.Rejected, "refused by GitHub")
 	msg := "Review comments: "
@@ -244,6 +267,9 @@ func reviewNote(res *github.ReviewResult) string {
 	}
 	if res.Listed > 0 {
 		msg += fmt.Sprintf(" %s in files this pull request does not change, listed in the review.", plural(res.Listed, "new finding"))
+	}
+	if res.Discussed > 0 {
+		msg += fmt.Sprintf(" %s on lines where plumb's earlier comment has replies, listed in the review (the conversation is left as it is).", plural(res.Discussed, "new finding"))
 	}
 	if res.OutsideDiff > 0 {
 		msg += fmt.Sprintf(" %d %s on lines this pull request did not change, so not commented.", res.OutsideDiff, noun(res.OutsideDiff, "finding is", "findings are"))

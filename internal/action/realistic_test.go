@@ -163,7 +163,7 @@ func TestActionRealisticHeadline(t *testing.T) {
 	h := gitPR(t, realisticBase(), realisticHead())
 	h.env["INPUT_PATHS"] = "."
 	r := h.run("41")
-	body := h.srv.IssueComments(7)[0].Body
+	body := visibleSummary(h.srv.IssueComments(7)[0].Body)
 	title := "<!-- plumb:summary -->\n### plumb: 3 new errors · 20 findings already on `main`, in the [job summary](https://github.com/acme/shop/actions/runs/41)\n"
 	if !strings.HasPrefix(body, title) {
 		t.Errorf("title: want %q in:\n%s", title, firstNLines(body, 3))
@@ -191,7 +191,7 @@ func TestActionHarmlessPullRequestGetsAShortComment(t *testing.T) {
 	h := gitPR(t, realisticBase(), head)
 	h.env["INPUT_PATHS"] = "."
 	r := h.run("41")
-	body := h.srv.IssueComments(7)[0].Body
+	body := visibleSummary(h.srv.IssueComments(7)[0].Body)
 	title := "<!-- plumb:summary -->\n### plumb: no new findings · 20 findings already on `main`, in the [job summary](https://github.com/acme/shop/actions/runs/41)\n"
 	if !strings.HasPrefix(body, title) {
 		t.Errorf("title: want %q in:\n%s", title, firstNLines(body, 3))

@@ -25,6 +25,9 @@ var (
 	fingerprintMarker = regexp.MustCompile(`\n<!-- plumb:fingerprint=([0-9a-f]{8,64}(?:,[0-9a-f]{8,64})*) -->$`)
 	// listedMarker ends a line of a review body that lists findings.
 	listedMarker = regexp.MustCompile(`<!-- plumb:listed=([0-9a-f]{8,64}(?:,[0-9a-f]{8,64})*) -->$`)
+	// fingerprintLike is a fingerprint as plumb makes them (lowercase
+	// hex), which its markers can carry.
+	fingerprintLike = regexp.MustCompile(`^[0-9a-f]{8,64}$`)
 	// suggestionFence opens a GitHub suggested change.
 	suggestionFence = regexp.MustCompile("(?m)^```+suggestion$")
 )

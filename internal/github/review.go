@@ -45,7 +45,15 @@ type ReviewResult struct {
 	Deleted     int // plumb's comments that no longer apply, removed
 	// Resolved are threads of fixed findings that had replies: answered
 	// "fixed in" and resolved.
-	Resolved    int
+	Resolved int
+	// Replaced are plumb's comments that nobody replied to, replaced by
+	// one comment about every problem of their line when a push brought a
+	// new problem there (counted apart from Deleted).
+	Replaced int
+	// Discussed are new problems on a line whose plumb comment has
+	// replies: listed in the review's body, the conversation left as it
+	// is.
+	Discussed   int
 	OutsideDiff int // open findings on lines the pull request did not change, not new
 	OverLimit   int // left out by the caps
 	// (Kept, OutsideDiff and OverLimit count problems: findings alike in
@@ -71,6 +79,9 @@ type draftComment struct {
 type listing struct {
 	fingerprints []string
 	text         string
+	// discussed: a new finding on a line whose plumb comment has replies
+	// (see sameLine), not one in a file the pull request does not change.
+	discussed bool
 }
 
 // reviewPlan is what SyncReview will do, decided before any write.
@@ -81,8 +92,11 @@ type reviewPlan struct {
 	delete []int64
 	// fixed are plumb's comments with replies whose finding is gone: they
 	// get a "fixed in" reply and their thread is resolved.
-	fixed  []*gogithub.PullRequestComment
-	result ReviewResult
+	fixed []*gogithub.PullRequestComment
+	// replaced are the comments of delete that a comment about every
+	// problem of their line replaces (see sameLine).
+	replaced map[int64]bool
+	result   ReviewResult
 }
 
 // planInput is what planReview decides from.
@@ -131,9 +145,13 @@ const (
 //     there.
 func place(f *finding.Finding, diff *Diff) (where, Anchor) {
 	loc := f.Location
-	if f.Fingerprint == "" || f.Side == finding.SideBase {
+	if !fingerprintLike.MatchString(f.Fingerprint) || f.Side == finding.SideBase {
 		// A line of the base revision (a deleted object) is not a line
-		// of the head: the summary comment lists it.
+		// of the head: the summary comment lists it. So does it a finding
+		// without a fingerprint plumb makes: the fingerprint goes into the
+		// comment's hidden marker, and a report posted from a fork's
+		// artifact could otherwise end the marker and add mentions or
+		// links to the comment.
 		return nowhere, Anchor{}
 	}
 	anchor, ok := diff.Anchor(loc.File, loc.Line, loc.EndLine)
@@ -203,18 +221,14 @@ func planReview(in planInput) reviewPlan {
 	}
 
 	// First pass: what is already there.
-	type todo struct {
-		f      *finding.Finding
-		where  where
-		anchor Anchor
-	}
 	keep := map[int64]bool{}
 	open := map[string]bool{}
 	// The counts are of problems, as the summary's: findings alike in
 	// several render targets count once.
 	outside, kept := map[string]bool{}, map[string]bool{}
 	var pending []todo
-	for _, f := range in.findings {
+	var keptOn []keptTodo
+	for i, f := range in.findings {
 		if open[f.Fingerprint] {
 			continue
 		}
@@ -226,14 +240,21 @@ func planReview(in planInput) reviewPlan {
 		}
 		if c := existingComment(ours[f.Fingerprint], replies); c != nil {
 			keep[c.GetID()] = true
-			countOnce(kept, f, &plan.result.Kept)
+			keptOn = append(keptOn, keptTodo{todo{f, w, anchor, i, false}, c})
 			continue
 		}
 		if w == inBody && in.listed[f.Fingerprint] {
 			countOnce(kept, f, &plan.result.Kept)
 			continue
 		}
-		pending = append(pending, todo{f, w, anchor})
+		pending = append(pending, todo{f, w, anchor, i, false})
+	}
+	// One comment per line: a new problem on a line plumb already
+	// commented on joins that comment (see sameLine).
+	var replaced map[*finding.Finding]bool
+	pending, keptOn, replaced = sameLine(pending, keptOn, keep, replies, in.listed)
+	for _, k := range keptOn {
+		countOnce(kept, k.f, &plan.result.Kept)
 	}
 
 	// The cap counts plumb's comments that stay.
@@ -262,7 +283,7 @@ func planReview(in planInput) reviewPlan {
 	byKey := map[string]*group{}
 	for _, p := range pending {
 		f := p.f
-		k := fmt.Sprintf("%d\x00%s\x00%d\x00%d\x00%s", p.where, p.anchor.Path, p.anchor.StartLine, p.anchor.Line, problemKey(f))
+		k := fmt.Sprintf("%d\x00%t\x00%s\x00%d\x00%d\x00%s", p.where, p.discussed, p.anchor.Path, p.anchor.StartLine, p.anchor.Line, problemKey(f))
 		if g := byKey[k]; g != nil {
 			g.alike = append(g.alike, f)
 			continue
@@ -273,6 +294,12 @@ func planReview(in planInput) reviewPlan {
 	}
 	var drafts []*draft
 	for _, g := range groups {
+		if g.discussed {
+			// (Listed whatever the cap on listings: it stands for a
+			// comment the pull request already has.)
+			plan.listed = append(plan.listed, listing{fingerprints: fingerprintsOf(g.f, g.alike), text: discussedText(g.f, g.alike, g.anchor.Line), discussed: true})
+			continue
+		}
 		switch g.where {
 		case onLine:
 			anchor, sec := sug.suggest(g.f, g.anchor)
@@ -289,6 +316,10 @@ func planReview(in planInput) reviewPlan {
 	}
 	for _, d := range drafts {
 		switch {
+		case d.where == onLine && d.replaces(replaced):
+			// It takes the place of the comment it replaces: the cap
+			// does not change.
+			plan.create = append(plan.create, d.comment())
 		case d.where == onLine && len(plan.create)+len(plan.files) < budget:
 			plan.create = append(plan.create, d.comment())
 		case d.where == onFile && len(plan.files) < fileBudget && len(plan.create)+len(plan.files) < budget:
@@ -303,6 +334,12 @@ func planReview(in planInput) reviewPlan {
 		case keep[c.GetID()] || in.diff.Stale(c.GetPath()):
 		case replies[c.GetID()] == 0:
 			plan.delete = append(plan.delete, c.GetID())
+			if replacedComment(c, replaced) {
+				if plan.replaced == nil {
+					plan.replaced = map[int64]bool{}
+				}
+				plan.replaced[c.GetID()] = true
+			}
 		case !anyOpen(commentFingerprints(c.GetBody()), open) && !answered[c.GetID()]:
 			plan.fixed = append(plan.fixed, c)
 		}
@@ -393,8 +430,17 @@ func reviewBody(offset, n, total, files int, listed []listing) string {
 		if files > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s on %s it changed, about new findings on lines it did not change", files, noun(files, "comment"), noun(files, "a file")))
 		}
-		if len(listed) > 0 {
-			parts = append(parts, fmt.Sprintf("%d new %s in files it does not change, listed below", len(listed), noun(len(listed), "finding")))
+		discussed := 0
+		for _, l := range listed {
+			if l.discussed {
+				discussed++
+			}
+		}
+		if n := len(listed) - discussed; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d new %s in files it does not change, listed below", n, noun(n, "finding")))
+		}
+		if discussed > 0 {
+			parts = append(parts, fmt.Sprintf("%d new %s on lines where plumb's earlier comment has replies, listed below", discussed, noun(discussed, "finding")))
 		}
 		b.WriteString("plumb: " + strings.Join(parts, "; ") + ".")
 	}

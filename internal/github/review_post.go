@@ -40,12 +40,21 @@ func (c *Client) SyncReview(ctx context.Context, pr *PullRequest, diff *Diff, fi
 			break
 		}
 	}
-	listed, err := c.listedFindings(ctx, pr.Number, findings, diff)
+	listed, read, err := c.listedFindings(ctx, pr.Number, findings, diff)
 	if err != nil {
 		return &ReviewResult{}, err
 	}
-	plan := planReview(planInput{findings: findings, diff: diff, existing: existing, listed: listed,
-		max: opts.MaxComments, ours: c.ours})
+	in := planInput{findings: findings, diff: diff, existing: existing, listed: listed,
+		max: opts.MaxComments, ours: c.ours}
+	plan := planReview(in)
+	if plan.discussed() && !read {
+		// A new problem on a line whose comment has replies is listed in
+		// a review's body, once: what earlier reviews list is needed now.
+		if in.listed, err = c.readListed(ctx, pr.Number); err != nil {
+			return &ReviewResult{}, err
+		}
+		plan = planReview(in)
+	}
 	res := plan.result
 	if plan.writes() {
 		if err := c.ensureHead(ctx, pr); err != nil {
@@ -63,7 +72,11 @@ func (c *Client) SyncReview(ctx context.Context, pr *PullRequest, diff *Diff, fi
 		if err != nil && StatusOf(err) != http.StatusNotFound {
 			return &res, fmt.Errorf("deleting review comment %d: %w", id, err)
 		}
-		res.Deleted++
+		if plan.replaced[id] {
+			res.Replaced++
+		} else {
+			res.Deleted++
+		}
 	}
 	if err := c.closeFixed(ctx, pr, plan.fixed, &res); err != nil {
 		return &res, err
@@ -73,8 +86,8 @@ func (c *Client) SyncReview(ctx context.Context, pr *PullRequest, diff *Diff, fi
 
 // listedFindings reads which findings plumb's earlier review bodies list,
 // when a finding may need a listing (a new one in a file the pull request
-// does not change): only then are the reviews read.
-func (c *Client) listedFindings(ctx context.Context, number int, findings []*finding.Finding, diff *Diff) (map[string]bool, error) {
+// does not change): only then are the reviews read (read says whether).
+func (c *Client) listedFindings(ctx context.Context, number int, findings []*finding.Finding, diff *Diff) (map[string]bool, bool, error) {
 	need := false
 	for _, f := range findings {
 		if w, _ := place(f, diff); w == inBody {
@@ -82,14 +95,20 @@ func (c *Client) listedFindings(ctx context.Context, number int, findings []*fin
 			break
 		}
 	}
-	listed := map[string]bool{}
 	if !need {
-		return listed, nil
+		return map[string]bool{}, false, nil
 	}
+	listed, err := c.readListed(ctx, number)
+	return listed, true, err
+}
+
+// readListed reads the findings plumb's review bodies list.
+func (c *Client) readListed(ctx context.Context, number int) (map[string]bool, error) {
 	reviews, err := c.reviews(ctx, number)
 	if err != nil {
 		return nil, err
 	}
+	listed := map[string]bool{}
 	for _, rv := range reviews {
 		fps := listedFingerprints(rv.GetBody())
 		if len(fps) == 0 {
@@ -105,6 +124,12 @@ func (c *Client) listedFindings(ctx context.Context, number int, findings []*fin
 		}
 	}
 	return listed, nil
+}
+
+// discussed reports whether the plan lists a new problem on a line whose
+// comment has replies.
+func (p *reviewPlan) discussed() bool {
+	return slices.ContainsFunc(p.listed, func(l listing) bool { return l.discussed })
 }
 
 // postPlan posts the reviews (line comments in batches, the listings in
@@ -139,7 +164,13 @@ func (c *Client) postPlan(ctx context.Context, pr *PullRequest, plan *reviewPlan
 			res.NotPosted += left(start) - posted - rejected
 			return err
 		}
-		res.Listed += len(listed)
+		for _, l := range listed {
+			if l.discussed {
+				res.Discussed++
+			} else {
+				res.Listed++
+			}
+		}
 		listed = nil
 	}
 	for i, d := range plan.files {
@@ -369,7 +400,7 @@ func (c *Client) dropPostedMeanwhile(ctx context.Context, pr *PullRequest, plan 
 	if !found {
 		return nil
 	}
-	commented, err := c.commentedFingerprints(ctx, pr.Number)
+	commented, err := c.commentedFingerprints(ctx, pr.Number, plan.replaced)
 	if err != nil {
 		return err
 	}
@@ -402,15 +433,16 @@ func (c *Client) dropPostedMeanwhile(ctx context.Context, pr *PullRequest, plan 
 }
 
 // commentedFingerprints are the findings plumb's top-level review
-// comments on the pull request are about.
-func (c *Client) commentedFingerprints(ctx context.Context, number int) (map[string]bool, error) {
+// comments on the pull request are about, but for the comments the plan
+// replaces (their findings get the new comment that replaces them).
+func (c *Client) commentedFingerprints(ctx context.Context, number int, replaced map[int64]bool) (map[string]bool, error) {
 	cs, err := c.reviewComments(ctx, number)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]bool{}
 	for _, cm := range cs {
-		if cm.InReplyTo != nil || (cm.Line == nil && cm.GetSubjectType() != "file") {
+		if cm.InReplyTo != nil || (cm.Line == nil && cm.GetSubjectType() != "file") || replaced[cm.GetID()] {
 			continue
 		}
 		fps := commentFingerprints(cm.GetBody())

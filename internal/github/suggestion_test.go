@@ -194,15 +194,22 @@ func TestAFindingFixedByAJointSuggestionJoinsItsComment(t *testing.T) {
 	}
 }
 
-// A comment of plumb's that stays and already suggests a change on the
-// same lines keeps them: a new finding there gets no second suggestion.
+// A comment of plumb's that already suggests a change on a line where a
+// new finding with a suggestion of its own appears: the line keeps one
+// comment and one suggestion. The comment (nobody answered it) is
+// replaced by one about both problems that carries the earlier
+// suggestion; the new finding's change is named, not suggested a second
+// time. (Before one comment per line, the new finding got a second
+// comment on the line, without a suggestion.)
 func TestNoSuggestionWhereOneIsAlreadyOpen(t *testing.T) {
 	old := fixable("check/A", 12, 12, "          securityContext: {runAsNonRoot: true}")
 	body := findingCommentBody("x\n\n```suggestion\n        - name: web\n```", []string{old.Fingerprint})
 	existing := []*gogithub.PullRequestComment{{ID: gogithub.Int64(1), Body: &body, Path: gogithub.String("a.yaml"), Line: gogithub.Int(12)}}
 	fresh := fixable("check/B", 12, 12, "          securityContext: {readOnlyRootFilesystem: true}")
 	p := plan(t, []*finding.Finding{old, fresh}, existing)
-	if p.result.Kept != 1 || len(p.create) != 1 || p.create[0].suggested {
+	if p.result.Kept != 0 || len(p.create) != 1 || !p.create[0].suggested || !p.replaced[1] ||
+		len(commentFingerprints(p.create[0].body)) != 2 || strings.Count(p.create[0].body, "```suggestion") != 1 ||
+		!strings.Contains(suggestionOf(t, p.create[0].body), "runAsNonRoot") {
 		t.Errorf("plan %+v", p)
 	}
 }

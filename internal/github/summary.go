@@ -18,7 +18,8 @@ const MaxCommentChars = 65536
 
 // SummaryBudget is the room the summary's Markdown may take in the
 // comment, next to the hidden marker.
-const SummaryBudget = MaxCommentChars - len(summaryMarker) - 1
+// and the record of its head's findings (MaxPushRecord).
+const SummaryBudget = MaxCommentChars - len(summaryMarker) - 1 - MaxPushRecord - 1
 
 // What UpsertSummary did.
 const (
@@ -38,15 +39,30 @@ const (
 // it lists again and keeps exactly one, the oldest, should another run
 // have created one at the same moment.
 func (c *Client) UpsertSummary(ctx context.Context, pr *PullRequest, markdown string) (string, string, error) {
-	body := summaryMarker + "\n" + markdown
+	return c.UpsertSummaryFunc(ctx, pr, func(*PushRecord) (string, *PushRecord) { return markdown, nil })
+}
+
+// UpsertSummaryFunc is UpsertSummary with the Markdown made from what the
+// current summary comment recorded about its head (nil: there is no
+// comment, or no record in it); the record render returns is kept in the
+// comment for the next push (nil: none).
+func (c *Client) UpsertSummaryFunc(ctx context.Context, pr *PullRequest, render func(prev *PushRecord) (string, *PushRecord)) (string, string, error) {
+	mine, err := c.ourSummaries(ctx, pr.Number)
+	if err != nil {
+		return "", "", err
+	}
+	var prev *PushRecord
+	if len(mine) > 0 {
+		if rec, ok := parsePushRecord(mine[0].GetBody()); ok {
+			prev = &rec
+		}
+	}
+	markdown, rec := render(prev)
+	body := summaryBody(markdown, rec)
 	if utf8.RuneCountInString(body) > MaxCommentChars {
 		// The Markdown sink keeps within SummaryBudget; this is a last
 		// guard so an oversized body never costs the whole comment.
 		body = string([]rune(body)[:MaxCommentChars-40]) + "\n\n_(cut to GitHub's size limit)_"
-	}
-	mine, err := c.ourSummaries(ctx, pr.Number)
-	if err != nil {
-		return "", "", err
 	}
 	if len(mine) > 0 && normalizeNewlines(mine[0].GetBody()) == body && len(mine) == 1 {
 		return SummaryUnchanged, mine[0].GetHTMLURL(), nil

@@ -52,6 +52,11 @@ type Markdown struct {
 	// (the pull request's base branch, "main"; repository text, printed as
 	// code). Empty: the base-ref the report records.
 	Base string
+	// SincePush, in pull-request mode, is a trusted Markdown line saying
+	// what this push fixed and introduced compared with the previous head
+	// (empty: the first run, or nothing to compare). It follows the
+	// comparison with the base: the change comes first.
+	SincePush string
 }
 
 const defaultMarkdownFindings = 100
@@ -219,6 +224,10 @@ func (m Markdown) writeHead(b *strings.Builder, r *Report, t Tally, open, fixed 
 		// A change that introduces and fixes nothing needs no table.
 		if t.New.Total()+t.Fixed > 0 {
 			writeChangeCounts(b, open, fixed, m.baseName(r))
+		}
+		if m.SincePush != "" {
+			b.WriteString(m.SincePush)
+			b.WriteString("\n\n")
 		}
 	} else if len(open) > 0 {
 		writeLevelCounts(b, open)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/golden"
 	"github.com/plumb-ci/plumb/internal/renderdiff"
 )
 
@@ -224,4 +225,40 @@ func TestMarkdownHarmlessChangeIsShort(t *testing.T) {
 	if len(md) > 2000 {
 		t.Errorf("%d bytes for a harmless change", len(md))
 	}
+}
+
+// Two pushes: the first head introduced NEW_ERR (in three targets) and
+// LATER_FIXED, and fixed nothing; this head fixed LATER_FIXED and GONE and
+// introduced NEW_WARN. The line about the push follows the comparison with
+// the base, whose title and table come first.
+func TestMarkdownSincePushFollowsTheComparison(t *testing.T) {
+	mk := func(rule string, level finding.Level, status, target string, line int) finding.Finding {
+		f := finding.Finding{Source: finding.SourceCheck, RuleID: rule, Level: level, Status: status, Message: strings.ReplaceAll(rule, "_", " ") + " message",
+			Object:   finding.ObjectID{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web", Target: target},
+			Location: finding.Location{File: "base/deploy.yaml", Line: line, Column: 1}}
+		f.SetFingerprint()
+		return f
+	}
+	first := &Report{}
+	r := withRenderedDiff(&Report{}, 1)
+	for _, target := range []string{"overlays/dev", "overlays/staging", "overlays/prod"} {
+		first.Findings = append(first.Findings, mk("check/NEW_ERR", finding.Error, finding.StatusNew, target, 3))
+		r.Findings = append(r.Findings, mk("check/NEW_ERR", finding.Error, finding.StatusNew, target, 3))
+	}
+	first.Findings = append(first.Findings,
+		mk("check/LATER_FIXED", finding.Error, finding.StatusNew, "overlays/prod", 8),
+		mk("check/GONE", finding.Error, finding.StatusUnchanged, "overlays/prod", 7))
+	r.Findings = append(r.Findings,
+		mk("check/NEW_WARN", finding.Warning, finding.StatusNew, "overlays/prod", 5),
+		mk("check/GONE", finding.Error, finding.StatusFixed, "overlays/prod", 7))
+	d := SinceLastPush(r, ChangeProblemsOf(first))
+	if d != (PushDelta{Fixed: 2, Introduced: 1}) {
+		t.Fatalf("delta %+v", d)
+	}
+	md := Markdown{
+		Backlog:   "in the [job summary](https://example.test/run)",
+		Context:   "Commit `444444444444`",
+		SincePush: fmt.Sprintf("**Since the last push** (`111111111111`): fixed %d, introduced %d.", d.Fixed, d.Introduced),
+	}.Render(r)
+	golden.Assert(t, "testdata/summary-since-push.md", []byte(md))
 }
