@@ -23,7 +23,8 @@ type sharers struct {
 	// byName are the rendered objects by kind and name as written (an
 	// overlay's name prefix aside).
 	byName map[[2]string][]*manifest.Object
-	// findings are the open findings by object, rule and path.
+	// findings are the open findings with such a fix, by object, rule and
+	// path (a sharer's must be one: the same fix).
 	findings map[string]*finding.Finding
 }
 
@@ -36,7 +37,7 @@ func newSharers(targets []*render.Target, fs []finding.Finding) *sharers {
 		}
 	}
 	for i := range fs {
-		if f := &fs[i]; report.IsOpen(f) {
+		if f := &fs[i]; f.Fix != nil && f.Fix.ObjectValue && report.IsOpen(f) {
 			s.findings[findingKey(f.Object, f.RuleID, f.Path)] = f
 		}
 	}
@@ -67,7 +68,7 @@ func (s *sharers) conflict(f *finding.Finding, obj *manifest.Object) string {
 					continue // not rendered from that line as it is written
 				}
 				if g := s.findings[findingKey(o.ID, f.RuleID, p)]; g == nil || !sameFix(g.Fix, ch, p) {
-					return fmt.Sprintf("%s:%d is also the source of %s of %s, which would get the same edit without needing it (its own value differs): edit where each differs (an overlay's patch)",
+					return fmt.Sprintf("%s:%d is also the source of %s of %s, which the edit would change too, and whose own fix is another or none: set the value where the objects differ (an overlay's patch)",
 						loc.File, loc.Line, p, o.ID)
 				}
 			}
