@@ -402,3 +402,58 @@ func TestDeletedServiceAnArgumentAddresses(t *testing.T) {
 		t.Errorf("related %+v, want the argument's line app/api.yaml:17", r)
 	}
 }
+
+// An image a kustomize base unpins for two overlays: pinned back in the
+// base when both ran the same version at the base revision, and the edit
+// makes both findings go; not when production ran another one (its
+// kustomization set the tag), since the one edit would pin both.
+func TestUnpinnedImageInASharedBase(t *testing.T) {
+	kust := func(images string) string {
+		return "resources: [../../base]\n" + images
+	}
+	files := func(image, prodImages string) map[string]string {
+		return map[string]string{
+			"base/kustomization.yaml":          "resources: [deploy.yaml]\n",
+			"base/deploy.yaml":                 deploy("web", "app: web", "app: web", image, ""),
+			"overlays/dev/kustomization.yaml":  kust("nameSuffix: -dev\n"),
+			"overlays/prod/kustomization.yaml": kust(prodImages),
+		}
+	}
+	pins := func(rep *report.Report) map[string]*finding.Finding {
+		out := map[string]*finding.Finding{}
+		for i := range rep.Findings {
+			if f := &rep.Findings[i]; f.RuleID == change.RuleUnpinnedImage && report.IsOpen(f) {
+				out[f.Object.Target] = f
+			}
+		}
+		return out
+	}
+	t.Run("the same version", func(t *testing.T) {
+		head := files("registry.example.com/shop/web:latest", "")
+		got := pins(runPR(t, files("registry.example.com/shop/web:1.4.2", ""), head, "--select", "C10001"))
+		dev, prod := got["overlays/dev"], got["overlays/prod"]
+		if dev == nil || prod == nil || !dev.Fixable() || !prod.Fixable() || dev.Fix.Edits[0] != prod.Fix.Edits[0] {
+			t.Fatalf("want the same edit for both overlays, got %v", got)
+		}
+		e := dev.Fix.Edits[0]
+		if e.File != "base/deploy.yaml" || e.New != "          image: registry.example.com/shop/web:1.4.2\n" {
+			t.Fatalf("edit %+v", e)
+		}
+		fixed := map[string]string{}
+		for k, v := range head {
+			fixed[k] = v
+		}
+		fixed["base/deploy.yaml"] = strings.Replace(head["base/deploy.yaml"], e.Old, e.New, 1)
+		if after := pins(runPR(t, head, fixed, "--select", "C10001")); len(after) != 0 {
+			t.Errorf("after the edit, still %v", after)
+		}
+	})
+	t.Run("production ran another version", func(t *testing.T) {
+		base := files("registry.example.com/shop/web:1.4.2", "images:\n  - name: registry.example.com/shop/web\n    newTag: 1.3.0\n")
+		got := pins(runPR(t, base, files("registry.example.com/shop/web:latest", ""), "--select", "C10001"))
+		dev := got["overlays/dev"]
+		if dev == nil || dev.Fix == nil || dev.Fixable() || !strings.Contains(dev.Fix.NoEdit, "overlays/prod") {
+			t.Fatalf("want dev's fix without an edit, naming production, got %+v", dev)
+		}
+	})
+}

@@ -58,6 +58,7 @@ func basePin(p Pair, f *finding.Finding) *finding.Fix {
 		return &finding.Fix{
 			Description: fmt.Sprintf("pin the image to %s, as the base revision does", c.image),
 			Changes:     []finding.Change{{Op: finding.ChangeSet, Path: f.Path, Value: c.image}},
+			ObjectValue: true,
 		}
 	}
 	return nil

@@ -28,7 +28,7 @@ func EncodeFindings(e *cache.Encoder, fs []Finding) error {
 }
 
 func encodeFinding(e *cache.Encoder, f *Finding) error {
-	if f.Status != "" || f.Side != "" || f.Suppressed != nil || (f.Fix != nil && (len(f.Fix.Edits) > 0 || f.Fix.Joint != nil || f.Fix.Span != nil || f.Fix.NoEdit != "")) {
+	if f.Status != "" || f.Side != "" || f.Suppressed != nil || (f.Fix != nil && (len(f.Fix.Edits) > 0 || f.Fix.Joint != nil || f.Fix.Span != nil || f.Fix.NoEdit != "" || f.Fix.ObjectValue)) {
 		return errNotAnalyzerOutput
 	}
 	e.Strings([]string{f.Fingerprint, f.Source, f.RuleID, f.Title, f.Message, f.Help, f.Diff, f.Key})

@@ -42,6 +42,7 @@ func TestFindingCodecRefusesLaterStages(t *testing.T) {
 		{Suppressed: &Suppression{Kind: "config"}},
 		{Fix: &Fix{Edits: []Edit{{File: "a"}}}},
 		{Fix: &Fix{NoEdit: "why"}},
+		{Fix: &Fix{ObjectValue: true}},
 		{Fix: &Fix{Changes: []Change{{Value: []int{3}}}}}, // a value the codec does not write
 	} {
 		if err := EncodeFindings(&cache.Encoder{}, []Finding{f}); err == nil {
@@ -53,7 +54,8 @@ func TestFindingCodecRefusesLaterStages(t *testing.T) {
 // laterStages are the fields only stages after the analyzers set: the
 // codec refuses a finding that has them (TestFindingCodecRefusesLaterStages).
 var laterStages = map[string]bool{"Finding.Status": true, "Finding.Side": true, "Finding.Suppressed": true,
-	"Fix.Edits": true, "Fix.Joint": true, "Fix.Span": true, "Fix.NoEdit": true}
+	"Fix.Edits": true, "Fix.Joint": true, "Fix.Span": true, "Fix.NoEdit": true,
+	"Fix.ObjectValue": true}
 
 // Every field the codec is meant to keep comes back: the filled finding
 // and rule round-trip whole, whatever fields the types gain.

@@ -28,6 +28,12 @@ type Fix struct {
 	Span *Edit `json:"span,omitempty"`
 	// NoEdit says why there are no Edits, when the fix stage tried.
 	NoEdit string `json:"no_edit,omitempty"`
+	// ObjectValue says the values set are this object's own (its limit,
+	// the base revision's image), not the rule's: a source line that
+	// other rendered objects take the same field from (a kustomize base
+	// of several overlays) is edited only when each of them has the same
+	// finding with the same fix, since the edit changes them all.
+	ObjectValue bool `json:"-"`
 }
 
 // Change operations.

@@ -117,6 +117,7 @@ func Resolve(fs []finding.Finding, targets []*render.Target, opts Options) {
 	objects := newObjectIndex(targets)
 	r := newResolver(opts)
 	byFile := map[string][]planned{}
+	var shared *sharers
 	for i := range fs {
 		f := &fs[i]
 		if f.Fix == nil || len(f.Fix.Changes) == 0 || !report.IsOpen(f) {
@@ -136,6 +137,15 @@ func Resolve(fs []finding.Finding, targets []*render.Target, opts Options) {
 		if err != nil {
 			f.Fix.NoEdit = reason(err)
 			continue
+		}
+		if f.Fix.ObjectValue {
+			if shared == nil {
+				shared = newSharers(targets, fs)
+			}
+			if why := shared.conflict(f, obj); why != "" {
+				f.Fix.NoEdit = why
+				continue
+			}
 		}
 		files := map[string]bool{}
 		for _, op := range ops {

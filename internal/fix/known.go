@@ -59,5 +59,6 @@ func requestToLimit(obj *manifest.Object, p manifest.Path) *finding.Fix {
 	return &finding.Fix{
 		Description: fmt.Sprintf("lower requests.%s to the limit, %v", name.Key, limit),
 		Changes:     []finding.Change{{Op: finding.ChangeSet, Path: p, Value: limit}},
+		ObjectValue: true,
 	}
 }

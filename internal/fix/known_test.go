@@ -52,3 +52,64 @@ func TestRequestAboveLimitIsLoweredToTheLimit(t *testing.T) {
 		})
 	}
 }
+
+// A request written in a kustomize base that two overlays render: lowered
+// to the limit only when both overlays' limits are the same, since the
+// edit lowers it in both; production's larger limit allows its request.
+func TestRequestInASharedBase(t *testing.T) {
+	base := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  selector: {matchLabels: {app: web}}\n" +
+		"  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers:\n        - name: web\n          image: registry.example.com/shop/web:1.4.2\n" +
+		"          resources:\n            requests:\n              memory: 1Gi\n"
+	limit := func(q string) string {
+		return "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  template:\n    spec:\n      containers:\n" +
+			"        - name: sidecar\n          image: registry.example.com/shop/side:1.0.0\n" + // before the base's container
+			"        - name: web\n          resources:\n            limits:\n              memory: " + q + "\n"
+	}
+	files := func(dev, prod string) map[string]string {
+		return map[string]string{
+			"base/kustomization.yaml":          "resources: [deploy.yaml]\n",
+			"base/deploy.yaml":                 base,
+			"overlays/dev/kustomization.yaml":  "resources: [../../base]\nnameSuffix: -dev\npatches:\n  - path: limits.yaml\n",
+			"overlays/dev/limits.yaml":         limit(dev),
+			"overlays/prod/kustomization.yaml": "resources: [../../base]\npatches:\n  - path: limits.yaml\n",
+			"overlays/prod/limits.yaml":        limit(prod),
+		}
+	}
+	requestFindings := func(fs []finding.Finding) []*finding.Finding {
+		var out []*finding.Finding
+		for i := range fs {
+			if fs[i].RuleID == fix.RuleRequestAboveLimit {
+				out = append(out, &fs[i])
+			}
+		}
+		return out
+	}
+
+	t.Run("different limits", func(t *testing.T) {
+		got := requestFindings(check(t, writeRepo(t, files("512Mi", "2Gi"))))
+		if len(got) != 1 || got[0].Object.Target != "overlays/dev" {
+			t.Fatalf("want one %s finding, in dev, got %v", fix.RuleRequestAboveLimit, got)
+		}
+		if f := got[0]; f.Fixable() || f.Fix == nil || !strings.Contains(f.Fix.NoEdit, "Deployment shop/web") {
+			t.Errorf("want a fix without an edit that names production's Deployment, got %+v", f.Fix)
+		}
+	})
+	t.Run("the same limit", func(t *testing.T) {
+		fsys := files("512Mi", "512Mi")
+		before := check(t, writeRepo(t, fsys))
+		got := requestFindings(before)
+		if len(got) != 2 {
+			t.Fatalf("want two %s findings, got %v", fix.RuleRequestAboveLimit, got)
+		}
+		for _, f := range got {
+			if !f.Fixable() || len(f.Fix.Edits) != 1 || f.Fix.Edits[0] != got[0].Fix.Edits[0] {
+				t.Fatalf("%s: want the one edit of the base, got %+v", f.Object, f.Fix)
+			}
+		}
+		if e := got[0].Fix.Edits[0]; e.File != "base/deploy.yaml" || e.New != "              memory: 512Mi\n" {
+			t.Errorf("edit %+v", e)
+		}
+		after := check(t, editedRepo(t, fsys, got[0].Fix.Edits))
+		assertFixed(t, "the shared limit", before, after, got)
+	})
+}

@@ -116,6 +116,9 @@ func (r *resolver) resolveSet(obj *manifest.Object, ch finding.Change) (sourceOp
 		if err := n.Decode(&v); err != nil || !reflect.DeepEqual(normalize(v), normalize(cur)) {
 			return sourceOp{}, notEditable("the source of %s does not hold the rendered value (a transformer or parameter sets it)", q)
 		}
+		if scalarKind(v) != scalarKind(ch.Value) && !endsLike(ref.path, q) {
+			return sourceOp{}, notEditable("the source of %s is not the object's own field (a values file): the type it renders is the template's (quote), not the source's", q)
+		}
 	}
 	return sourceOp{file: src.name, rng: r.rangeOf(src, ref), path: ref.path, keys: keys, value: normalize(ch.Value)}, nil
 }
@@ -163,4 +166,38 @@ func (r *resolver) source(obj *manifest.Object, q manifest.Path) (*sourceFile, n
 func (r *resolver) rangeOf(src *sourceFile, ref nodeRef) int {
 	d := src.docs[ref.doc]
 	return rangeOf(src.ranges, d.Node.Line+d.LineOffset)
+}
+
+// scalarKind is what kind of scalar v is, for a change of type (a quoted
+// number unquoted): "string", "number", "bool", or "" for any other.
+func scalarKind(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case int, int32, int64, uint64, float64:
+		return "number"
+	case bool:
+		return "bool"
+	}
+	return ""
+}
+
+// endsLike reports whether the source path src ends as the rendered path
+// p does, key for key (list indices may differ: a patch's list is merged
+// by name). It holds for the object's own document, a kustomize patch, an
+// object of an OpenShift Template or a List; not for a chart's values
+// file, whose value a template prints: a template that quotes it
+// ({{ .Values.replicas | quote }}) renders a string whatever the values
+// file says, so only a change that keeps the value's type is exact there.
+func endsLike(src, p manifest.Path) bool {
+	if len(src) < len(p) {
+		return false
+	}
+	src = src[len(src)-len(p):]
+	for i, s := range p {
+		if s.IsIndex != src[i].IsIndex || !s.IsIndex && s.Key != src[i].Key {
+			return false
+		}
+	}
+	return true
 }

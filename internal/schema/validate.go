@@ -291,8 +291,8 @@ func (w *walker) wrongType(v any, want string) {
 	if s, ok := v.(string); ok && !w.secret(w.path) {
 		switch {
 		case strings.HasPrefix(want, "an integer") || strings.HasPrefix(want, "a whole number") || want == "a number":
-			if _, err := strconv.ParseFloat(s, 64); err == nil {
-				w.reportFix(unquoteFix(w.path, s, want == "a number"), RuleWrongType, false, "%s must be %s, not the string %q: write %s without quotes", label, want, s, s)
+			if fx := unquoteFix(w.path, s, want == "a number"); fx != nil {
+				w.reportFix(fx, RuleWrongType, false, "%s must be %s, not the string %q: write %s without quotes", label, want, s, s)
 				return
 			}
 		case want == "true or false":
