@@ -152,6 +152,21 @@ func (o *Object) Locate(p Path) (Location, bool) {
 	return o.Origin.Locate(p)
 }
 
+// Remover is provenance that knows which entry removed a field (a
+// kustomize patch's null, $patch: delete or JSON patch remove).
+type Remover interface {
+	Removed(p Path) (Location, bool)
+}
+
+// Removed returns where the absent field p was removed, when its
+// provenance knows (false for a field that was never there).
+func (o *Object) Removed(p Path) (Location, bool) {
+	if r, ok := o.Origin.(Remover); ok {
+		return r.Removed(p)
+	}
+	return Location{}, false
+}
+
 // Get returns the value at path p in the object's content.
 func (o *Object) Get(p Path) (any, bool) { return Lookup(o.Content, p) }
 

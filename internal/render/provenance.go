@@ -55,6 +55,16 @@ func (l *layered) Locate(p manifest.Path) (manifest.Location, bool) {
 	}
 }
 
+// Removed implements manifest.Remover: the entry that deleted the first
+// absent field of p.
+func (l *layered) Removed(p manifest.Path) (manifest.Location, bool) {
+	q, _ := manifest.PresentPrefix(l.content, p)
+	if len(q) == len(p) {
+		return manifest.Location{}, false
+	}
+	return l.removal(p[:len(q)+1])
+}
+
 // remover is a writer that can also delete a field (a strategic merge
 // patch's null or $patch: delete, a JSON patch remove).
 type remover interface {
