@@ -1,7 +1,6 @@
 package checks
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -149,39 +148,38 @@ func stringLiteral(e celast.Expr) (string, bool) {
 // added, not the base's NET_BIND_SERVICE). The finding's path stays the
 // element's: fixes are relative to it.
 func culprit(p place, at origin, chains []manifest.Path, msg string) place {
-	if at.obj == nil || len(chains) == 0 || p.loc.File == "" {
+	if at.obj == nil || len(at.path) == 0 || len(chains) == 0 || p.loc.File == "" {
 		return p
 	}
-	elsewhere := func(loc manifest.Location) bool { return loc.File != "" && loc.File != p.loc.File }
+	if el, ok := at.obj.Get(at.path); !ok || !isMap(el) {
+		return p // the fact's element is not a subtree of the object
+	}
+	patched := func(q manifest.Path) bool {
+		loc, ok := at.obj.PatchedAt(q)
+		if ok && loc.File != "" && loc.File != p.loc.File {
+			p.loc = loc
+			return true
+		}
+		return false
+	}
 	for _, rel := range chains {
 		full := append(append(manifest.Path(nil), at.path...), rel...)
-		v, ok := at.obj.Get(full)
-		if !ok {
-			if loc, ok := at.obj.Removed(full); ok && elsewhere(loc) {
-				p.loc = loc
-				return p
-			}
-			continue
-		}
+		v, _ := at.obj.Get(full)
 		switch t := v.(type) {
 		case map[string]any:
 		case []any:
 			for j, x := range t {
-				s := fmt.Sprint(x)
-				if _, scalar := x.(string); !scalar || s == "" || !strings.Contains(msg, s) {
-					continue
-				}
-				if loc, exact := at.obj.Locate(append(full, manifest.Index(j))); exact && elsewhere(loc) {
-					p.loc = loc
+				if s, scalar := x.(string); scalar && s != "" && strings.Contains(msg, s) && patched(append(full, manifest.Index(j))) {
 					return p
 				}
 			}
 		default:
-			if loc, exact := at.obj.Locate(full); exact && elsewhere(loc) {
-				p.loc = loc
+			if patched(full) {
 				return p
 			}
 		}
 	}
 	return p
 }
+
+func isMap(v any) bool { _, ok := v.(map[string]any); return ok }

@@ -152,17 +152,19 @@ func (o *Object) Locate(p Path) (Location, bool) {
 	return o.Origin.Locate(p)
 }
 
-// Remover is provenance that knows which entry removed a field (a
-// kustomize patch's null, $patch: delete or JSON patch remove).
-type Remover interface {
-	Removed(p Path) (Location, bool)
+// PatchProvenance is provenance that knows which patch wrote a field: a
+// kustomize strategic merge or JSON 6902 patch that set it, added it to a
+// list, or removed it (a null, $patch: delete, a remove operation).
+type PatchProvenance interface {
+	PatchedAt(p Path) (Location, bool)
 }
 
-// Removed returns where the absent field p was removed, when its
-// provenance knows (false for a field that was never there).
-func (o *Object) Removed(p Path) (Location, bool) {
-	if r, ok := o.Origin.(Remover); ok {
-		return r.Removed(p)
+// PatchedAt returns the line of the patch that set or removed the field
+// p, when its provenance knows one (false when p is the base's, was set by
+// a transformer, or was never there).
+func (o *Object) PatchedAt(p Path) (Location, bool) {
+	if r, ok := o.Origin.(PatchProvenance); ok {
+		return r.PatchedAt(p)
 	}
 	return Location{}, false
 }

@@ -55,14 +55,31 @@ func (l *layered) Locate(p manifest.Path) (manifest.Location, bool) {
 	}
 }
 
-// Removed implements manifest.Remover: the entry that deleted the first
-// absent field of p.
-func (l *layered) Removed(p manifest.Path) (manifest.Location, bool) {
-	q, _ := manifest.PresentPrefix(l.content, p)
-	if len(q) == len(p) {
+// PatchedAt implements manifest.PatchProvenance: for a present field, its
+// source when that is a patch document (not the base, not a transformer);
+// for an absent one, the patch entry that deleted its first absent field.
+func (l *layered) PatchedAt(p manifest.Path) (manifest.Location, bool) {
+	q, v := manifest.PresentPrefix(l.content, p)
+	if len(q) < len(p) {
+		return l.removal(p[:len(q)+1])
+	}
+	loc, w, ok := l.sourceWriter(q, v)
+	if !ok || !isPatch(w) {
 		return manifest.Location{}, false
 	}
-	return l.removal(p[:len(q)+1])
+	return loc, true
+}
+
+// isPatch tells a patch document's writer (a strategic merge patch, a JSON
+// patch add or replace) from the origin document and the transformers.
+func isPatch(w writer) bool {
+	switch t := w.(type) {
+	case *identityGuard:
+		return !t.origin
+	case *treeWriter:
+		return !t.origin
+	}
+	return false
 }
 
 // remover is a writer that can also delete a field (a strategic merge
@@ -92,6 +109,12 @@ func (l *layered) removal(q manifest.Path) (manifest.Location, bool) {
 
 // source finds the writer of the value v at q.
 func (l *layered) source(q manifest.Path, v any) (manifest.Location, bool) {
+	loc, _, ok := l.sourceWriter(q, v)
+	return loc, ok
+}
+
+// sourceWriter is source, with the writer that answered.
+func (l *layered) sourceWriter(q manifest.Path, v any) (manifest.Location, writer, bool) {
 	floor := 0
 	for i := len(l.writers) - 1; i > 0; i-- {
 		if l.writers[i].replaces(q) {
@@ -102,17 +125,17 @@ func (l *layered) source(q manifest.Path, v any) (manifest.Location, bool) {
 	if isComposite(v) {
 		for i := floor; i < len(l.writers); i++ {
 			if loc, ok := l.writers[i].claim(l, q, v); ok {
-				return loc, true
+				return loc, l.writers[i], true
 			}
 		}
-		return manifest.Location{}, false
+		return manifest.Location{}, nil, false
 	}
 	for i := len(l.writers) - 1; i >= floor; i-- {
 		if loc, ok := l.writers[i].claim(l, q, v); ok {
-			return loc, true
+			return loc, l.writers[i], true
 		}
 	}
-	return manifest.Location{}, false
+	return manifest.Location{}, nil, false
 }
 
 func isComposite(v any) bool {

@@ -266,5 +266,23 @@ func TestProvenancePatchEdits(t *testing.T) {
 		if got := manifest.FormatLocation(manifest.Location{File: loc.File, Line: loc.Line, Column: loc.Column}); got != c.want || exact != c.exact {
 			t.Errorf("%s: %s (exact %v), want %s (exact %v)", c.path, got, exact, c.want, c.exact)
 		}
+		// PatchedAt answers for what a patch wrote or removed, and only
+		// for that.
+		ploc, patched := o.PatchedAt(manifest.MustParsePath(c.path))
+		if fromPatch := strings.HasPrefix(c.want, "overlay/"); patched != fromPatch || patched && ploc != loc {
+			t.Errorf("%s: PatchedAt %v %v, want %v at %v", c.path, ploc, patched, fromPatch, loc)
+		}
+	}
+}
+
+// TestPatchedAtIsNotATransformer asserts that a field a transformer wrote
+// (namePrefix, images) is not claimed as a patch's.
+func TestPatchedAtIsNotATransformer(t *testing.T) {
+	res := renderRepo(t, "testdata/repo", fixtureOptions())
+	o := object(t, res, "overlays/dev", "Deployment", "dev-web")
+	for _, p := range []string{"metadata.name", "spec.template.spec.containers[0].image", "kind"} {
+		if loc, ok := o.PatchedAt(manifest.MustParsePath(p)); ok {
+			t.Errorf("%s: PatchedAt %v", p, loc)
+		}
 	}
 }

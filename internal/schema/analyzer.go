@@ -274,7 +274,7 @@ func newFinding(o *manifest.Object, rule string, p manifest.Path, message string
 	loc, _ := o.Locate(at)
 	if missing {
 		// A field a kustomize patch removed: the line that removed it.
-		if r, ok := o.Removed(p); ok {
+		if r, ok := o.PatchedAt(p); ok {
 			loc = r
 		}
 	}
