@@ -142,8 +142,9 @@ func stringLiteral(e celast.Expr) (string, bool) {
 }
 
 // culprit moves a finding about one element to a field the expectation
-// reads there when that field was written, or removed, in another file
-// than the element (a patch over the base). A list the expectation reads
+// reads there when a patch in another file than the element's wrote or
+// removed that field (an overlay's patch over the base; never a
+// transformer's entry, whose line is not the one to edit). A list the expectation reads
 // moves it only to an element the message names (the SYS_ADMIN a patch
 // added, not the base's NET_BIND_SERVICE). The finding's path stays the
 // element's: fixes are relative to it.
