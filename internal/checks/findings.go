@@ -153,8 +153,9 @@ func refine(out []finding.Finding, rec *Record, e *Expectation, k int) []finding
 		default:
 			continue
 		}
-		p := placeOf(rec, it.at)
-		out = append(out, withFix(newFinding(rec, e, p, level, fmt.Sprintf("%s#%v", e.Name, it.key), failureText(rec, e, ev)), rec))
+		msg := failureText(rec, e, ev)
+		p := culprit(placeOf(rec, it.at), it.at, e.chains[rec.Facts[k].Name], msg)
+		out = append(out, withFix(newFinding(rec, e, p, level, fmt.Sprintf("%s#%v", e.Name, it.key), msg), rec))
 	}
 	return out
 }

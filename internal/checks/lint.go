@@ -103,6 +103,7 @@ func (c *Check) compileExpectation(e *Expectation, at string, refs refChecker) {
 		return
 	}
 	e.factRefs = factReferences(e.Expr.ast, c.Facts)
+	e.chains = elementChains(e.Expr.ast)
 	ot := e.Expr.ast.OutputType()
 	switch e.Type {
 	case Expect:

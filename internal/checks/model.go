@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/plumb-ci/plumb/internal/finding"
+	"github.com/plumb-ci/plumb/internal/manifest"
 )
 
 // Severity is what a failing check reports (Wanda: warning or critical).
@@ -233,6 +234,9 @@ type Expectation struct {
 	// expression reads; findings point at the first of them that read a
 	// field. All facts when the expression reads facts dynamically.
 	factRefs []int
+	// chains are the fields the expression reads in one element of each
+	// list fact (see culprit).
+	chains map[string][]manifest.Path
 }
 
 func (e *Expectation) String() string { return fmt.Sprintf("%s %s", e.Type, e.Name) }

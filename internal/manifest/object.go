@@ -152,6 +152,23 @@ func (o *Object) Locate(p Path) (Location, bool) {
 	return o.Origin.Locate(p)
 }
 
+// PatchProvenance is provenance that knows which patch wrote a field: a
+// kustomize strategic merge or JSON 6902 patch that set it, added it to a
+// list, or removed it (a null, $patch: delete, a remove operation).
+type PatchProvenance interface {
+	PatchedAt(p Path) (Location, bool)
+}
+
+// PatchedAt returns the line of the patch that set or removed the field
+// p, when its provenance knows one (false when p is the base's, was set by
+// a transformer, or was never there).
+func (o *Object) PatchedAt(p Path) (Location, bool) {
+	if r, ok := o.Origin.(PatchProvenance); ok {
+		return r.PatchedAt(p)
+	}
+	return Location{}, false
+}
+
 // Get returns the value at path p in the object's content.
 func (o *Object) Get(p Path) (any, bool) { return Lookup(o.Content, p) }
 

@@ -37,6 +37,11 @@ type writer interface {
 func (l *layered) Locate(p manifest.Path) (manifest.Location, bool) {
 	q, v := manifest.PresentPrefix(l.content, p)
 	exact := len(q) == len(p)
+	if !exact {
+		if loc, ok := l.removal(p[:len(q)+1]); ok {
+			return loc, false
+		}
+	}
 	for {
 		if loc, ok := l.source(q, v); ok {
 			return loc, exact
@@ -50,8 +55,66 @@ func (l *layered) Locate(p manifest.Path) (manifest.Location, bool) {
 	}
 }
 
+// PatchedAt implements manifest.PatchProvenance: for a present field, its
+// source when that is a patch document (not the base, not a transformer);
+// for an absent one, the patch entry that deleted its first absent field.
+func (l *layered) PatchedAt(p manifest.Path) (manifest.Location, bool) {
+	q, v := manifest.PresentPrefix(l.content, p)
+	if len(q) < len(p) {
+		return l.removal(p[:len(q)+1])
+	}
+	loc, w, ok := l.sourceWriter(q, v)
+	if !ok || !isPatch(w) {
+		return manifest.Location{}, false
+	}
+	return loc, true
+}
+
+// isPatch tells a patch document's writer (a strategic merge patch, a JSON
+// patch add or replace) from the origin document and the transformers.
+func isPatch(w writer) bool {
+	switch t := w.(type) {
+	case *identityGuard:
+		return !t.origin
+	case *treeWriter:
+		return !t.origin
+	}
+	return false
+}
+
+// remover is a writer that can also delete a field (a strategic merge
+// patch's null or $patch: delete, a JSON patch remove).
+type remover interface {
+	// removed returns the position of the entry that deleted the field
+	// at q.
+	removed(l *layered, q manifest.Path) (manifest.Location, bool)
+}
+
+// removal finds the last writer that deleted the absent field q (whose
+// parent is present): the line that removed it is the line to edit. Only
+// keyed fields: a removed list element leaves no index to name it by.
+func (l *layered) removal(q manifest.Path) (manifest.Location, bool) {
+	if q[len(q)-1].IsIndex {
+		return manifest.Location{}, false
+	}
+	for i := len(l.writers) - 1; i > 0; i-- {
+		if r, ok := l.writers[i].(remover); ok {
+			if loc, ok := r.removed(l, q); ok {
+				return loc, true
+			}
+		}
+	}
+	return manifest.Location{}, false
+}
+
 // source finds the writer of the value v at q.
 func (l *layered) source(q manifest.Path, v any) (manifest.Location, bool) {
+	loc, _, ok := l.sourceWriter(q, v)
+	return loc, ok
+}
+
+// sourceWriter is source, with the writer that answered.
+func (l *layered) sourceWriter(q manifest.Path, v any) (manifest.Location, writer, bool) {
 	floor := 0
 	for i := len(l.writers) - 1; i > 0; i-- {
 		if l.writers[i].replaces(q) {
@@ -62,17 +125,17 @@ func (l *layered) source(q manifest.Path, v any) (manifest.Location, bool) {
 	if isComposite(v) {
 		for i := floor; i < len(l.writers); i++ {
 			if loc, ok := l.writers[i].claim(l, q, v); ok {
-				return loc, true
+				return loc, l.writers[i], true
 			}
 		}
-		return manifest.Location{}, false
+		return manifest.Location{}, nil, false
 	}
 	for i := len(l.writers) - 1; i >= floor; i-- {
 		if loc, ok := l.writers[i].claim(l, q, v); ok {
-			return loc, true
+			return loc, l.writers[i], true
 		}
 	}
-	return manifest.Location{}, false
+	return manifest.Location{}, nil, false
 }
 
 func isComposite(v any) bool {
@@ -140,12 +203,50 @@ type treeWriter struct {
 func (w *treeWriter) replaces(q manifest.Path) bool { return w.wholesale && q.HasPrefix(w.mount) }
 
 func (w *treeWriter) claim(l *layered, q manifest.Path, v any) (manifest.Location, bool) {
-	if !q.HasPrefix(w.mount) {
+	n, rel, ok := w.walk(l, q)
+	if !ok {
 		return manifest.Location{}, false
+	}
+	if !w.origin && n.Kind == yaml.ScalarNode && !isComposite(v) && !scalarEqual(n, v) {
+		return manifest.Location{}, false
+	}
+	if !w.origin && isDirective(n) {
+		return manifest.Location{}, false
+	}
+	return w.src.locate(w.root, rel), true
+}
+
+// removed claims a field the rendered object lacks when the patch sets it
+// to null or to a $patch: delete mapping (the origin document removes
+// nothing: a null there is a value). q's parent is present in the content,
+// so the walk to it matches list elements against the rendered lists.
+func (w *treeWriter) removed(l *layered, q manifest.Path) (manifest.Location, bool) {
+	if w.origin || w.wholesale {
+		return manifest.Location{}, false
+	}
+	parent, rel, ok := w.walk(l, q[:len(q)-1])
+	if !ok || parent.Kind != yaml.MappingNode {
+		return manifest.Location{}, false
+	}
+	_, n := manifest.NodeAt(parent, q[len(q)-1:])
+	if n = derefNode(n); n == nil || !(isNull(n) || isDirective(n)) {
+		return manifest.Location{}, false
+	}
+	return w.src.locate(w.root, append(rel, q[len(q)-1])), true
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
+
+// walk follows q from the writer's mount down its document, matching list
+// elements of the document to those of the rendered content; it returns
+// the node at q and its path from root.
+func (w *treeWriter) walk(l *layered, q manifest.Path) (*yaml.Node, manifest.Path, bool) {
+	if !q.HasPrefix(w.mount) {
+		return nil, nil, false
 	}
 	_, n := manifest.NodeAt(w.root, w.base)
 	if n == nil {
-		return manifest.Location{}, false
+		return nil, nil, false
 	}
 	rel := append(manifest.Path(nil), w.base...)
 	cur, _ := manifest.Lookup(l.content, w.mount)
@@ -160,30 +261,23 @@ func (w *treeWriter) claim(l *layered, q manifest.Path, v any) (manifest.Locatio
 		case n.Kind == yaml.SequenceNode && seg.IsIndex:
 			list, _ := cur.([]any)
 			if seg.Index >= len(list) {
-				return manifest.Location{}, false
+				return nil, nil, false
 			}
 			i := matchElement(n, list, seg.Index)
 			if i < 0 {
-				return manifest.Location{}, false
+				return nil, nil, false
 			}
 			next = n.Content[i]
 			srcSeg = manifest.Index(i)
 		}
 		if next == nil {
-			return manifest.Location{}, false
+			return nil, nil, false
 		}
 		rel = append(rel, srcSeg)
 		n = next
 		cur = step(cur, seg)
 	}
-	n = derefNode(n)
-	if !w.origin && n.Kind == yaml.ScalarNode && !isComposite(v) && !scalarEqual(n, v) {
-		return manifest.Location{}, false
-	}
-	if !w.origin && isDirective(n) {
-		return manifest.Location{}, false
-	}
-	return w.src.locate(w.root, rel), true
+	return derefNode(n), rel, true
 }
 
 // isDirective recognises strategic-merge directives ($patch: delete), which

@@ -228,3 +228,61 @@ func TestProvenanceThroughLayers(t *testing.T) {
 		t.Errorf("$patch: delete not applied: %v", env)
 	}
 }
+
+// TestProvenancePatchEdits asserts that what a patch sets, adds to a list
+// or removes inside a container is located at the patch line, and what it
+// leaves alone stays at the base: strategic merge scalars, a JSON patch
+// add at the end of a list, a null, a $patch: delete and a JSON patch
+// remove.
+func TestProvenancePatchEdits(t *testing.T) {
+	res := renderRepo(t, "testdata/patchline", Options{}, "overlay")
+	for _, p := range res.Problems {
+		if p.Input {
+			t.Fatalf("problem %s", p.Error())
+		}
+	}
+	o := object(t, res, "overlay", "Deployment", "web")
+	const c0, c1 = "spec.template.spec.containers[0].", "spec.template.spec.containers[1]."
+	for _, c := range []struct {
+		path, want string
+		exact      bool
+	}{
+		{c0 + "securityContext.privileged", "overlay/security.yaml:11:11", true},
+		{c0 + "securityContext.runAsUser", "overlay/security.yaml:12:11", true},
+		{c0 + "securityContext.capabilities.add[1]", "overlay/ops.yaml:3:3", true},
+		{c0 + "resources.limits", "overlay/security.yaml:16:11", false},
+		{c0 + "resources.limits.memory", "overlay/security.yaml:16:11", false},
+		{c0 + "readinessProbe", "overlay/security.yaml:13:9", false},
+		{c1 + "name", "overlay/ops.yaml:4:3", false},
+		// Untouched by the patches: the base.
+		{c0 + "securityContext.capabilities.add[0]", "base/deployment.yaml:22:19", true},
+		{c0 + "securityContext.allowPrivilegeEscalation", "base/deployment.yaml:19:11", true},
+		{c0 + "resources.requests.memory", "base/deployment.yaml:30:13", true},
+		{c0 + "livenessProbe", "base/deployment.yaml:15:9", false},
+		{c1 + "image", "base/deployment.yaml:35:9", true},
+		{c0 + "name", "base/deployment.yaml:15:9", true},
+	} {
+		loc, exact := o.Locate(manifest.MustParsePath(c.path))
+		if got := manifest.FormatLocation(manifest.Location{File: loc.File, Line: loc.Line, Column: loc.Column}); got != c.want || exact != c.exact {
+			t.Errorf("%s: %s (exact %v), want %s (exact %v)", c.path, got, exact, c.want, c.exact)
+		}
+		// PatchedAt answers for what a patch wrote or removed, and only
+		// for that.
+		ploc, patched := o.PatchedAt(manifest.MustParsePath(c.path))
+		if fromPatch := strings.HasPrefix(c.want, "overlay/"); patched != fromPatch || patched && ploc != loc {
+			t.Errorf("%s: PatchedAt %v %v, want %v at %v", c.path, ploc, patched, fromPatch, loc)
+		}
+	}
+}
+
+// TestPatchedAtIsNotATransformer asserts that a field a transformer wrote
+// (namePrefix, images) is not claimed as a patch's.
+func TestPatchedAtIsNotATransformer(t *testing.T) {
+	res := renderRepo(t, "testdata/repo", fixtureOptions())
+	o := object(t, res, "overlays/dev", "Deployment", "dev-web")
+	for _, p := range []string{"metadata.name", "spec.template.spec.containers[0].image", "kind"} {
+		if loc, ok := o.PatchedAt(manifest.MustParsePath(p)); ok {
+			t.Errorf("%s: PatchedAt %v", p, loc)
+		}
+	}
+}

@@ -359,9 +359,27 @@ func jsonPatchWriters(sd *srcDoc, content map[string]any) []writer {
 			out = append(out, &treeWriter{src: sd, root: root, base: manifest.Path{manifest.Index(i), manifest.Key("value")}, mount: mount, wholesale: true})
 		case "copy", "move":
 			out = append(out, &treeWriter{src: sd, root: root, base: manifest.Path{manifest.Index(i)}, mount: mount, wholesale: true, origin: true})
+		case "remove":
+			out = append(out, &jsonRemove{at: sd.locate(root, manifest.Path{manifest.Index(i)}), path: mount})
 		}
 	}
 	return out
+}
+
+// jsonRemove is a JSON patch remove operation: it sets nothing, and it is
+// the line that removed its path.
+type jsonRemove struct {
+	at   manifest.Location
+	path manifest.Path
+}
+
+func (*jsonRemove) claim(*layered, manifest.Path, any) (manifest.Location, bool) {
+	return manifest.Location{}, false
+}
+func (*jsonRemove) replaces(manifest.Path) bool { return false }
+
+func (w *jsonRemove) removed(_ *layered, q manifest.Path) (manifest.Location, bool) {
+	return w.at, q.Equal(w.path)
 }
 
 // pointerPath converts a JSON pointer to a field path, reading list indices

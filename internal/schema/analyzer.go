@@ -272,6 +272,12 @@ func newFinding(o *manifest.Object, rule string, p manifest.Path, message string
 		at = p.Parent()
 	}
 	loc, _ := o.Locate(at)
+	if missing {
+		// A field a kustomize patch removed: the line that removed it.
+		if r, ok := o.PatchedAt(p); ok {
+			loc = r
+		}
+	}
 	f := finding.Finding{Source: finding.SourceSchema, RuleID: rule, Level: info.level, Title: info.name,
 		Message: message, Help: info.help, Object: o.ID, Path: slices.Clone(p), Location: loc}
 	f.SetFingerprint()
