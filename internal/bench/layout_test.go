@@ -32,9 +32,15 @@ func plainCorpus(tb testing.TB, s bench.PlainSpec) *bench.PlainCorpus {
 // findings and of those with an edit.
 func checkPlain(tb testing.TB, c *bench.PlainCorpus) (findings, edited int) {
 	tb.Helper()
+	return checkPlainWith(tb, c, []string{"--no-cache"})
+}
+
+// checkPlainWith is checkPlain with the given flags.
+func checkPlainWith(tb testing.TB, c *bench.PlainCorpus, args []string) (findings, edited int) {
+	tb.Helper()
 	fset := pflag.NewFlagSet("check", pflag.ContinueOnError)
 	fl := config.BindCheckFlags(fset)
-	if err := fset.Parse([]string{"--no-cache"}); err != nil {
+	if err := fset.Parse(args); err != nil {
 		tb.Fatal(err)
 	}
 	cfg, err := config.Resolve(nil, fl, c.Dir)
@@ -133,4 +139,25 @@ func peakRSS() uint64 {
 		return 0
 	}
 	return uint64(ru.Maxrss) << 10 // kilobytes on Linux
+}
+
+// BenchmarkPlainManifests is `plumb check` on 10,000 plain objects of the
+// benchmark's apps in 200 files, with the default checks and without them:
+// the checks' share of a plain-manifest run (the files are read and
+// validated in either).
+func BenchmarkPlainManifests(b *testing.B) {
+	c := plainCorpus(b, bench.PlainSpec{Seed: 1, Objects: 10000, PerFile: 50})
+	for _, checks := range []bool{true, false} {
+		b.Run(fmt.Sprintf("default-checks=%v", checks), func(b *testing.B) {
+			args := []string{"--no-cache"}
+			if !checks {
+				args = append(args, "--no-default-checks")
+			}
+			cpu := bench.CPUTime()
+			for b.Loop() {
+				checkPlainWith(b, c, args)
+			}
+			reportRates(b, c.Spec.Objects, bench.CPUTime()-cpu)
+		})
+	}
 }
